@@ -1,0 +1,39 @@
+"""detourage: keep the main content of web pages (title, headings, paragraphs, lists).
+
+    >>> import detourage
+    >>> detourage.extract(b"<html><body><h1>Hi</h1><p>Text.</p></body></html>", method="fulltext")
+    'Hi\\nText.\\n'
+
+``load`` decodes, parses and segments a page once; ``run`` labels its blocks with a
+method or a chain ``a+b``; ``render`` writes txt, CleanEval, Markdown, HTML or JSON.
+"""
+
+from .api import extract, load, run
+from .decode import decode
+from .errors import DatasetError, DetourageError, LimitExceeded, UnknownFormat, UnknownMethod
+from .model import Block, Decoded, Label, Labels, Page, Result, Unit
+from .parse import Limits
+from .render import render
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Block",
+    "DatasetError",
+    "Decoded",
+    "DetourageError",
+    "Label",
+    "Labels",
+    "Limits",
+    "LimitExceeded",
+    "Page",
+    "Result",
+    "Unit",
+    "UnknownFormat",
+    "UnknownMethod",
+    "decode",
+    "extract",
+    "load",
+    "render",
+    "run",
+]

@@ -1,0 +1,273 @@
+"""Many pages: readers, the per-page step, executors and writers.
+
+A bad page never stops a run: every input yields either an output record or an error
+record with a reason (``limit:bytes``, ``limit:time``, ``exception:ValueError``…), counted
+in the run's :class:`Summary`.  Time and memory limits live here, once, not in methods.
+
+    read_inputs(paths) ─▶ Job … ─▶ execute(jobs, step, workers) ─▶ record … ─▶ writer
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures as cf
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from .api import load, run
+from .errors import DetourageError, LimitExceeded
+from .parse import DEFAULT_LIMITS, Limits
+from .render import EXTENSIONS, as_record, render
+
+Record = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One page to process: read from ``path`` in the worker, or given as ``data``."""
+
+    id: str
+    path: str | None = None
+    data: bytes | None = None
+    url: str | None = None
+
+
+def read_inputs(paths: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[Job]:
+    """Jobs for files, folders (recursively, sorted) and ``-`` (standard input)."""
+    for name in paths:
+        if name == "-":
+            yield Job("stdin", data=(stdin or sys.stdin.buffer).read())
+            continue
+        path = Path(name)
+        if path.is_dir():
+            for file in sorted(p for p in path.rglob("*") if p.is_file()):
+                yield Job(_page_id(file.relative_to(path)), path=str(file))
+        else:
+            yield Job(_page_id(Path(path.name)), path=str(path))
+
+
+def _page_id(relative: Path) -> str:
+    """The page's id: its path relative to the input folder, less a web extension."""
+    if relative.suffix.lower() in {".html", ".htm", ".xhtml", ".shtml"}:
+        relative = relative.with_suffix("")
+    return relative.as_posix()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Step:
+    """Extract one page: a picklable callable, so process pools can run it."""
+
+    method: str = "default"
+    format: str = "txt"
+    limits: Limits = DEFAULT_LIMITS
+    #: seconds per page; 0 or less for no limit
+    timeout: float = 30.0
+    render_options: tuple[tuple[str, Any], ...] = ()
+    #: CleanEval submission format: each page wrapped in ``<text id="…">`` with a URL line
+    cleaneval_wrapper: bool = False
+
+    def __call__(self, job: Job) -> Record:
+        t0 = time.perf_counter()
+        try:
+            with _time_limit(self.timeout):
+                record = self._extract(job)
+        except DetourageError as exc:
+            record = error_record(job, exc.reason, str(exc))
+        except MemoryError:
+            record = error_record(job, "memory", "out of memory")
+        except RecursionError as exc:
+            record = error_record(job, "recursion", str(exc))
+        except Exception as exc:  # noqa: BLE001 - a bad page must become a record
+            record = error_record(job, f"exception:{type(exc).__name__}", str(exc))
+        record["ms"] = round((time.perf_counter() - t0) * 1000, 3)
+        return record
+
+    def _extract(self, job: Job) -> Record:
+        data = job.data if job.data is not None else _read(job.path)
+        if len(data) > self.limits.max_bytes:
+            raise LimitExceeded("bytes", len(data), self.limits.max_bytes)
+        result = run(load(data, url=job.url, limits=self.limits), self.method)
+        record: Record = {"id": job.id, "ok": True}
+        options = dict(self.render_options)
+        if self.format == "json":
+            record.update(as_record(result, **options))
+            return record
+        if self.cleaneval_wrapper and self.format == "cleaneval":
+            options.update(id=job.id, url_line=True)
+        record["text"] = render(result, self.format, **options)
+        record["encoding"] = result.page.decoded.encoding
+        return record
+
+
+def _read(path: str | None) -> bytes:
+    assert path is not None
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def error_record(job: Job, reason: str, message: str) -> Record:
+    return {"id": job.id, "ok": False, "error": reason, "message": message[:500]}
+
+
+class _Timeout(BaseException):
+    """Raised by the alarm inside a page; a BaseException so methods cannot swallow it."""
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt the page after ``seconds`` (POSIX main thread only; elsewhere no limit)."""
+    usable = seconds > 0 and hasattr(signal, "setitimer")
+    try:
+        previous = signal.signal(signal.SIGALRM, _raise_timeout) if usable else None
+    except ValueError:  # not in the main thread
+        usable = False
+    if usable:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _Timeout:
+        raise LimitExceeded("time", seconds, seconds) from None
+    finally:
+        if usable:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def _raise_timeout(signum: int, frame: object) -> None:
+    raise _Timeout()
+
+
+def execute(jobs: Iterable[Job], step: Callable[[Job], Record], workers: int = 1) -> Iterator[Record]:
+    """Run ``step`` over ``jobs``, yielding records in input order.
+
+    With several workers, at most ``4 × workers`` pages are in flight, so memory stays
+    bounded whatever the number of pages; a worker that dies (segfault, OOM kill) turns
+    the pages it had in flight into ``worker-crashed`` records and the pool is renewed.
+    """
+    if workers <= 1:
+        yield from map(step, jobs)
+        return
+    yield from _pooled(iter(jobs), step, workers)
+
+
+def _pooled(jobs: Iterator[Job], step: Callable[[Job], Record], workers: int) -> Iterator[Record]:
+    window: collections.deque[tuple[Job, cf.Future[Record]]] = collections.deque()
+    pool = cf.ProcessPoolExecutor(workers)
+    try:
+        while True:
+            while len(window) < 4 * workers and (job := next(jobs, None)) is not None:
+                window.append((job, pool.submit(step, job)))
+            if not window:
+                return
+            job, future = window.popleft()
+            try:
+                yield future.result()
+            except cf.process.BrokenProcessPool:
+                yield error_record(job, "worker-crashed", "the worker process died")
+                for other, _ in window:
+                    yield error_record(other, "worker-crashed", "the worker process died")
+                window.clear()
+                pool.shutdown(cancel_futures=True)
+                pool = cf.ProcessPoolExecutor(workers)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+@dataclass(slots=True)
+class Summary:
+    """What a run did: pages, successes, failures by reason, throughput."""
+
+    pages: int = 0
+    ok: int = 0
+    failed: collections.Counter[str] = field(default_factory=collections.Counter)
+    started: float = field(default_factory=time.perf_counter)
+
+    def add(self, record: Record) -> None:
+        self.pages += 1
+        if record.get("ok"):
+            self.ok += 1
+        else:
+            self.failed[record.get("error", "unknown")] += 1
+
+    def __str__(self) -> str:
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        failed = sum(self.failed.values())
+        reasons = ", ".join(f"{reason}: {n}" for reason, n in self.failed.most_common())
+        line = f"{self.pages} pages, {self.ok} ok, {failed} failed"
+        if reasons:
+            line += f" ({reasons})"
+        return line + f", {self.pages / elapsed:.1f} pages/s"
+
+
+class Writer:
+    """Writes records as JSON lines (to a file or stdout) or one file per page."""
+
+    def __init__(self, out: str | None, format: str, *, stream: IO[str] | None = None) -> None:
+        self.format = format
+        self.stream = stream or sys.stdout
+        self.jsonl = out is not None and out.endswith(".jsonl")
+        self.folder = Path(out) if out is not None and not self.jsonl else None
+        self._file: IO[str] | None = None
+        self._errors: IO[str] | None = None
+        self._multiple = False
+        if self.jsonl:
+            assert out is not None
+            Path(out).parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(out, "w", encoding="utf-8")
+        elif self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+
+    def write(self, record: Record) -> None:
+        if self._file is not None:
+            self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        elif self.folder is not None:
+            self._write_file(record)
+        else:
+            self._write_stream(record)
+
+    def _write_file(self, record: Record) -> None:
+        assert self.folder is not None
+        if not record.get("ok"):
+            if self._errors is None:
+                self._errors = open(self.folder / "errors.jsonl", "w", encoding="utf-8")
+            self._errors.write(json.dumps(record, ensure_ascii=False) + "\n")
+            return
+        target = self.folder / (record["id"] + EXTENSIONS[self.format])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_payload(record, self.format), encoding="utf-8")
+
+    def _write_stream(self, record: Record) -> None:
+        if self.format == "json":
+            self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+            return
+        if not record.get("ok"):
+            print(f"detourage: {record['id']}: {record['error']}: {record['message']}", file=sys.stderr)
+            return
+        if self._multiple:
+            self.stream.write("\n")
+        self._multiple = True
+        self.stream.write(record["text"])
+
+    def close(self) -> None:
+        for handle in (self._file, self._errors):
+            if handle is not None:
+                handle.close()
+
+
+def _payload(record: Record, format: str) -> str:
+    if format == "json":
+        return json.dumps({k: v for k, v in record.items() if k not in ("ok", "ms")}, ensure_ascii=False)
+    text: str = record["text"]
+    return text
+
+
+def default_workers() -> int:
+    return max(1, (os.cpu_count() or 1))

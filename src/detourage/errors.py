@@ -1,0 +1,43 @@
+"""The exceptions the library raises.
+
+    DetourageError              base of everything raised on purpose
+    ├── LimitExceeded           input over a configured limit (bytes, nodes, depth, time)
+    ├── UnknownMethod           a method name (or a part of a chain) not in the registry
+    ├── UnknownFormat           an output format no renderer handles
+    └── DatasetError            a dataset folder or gold file that cannot be read
+
+Decoding never raises: it always returns a string and says which encoding it used.
+Empty input gives empty output, never an error.
+"""
+
+from __future__ import annotations
+
+
+class DetourageError(Exception):
+    """Base class of the errors detourage raises on purpose."""
+
+    #: short machine-readable reason, used in error records and run summaries
+    reason: str = "error"
+
+
+class LimitExceeded(DetourageError):
+    """The input is larger, deeper or slower than the configured limits allow."""
+
+    def __init__(self, what: str, value: int | float, limit: int | float) -> None:
+        self.what = what
+        self.value = value
+        self.limit = limit
+        self.reason = f"limit:{what}"
+        super().__init__(f"{what} limit exceeded: {value} > {limit}")
+
+
+class UnknownMethod(DetourageError):
+    reason = "unknown-method"
+
+
+class UnknownFormat(DetourageError):
+    reason = "unknown-format"
+
+
+class DatasetError(DetourageError):
+    reason = "dataset"

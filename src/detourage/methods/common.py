@@ -1,0 +1,36 @@
+"""Helpers shared by methods that keep or drop whole blocks of the paragraph view."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..model import Block, Label
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+LIST_ITEMS = frozenset({"li", "dd", "dt"})
+
+
+def kind_of(block: Block) -> Label:
+    """Header, list item or paragraph, from the innermost structural container."""
+    for tag in reversed(block.path):
+        if tag in HEADINGS:
+            return Label.HEADER
+        if tag in LIST_ITEMS:
+            return Label.LIST
+    return Label.PARAGRAPH
+
+
+def label_paragraphs(blocks: Sequence[Block], keep: Iterable[bool]) -> tuple[Label, ...]:
+    """Label kept blocks by the paragraph view: the first kept run of a paragraph gets its
+    kind, the following kept runs of the same paragraph continue it."""
+    labels: list[Label] = []
+    previous: Block | None = None  # the previous block, when it was kept
+    for block, kept in zip(blocks, keep, strict=True):
+        if not kept:
+            labels.append(Label.OTHER)
+            previous = None
+            continue
+        same = previous is not None and previous.paragraph == block.paragraph
+        labels.append(Label.CONTINUATION if same else kind_of(block))
+        previous = block
+    return tuple(labels)

@@ -1,0 +1,147 @@
+"""The page model every step shares: a decoded, parsed page, its text blocks, and labels.
+
+A *block* is a run of text between two tags, in document order (seed 003 §3.2): the
+blocks of ``<p>Hello <b>world</b>!</p>`` are "Hello", "world" and "!".  Methods never
+produce text; they assign one :class:`Label` per block, and renderers turn labelled
+blocks into output.  A human's annotation and a method's output are therefore the same
+kind of object and compare directly.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml.etree import _Element as HtmlElement
+
+
+class Label(str, enum.Enum):
+    """What a block is in the cleaned output (Victor's classes, seed 003 §2.3)."""
+
+    HEADER = "header"
+    PARAGRAPH = "paragraph"
+    LIST = "list"
+    #: the block continues the output unit of the previous kept block
+    CONTINUATION = "continuation"
+    #: boilerplate: not part of the main content
+    OTHER = "other"
+
+    @property
+    def kept(self) -> bool:
+        return self is not Label.OTHER
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """The result of decoding: always a string, and how its encoding was chosen."""
+
+    text: str
+    #: Python codec name actually used, e.g. ``"utf-8"``, ``"cp1252"``, ``"gb18030"``
+    encoding: str
+    #: why: ``"bom"``, ``"http"``, ``"meta"``, ``"utf-8-valid"``, ``"detected"``, ``"fallback"``,
+    #: possibly with a detail such as ``"meta (declared iso-8859-1, bytes are utf-8)"``
+    reason: str
+    #: the label the page or the HTTP header declared, if any
+    declared: str | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Block:
+    """One text run of the page, in document order.
+
+    ``path`` holds the tags of the enclosing elements, outermost first (Victor's
+    ``containers``); ``crossed`` the tags met since the previous block, with ``"/x"`` for a
+    closing tag and ``"br"`` also standing for a line break inside ``<pre>`` (Victor's
+    ``distance``).  Blocks are built by :func:`detourage.segment.segment` and never changed
+    afterwards.
+    """
+
+    id: int
+    text: str
+    #: tag names of the ancestors, outermost first, ending with the element holding the text
+    path: tuple[str, ...]
+    #: tags opened ("p") and closed ("/p") since the previous block, in order
+    crossed: tuple[str, ...]
+    #: number of characters of ``text`` inside an ``<a href>``
+    link_chars: int
+    #: the element whose content this text is (for img alt text: the ``<img>``)
+    node: HtmlElement
+    #: whether whitespace or a break separated this run from the previous one
+    space_before: bool = True
+    #: index of the paragraph (run of blocks not separated by a block-level tag or ``<br>``)
+    paragraph: int = 0
+    #: for img blocks: the image source, and the text is the alt text (may be empty)
+    image: str | None = None
+
+    @property
+    def tag(self) -> str:
+        return self.path[-1] if self.path else ""
+
+    def within(self, *tags: str) -> bool:
+        """True when one of ``tags`` encloses the block."""
+        return any(t in self.path for t in tags)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A decoded, parsed and segmented page: the one object every method reads."""
+
+    html: str
+    decoded: Decoded
+    tree: HtmlElement | None
+    blocks: tuple[Block, ...]
+    title: str = ""
+    url: str | None = None
+    #: seconds spent in decode / parse / segment
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """One label per block of a page, and the method that chose them."""
+
+    method: str
+    labels: tuple[Label, ...]
+    #: optional per-block scores or method details (e.g. eatiht's chosen node path)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if any(not isinstance(label, Label) for label in self.labels):
+            raise TypeError("labels must be Label members")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit of output: a header, paragraph or list item made of consecutive kept blocks."""
+
+    kind: Label
+    text: str
+    blocks: tuple[Block, ...]
+
+    @property
+    def images(self) -> tuple[tuple[str, str], ...]:
+        """(src, alt) of the images among the unit's blocks."""
+        return tuple((b.image, b.text) for b in self.blocks if b.image)
+
+    @property
+    def level(self) -> int:
+        """Heading level 1–6 for a header (1 when no ``<hN>`` encloses it)."""
+        for tag in reversed(self.blocks[0].path):
+            if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+                return int(tag[1])
+        return 1
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A page, the labels a method gave its blocks, and the output units they make."""
+
+    page: Page
+    labels: Labels
+    units: tuple[Unit, ...]
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(u.text for u in self.units if u.text)
