@@ -149,8 +149,9 @@ def execute(jobs: Iterable[Job], step: Callable[[Job], Record], workers: int = 1
     """Run ``step`` over ``jobs``, yielding records in input order.
 
     With several workers, at most ``4 × workers`` pages are in flight, so memory stays
-    bounded whatever the number of pages; a worker that dies (segfault, OOM kill) turns
-    the pages it had in flight into ``worker-crashed`` records and the pool is renewed.
+    bounded whatever the number of pages.  When a worker dies (segfault, OOM kill), the
+    pages in flight are rerun one by one in a fresh process, so only the page that kills
+    its worker becomes a ``worker-crashed`` record; then the pool is renewed.
     """
     if workers <= 1:
         yield from map(step, jobs)
@@ -167,18 +168,34 @@ def _pooled(jobs: Iterator[Job], step: Callable[[Job], Record], workers: int) ->
                 window.append((job, pool.submit(step, job)))
             if not window:
                 return
-            job, future = window.popleft()
+            job, future = window[0]
             try:
-                yield future.result()
+                record = future.result()
             except cf.process.BrokenProcessPool:
-                yield error_record(job, "worker-crashed", "the worker process died")
-                for other, _ in window:
-                    yield error_record(other, "worker-crashed", "the worker process died")
-                window.clear()
                 pool.shutdown(cancel_futures=True)
+                yield from _recover(window, step)
                 pool = cf.ProcessPoolExecutor(workers)
+                continue
+            window.popleft()
+            yield record
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+def _recover(
+    window: collections.deque[tuple[Job, cf.Future[Record]]], step: Callable[[Job], Record]
+) -> Iterator[Record]:
+    """After a worker died, rerun each unfinished page alone: only the culprit is lost."""
+    while window:
+        job, future = window.popleft()
+        if future.done() and not future.cancelled() and future.exception() is None:
+            yield future.result()
+            continue
+        with cf.ProcessPoolExecutor(1) as alone:
+            try:
+                yield alone.submit(step, job).result()
+            except cf.process.BrokenProcessPool:
+                yield error_record(job, "worker-crashed", "the worker process died on this page")
 
 
 @dataclass(slots=True)

@@ -1,0 +1,69 @@
+"""Renderers: units from labels, and each output format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import detourage
+from detourage.errors import UnknownFormat
+from detourage.render import units
+
+PAGE = ("<html><head><title>T &amp; U</title></head><body><h2>Head</h2><p>One <b>two</b>.</p>"
+        "<ul><li>i1</li><li>i2</li></ul><p>pic <img src='p.png' alt='alt*'> end</p></body></html>")
+
+
+def out(format: str, **options: object) -> str:
+    return detourage.extract(PAGE, "fulltext", format, url="http://x.org/", **options)
+
+
+def test_units_group_continuations() -> None:
+    page = detourage.load("<p>a <b>b</b></p><p>c</p>")
+    L = detourage.Label
+    got = units(page.blocks, [L.PARAGRAPH, L.CONTINUATION, L.CONTINUATION])
+    assert [u.text for u in got] == ["a b c"]
+    got = units(page.blocks, [L.OTHER, L.CONTINUATION, L.HEADER])
+    assert [(u.kind, u.text) for u in got] == [(L.PARAGRAPH, "b"), (L.HEADER, "c")]
+
+
+def test_txt() -> None:
+    assert out("txt") == "Head\nOne two.\ni1\ni2\npic alt* end\n"
+
+
+def test_cleaneval_plain_and_wrapped() -> None:
+    assert out("cleaneval") == "<h> Head\n<p> One two.\n<l> i1\n<l> i2\n<p> pic alt* end\n"
+    wrapped = out("cleaneval", id="7", url_line=True).splitlines()
+    assert wrapped[:2] == ['<text id="7">', "URL: http://x.org/"] and wrapped[-1] == "</text>"
+
+
+def test_markdown_levels_lists_images_and_escapes() -> None:
+    assert out("markdown") == "## Head\n\nOne two.\n\n- i1\n- i2\n\npic ![alt\\*](p.png) end\n"
+
+
+def test_html_is_a_document_that_reparses_to_the_same_content() -> None:
+    html = out("html")
+    assert html.startswith("<!DOCTYPE html>") and "<title>T &amp; U</title>" in html
+    assert "<ul>\n<li>i1</li>\n<li>i2</li>\n</ul>" in html
+    assert detourage.extract(html, "fulltext", "txt") == out("txt")
+
+
+def test_json_record() -> None:
+    record = json.loads(out("json"))
+    assert record["title"] == "T & U" and record["method"] == "fulltext"
+    assert record["url"] == "http://x.org/" and record["encoding"] == "str"
+    assert record["units"][0] == {"kind": "header", "text": "Head", "level": 2}
+    assert record["units"][-1]["images"] == [{"src": "p.png", "alt": "alt*"}]
+    assert {b["label"] for b in record["blocks"]} <= {"header", "paragraph", "list", "continuation"}
+    assert {"parse", "segment", "label"} <= set(record["timings_ms"])
+    assert "blocks" not in json.loads(out("json", blocks=False))
+
+
+def test_unknown_format() -> None:
+    with pytest.raises(UnknownFormat):
+        out("pdf")
+
+
+def test_empty_page_renders_empty_in_every_format() -> None:
+    for format in ("txt", "cleaneval", "markdown"):
+        assert detourage.extract(b"", "fulltext", format) == ""
