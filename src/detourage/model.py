@@ -39,8 +39,9 @@ class Decoded:
     text: str
     #: Python codec name actually used, e.g. ``"utf-8"``, ``"cp1252"``, ``"gb18030"``
     encoding: str
-    #: why: ``"bom"``, ``"http"``, ``"meta"``, ``"utf-8-valid"``, ``"detected"``, ``"fallback"``,
-    #: possibly with a detail such as ``"meta (declared iso-8859-1, bytes are utf-8)"``
+    #: why: a first word (``bom``, ``declared``, ``http``, ``meta``, ``utf-16-sniffed``,
+    #: ``utf-8-valid``, ``utf-8-mostly``, ``detected``, ``fallback``; ``given as text`` for str
+    #: input) and notes, e.g. ``"utf-8-valid (meta:iso-8859-1 overridden, bytes are valid utf-8)"``
     reason: str
     #: the label the page or the HTTP header declared, if any
     declared: str | None = None

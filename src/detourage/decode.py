@@ -1,0 +1,419 @@
+"""Bytes to text, always: choose an encoding for a page's bytes and say why.
+
+:func:`decode` is total (resiliparse's ``bytes_to_str``): it never raises, whatever the
+bytes, and returns a :class:`~detourage.model.Decoded` holding the text, the Python codec
+used, the reason it was chosen and the label the page declared.  Evidence is weighed in
+this order, the first that holds wins:
+
+1. a byte order mark (UTF-8, UTF-32, UTF-16), which is stripped;
+2. declarations: the caller's ``declared`` label, the HTTP ``Content-Type`` charset, then
+   ``<meta charset>`` / ``<meta http-equiv>`` / ``<?xml encoding>`` near the top of the
+   page.  Declarations lie (shared datasets hold UTF-8 pages that still declare
+   iso-8859-1 or gb2312), so each is checked against the bytes first: valid UTF-8 with
+   non-ASCII bytes beats any other declaration, a declaration the bytes do not decode
+   under is set aside, a UTF-16 declaration on bytes that are not UTF-16 is ignored;
+3. detection: the zero-byte pattern of UTF-16 without a BOM, valid UTF-8, UTF-8 with a
+   few stray bytes, charset-normalizer's best guess among the encodings browsers know,
+   and finally cp1252.
+
+Labels follow the WHATWG Encoding Standard (through ``webencodings``), mapped to the
+Python codec that decodes what browsers decode: ``gb2312`` and ``gbk`` become
+``gb18030``, ``iso-8859-1`` and ``ascii`` become ``cp1252``, and so on.
+
+Reasons read ``head`` or ``head (note; note)``.  The head names the step that chose the
+encoding: ``bom``, ``declared``, ``http``, ``meta``, ``utf-16-sniffed``, ``utf-8-valid``,
+``utf-8-mostly``, ``detected`` or ``fallback``.  Notes say which declarations were set
+aside and why, as ``<source>:<label> <why>``, e.g.
+``"utf-8-valid (meta:iso-8859-1 overridden, bytes are valid utf-8)"`` or
+``"detected (http:utf-8 failed validation, bytes are not valid utf-8)"``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import webencodings  # type: ignore[import-untyped]
+
+from detourage.model import Decoded
+
+if TYPE_CHECKING:
+    from charset_normalizer import CharsetMatches
+
+__all__ = ["decode", "python_codec", "sniff_declared"]
+
+#: How far into the page a <meta> charset is looked for.  WHATWG's prescan stops at
+#: 1024 bytes, but browsers also honour a later <meta> while parsing the head; on the
+#: shared datasets 212 declarations sit between 1 and 4 KB and 37 between 4 and 16 KB.
+SNIFF_BYTES = 16_384
+#: How many bytes charset-normalizer sees: enough text to tell encodings apart, and it
+#: keeps detection of a large page to tens of milliseconds.
+DETECT_BYTES = 65_536
+#: UTF-8 with at most one invalid sequence per this many valid non-ASCII characters is
+#: UTF-8 with stray bytes (a pasted cp1252 quote, a page cut and joined): legacy
+#: encodings form valid UTF-8 sequences only by accident, for roughly one character in
+#: ten (GBK) or far fewer (cp1252), so they stay well below this.
+MOSTLY_UTF8_RATIO = 10
+#: How close to charset-normalizer's best a candidate must be to count as a tie (mess
+#: ratio, then coherence; see ``_pick``).  Chosen on daniel pages re-encoded without
+#: their <meta> (50 a language: ru cp1251/koi8-r, el cp1253/iso8859-7, pl
+#: cp1250/iso8859-2, zh gb18030/big5, en cp1252): 405 of 431 decoded exactly, against 362
+#: for charset-normalizer's own best among the same codecs.  A mess tie of 0.03
+#: confused cp1250 with cp1252.
+CHAOS_TIE = 0.01
+COHERENCE_TIE = 0.1
+#: How many bytes the UTF-16 zero-pattern test reads.
+UTF16_SNIFF_BYTES = 1024
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8"),
+    # UTF-32 LE before UTF-16 LE: its BOM (FF FE 00 00) starts with UTF-16 LE's (FF FE)
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+#: Python codecs that decode less than browsers do under the same name, mapped to the
+#: superset browsers actually use (WHATWG decodes gbk as gb18030, shift_jis as the
+#: Windows code page, latin-1 as windows-1252).  Keys are canonical ``codecs`` names, so
+#: the table serves both WHATWG labels and charset-normalizer's answers.
+_SUPERSETS = {
+    "gbk": "gb18030",
+    "gb2312": "gb18030",
+    "shift_jis": "cp932",
+    "euc_kr": "cp949",
+    "big5": "big5hkscs",
+    "iso8859-1": "cp1252",
+    "ascii": "cp1252",
+}
+#: WHATWG encodings that name no text encoding Python can decode
+_UNUSABLE = frozenset({"replacement", "x-user-defined"})
+_UTF16 = frozenset({"utf-16-le", "utf-16-be"})
+#: Python codecs of the WHATWG encodings, roughly in order of use on the web (W3Techs'
+#: character-encoding survey).  Detection only considers these: a browser cannot show
+#: a page in any other encoding either.  Left out: UTF-8 and UTF-16, recognised before
+#: detection, ISO-2022-JP, whose 7-bit bytes pass as UTF-8 unless declared, and
+#: encodings next to unused on the web that
+#: charset-normalizer picks for Western and Polish text when given the chance
+#: (iso8859-3, -4, -10, -14, -16, mac-roman, mac-cyrillic).
+_WEB_CODECS = (
+    "cp1252", "cp1251", "cp932", "gb18030", "cp949", "euc_jp", "iso8859-2", "cp1250",
+    "iso8859-15", "big5hkscs", "cp1254", "cp1256", "cp1253", "iso8859-7", "cp874",
+    "cp1255", "iso8859-8", "koi8-r", "cp1257", "iso8859-13", "iso8859-5", "koi8-u",
+    "cp1258", "cp866", "iso8859-6",
+)
+_WEB_RANK = {codec: rank for rank, codec in enumerate(_WEB_CODECS)}
+
+# [^<>] rather than [^>]: a scan never runs past the next tag, so a page of unclosed
+# "<meta" costs linear time
+_META = re.compile(rb"""<meta[^<>]*?charset\s*=\s*["']?\s*([\w.:()+-]+)""", re.IGNORECASE)
+_XML_DECL = re.compile(rb"""\A\s*<\?xml[^>]*?encoding\s*=\s*["']\s*([\w.:()+-]+)""")
+_COMMENT_START = re.compile(rb"<!--")
+#: spans that hold no text: comments, scripts, styles (group 1 names the element)
+_SPAN_START = re.compile(rb"<!--|<(script|style)\b", re.IGNORECASE)
+_SPAN_END = {
+    b"": re.compile(rb"-->"),
+    b"script": re.compile(rb"</script", re.IGNORECASE),
+    b"style": re.compile(rb"</style", re.IGNORECASE),
+}
+_TAG = re.compile(rb"<[^<>]*>")
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+_SPACES = re.compile(rb"\s+")
+#: a non-ASCII symbol between two letters, the mark of a wrong single-byte codec; quotes
+#: used as apostrophes, the middle dot and CJK punctuation are left out, as real text has them
+_SYMBOL_IN_WORD = re.compile(
+    r"(?<=[^\W\d_])[^\w\s\x00-\x7f\u2018\u2019\u00b7\u3000-\u303f\uff00-\uffef](?=[^\W\d_])"
+)
+_HTTP_CHARSET = re.compile(r"""charset\s*=\s*["']?\s*([^\s"';,]+)""", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the bytes themselves say, computed once and shared by every check."""
+
+    #: the text when the bytes are valid UTF-8 (a last character cut off is allowed), or
+    #: mostly valid UTF-8 (see ``utf8_errors``)
+    utf8: str | None
+    #: invalid UTF-8 sequences replaced in ``utf8``; 0 when the bytes are valid UTF-8
+    utf8_errors: int
+    ascii: bool
+    #: ``"utf-16-le"`` or ``"utf-16-be"`` when the zero-byte pattern says UTF-16
+    utf16: str | None
+
+
+def decode(
+    data: bytes, headers: Mapping[str, str] | None = None, *, declared: str | None = None
+) -> Decoded:
+    """Decode a page's bytes; never raises.
+
+    ``headers`` are the HTTP response headers (names in any case); ``declared`` is a label
+    the caller knows from elsewhere (a WARC record, a user option), weighed before the
+    HTTP header and validated like it.
+    """
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    from_bom = _from_bom(data)
+    if from_bom is not None:
+        return from_bom
+    facts = _facts(data)
+    notes: list[str] = []
+    first_label: str | None = None
+    for source, label in _declarations(data, headers, declared):
+        first_label = first_label or label
+        verdict = _judge(data, facts, source, label)
+        if isinstance(verdict, str):
+            notes.append(verdict)
+            continue
+        text, codec = verdict
+        return Decoded(text, codec, _reason(source, notes), label)
+    text, codec, head = _detect(data, facts)
+    return Decoded(text, codec, _reason(head, notes), first_label)
+
+
+def python_codec(label: str) -> str | None:
+    """The Python codec for a WHATWG encoding label, or None when unknown or unusable.
+
+    >>> python_codec("gb2312"), python_codec("latin1"), python_codec("x-user-defined")
+    ('gb18030', 'cp1252', None)
+    """
+    encoding = _whatwg(label)
+    if encoding is None or encoding.name in _UNUSABLE:
+        return None
+    return _canonical(encoding.codec_info.name)
+
+
+def sniff_declared(data: bytes) -> str | None:
+    """The charset label a page declares in a ``<meta>`` or ``<?xml?>`` near its top."""
+    head = bytes(data[:SNIFF_BYTES])
+    # a <meta> inside a comment declares nothing (WHATWG's prescan skips comments)
+    if b"<!--" in head:
+        head = _drop_spans(head, _COMMENT_START)
+    found = _META.search(head) or _XML_DECL.search(head)
+    return found.group(1).decode("ascii") if found else None
+
+
+def _from_bom(data: bytes) -> Decoded | None:
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return Decoded(data[len(bom) :].decode(codec, "replace"), codec, "bom")
+    return None
+
+
+def _facts(data: bytes) -> _Facts:
+    utf8, errors = _utf8(data)
+    return _Facts(utf8=utf8, utf8_errors=errors, ascii=data.isascii(), utf16=_sniff_utf16(data))
+
+
+def _utf8(data: bytes) -> tuple[str | None, int]:
+    """The UTF-8 text when the bytes are valid or mostly valid UTF-8, and its error count."""
+    # one plain decode first: this is the whole cost for most pages
+    try:
+        return data.decode("utf-8"), 0
+    except UnicodeDecodeError:
+        pass
+    text = _strict(data, "utf-8")
+    if text is not None:
+        return text, 0
+    text = data.decode("utf-8", "replace")
+    # U+FFFD written in the page itself is not an error
+    errors = text.count("\ufffd") - data.count("\ufffd".encode())
+    valid = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")
+    return (text, errors) if valid >= MOSTLY_UTF8_RATIO * errors else (None, errors)
+
+
+def _sniff_utf16(data: bytes) -> str | None:
+    """UTF-16 without a BOM: ASCII-heavy markup puts a zero in every other byte."""
+    head = data[:UTF16_SNIFF_BYTES]
+    if b"\x00" not in head:
+        return None
+    pairs = len(head) // 2
+    even, odd = head[0:pairs * 2:2].count(0), head[1:pairs * 2:2].count(0)
+    # "<" is 3C 00 in LE and 00 3C in BE; binary data has zeros at both positions
+    if odd and odd >= pairs / 4 and even <= odd / 8:
+        return "utf-16-le"
+    if even and even >= pairs / 4 and odd <= even / 8:
+        return "utf-16-be"
+    return None
+
+
+def _declarations(
+    data: bytes, headers: Mapping[str, str] | None, declared: str | None
+) -> Iterator[tuple[str, str]]:
+    """(source, label) pairs, strongest first; the page is only scanned if needed."""
+    if declared:
+        yield "declared", declared.strip()
+    http = _http_charset(headers)
+    if http:
+        yield "http", http
+    meta = sniff_declared(data)
+    if meta:
+        yield "meta", meta
+
+
+def _http_charset(headers: Mapping[str, str] | None) -> str | None:
+    if not headers:
+        return None
+    for name, value in headers.items():
+        if isinstance(name, str) and name.lower() == "content-type" and isinstance(value, str):
+            found = _HTTP_CHARSET.search(value)
+            return found.group(1) if found else None
+    return None
+
+
+def _judge(data: bytes, facts: _Facts, source: str, label: str) -> tuple[str, str] | str:
+    """(text, codec) when the declaration holds for these bytes, else a note saying why not."""
+    tag = f"{source}:{label}"
+    codec = python_codec(label)
+    if codec is None:
+        return f"{tag} {'unusable' if _whatwg(label) else 'unknown'} label"
+    if codec in _UTF16:
+        # a declaration readable as ASCII cannot be truthful about UTF-16 (WHATWG)
+        if facts.utf16 is None:
+            return f"{tag} ignored, bytes are not utf-16"
+        return data.decode(facts.utf16, "replace"), facts.utf16
+    if facts.utf16 is not None:
+        return f"{tag} ignored, bytes look like {facts.utf16}"
+    if facts.utf8 is not None and facts.utf8_errors == 0 and codec == "utf-8":
+        return facts.utf8, codec
+    if facts.utf8 is not None and codec != "utf-8" and not facts.ascii:
+        return f"{tag} overridden, bytes are {'mostly' if facts.utf8_errors else 'valid'} utf-8"
+    text = _strict(data, codec)
+    if text is None:
+        return f"{tag} failed validation, bytes are not valid {codec}"
+    return text, codec
+
+
+def _detect(data: bytes, facts: _Facts) -> tuple[str, str, str]:
+    """(text, codec, reason head) from the bytes alone."""
+    if facts.utf16 is not None:
+        return data.decode(facts.utf16, "replace"), facts.utf16, "utf-16-sniffed"
+    if facts.utf8 is not None:
+        return facts.utf8, "utf-8", "utf-8-mostly" if facts.utf8_errors else "utf-8-valid"
+    guess = _guess(data)
+    if guess is not None:
+        return data.decode(guess, "replace"), guess, "detected"
+    return data.decode("cp1252", "replace"), "cp1252", "fallback"
+
+
+def _guess(data: bytes) -> str | None:
+    """The detected codec of bytes that are neither declared nor UTF-8, if any."""
+    # imported here: it is slow to import and most pages never get this far
+    from charset_normalizer import from_bytes
+
+    sample = _sample(data)
+    # text without markup first: it gives the language model words to judge; the raw
+    # sample when that finds nothing (entities and soft hyphens in short texts can push
+    # every candidate over charset-normalizer's mess threshold)
+    for candidate in (_strip_markup(sample), sample):
+        try:
+            matches = from_bytes(candidate, cp_isolation=list(_WEB_CODECS))
+        except Exception:  # a detector failure must not break decode's totality
+            return None
+        best = matches.best()
+        if best is not None:
+            return _pick(matches, best.chaos, candidate)
+    return None
+
+
+def _pick(matches: CharsetMatches, best_chaos: float, sample: bytes) -> str | None:
+    """Break charset-normalizer's near-ties between candidates.
+
+    Its mess ratio often ties cp1250 with cp1252, or iso8859-2 with cp1250, and its
+    coherence barely separates them.  Among candidates within CHAOS_TIE of the best:
+    fewest symbols inside words (cp1252 reads Polish "łą" as "³¹"), then coherence
+    within COHERENCE_TIE of the highest, then use on the web.
+    """
+    near = [
+        (_symbols_in_words(sample, codec), match.coherence, codec)
+        for match in matches
+        if match.chaos <= best_chaos + CHAOS_TIE
+        for codec in match.could_be_from_charset
+    ]
+    fewest = min(symbols for symbols, _, _ in near)
+    near = [candidate for candidate in near if candidate[0] == fewest]
+    top = max(coherence for _, coherence, _ in near)
+    coherent = (codec for _, coherence, codec in near if coherence >= top - COHERENCE_TIE)
+    return _canonical(min(coherent, key=_web_rank))
+
+
+def _symbols_in_words(sample: bytes, codec: str) -> int:
+    return len(_SYMBOL_IN_WORD.findall(sample.decode(codec, "replace")))
+
+
+def _web_rank(codec: str) -> int:
+    return _WEB_RANK.get(_canonical(codec) or "", len(_WEB_RANK))
+
+
+def _sample(data: bytes) -> bytes:
+    """Up to DETECT_BYTES of ``data`` from shortly before its first non-ASCII byte.
+
+    ASCII markup says nothing about the encoding.  The cuts fall on character
+    boundaries: the start in pure ASCII, the end before a "<", which no CJK codec uses
+    inside a character, since a sample ending inside a character rules out the right codec.
+    """
+    first = _NON_ASCII.search(data)
+    start = max(0, first.start() - 1024) if first else 0
+    sample = data[start : start + DETECT_BYTES]
+    if len(data) > start + DETECT_BYTES and (cut := sample.rfind(b"<")) > DETECT_BYTES // 2:
+        sample = sample[:cut]
+    return sample
+
+
+def _strip_markup(sample: bytes) -> bytes:
+    # safe on bytes: "<", ">" and ASCII spaces never occur inside a multibyte character
+    return _SPACES.sub(b" ", _TAG.sub(b" ", _drop_spans(sample, _SPAN_START)))
+
+
+def _drop_spans(data: bytes, starts: re.Pattern[bytes]) -> bytes:
+    """``data`` without the comments (and scripts, styles) that ``starts`` finds.
+
+    An unclosed span runs to the end, as in a browser.  A loop of searches rather than
+    one ``<!--.*?-->`` regex, which takes quadratic time on many unclosed comments.
+    """
+    kept: list[bytes] = []
+    position = 0
+    while (start := starts.search(data, position)) is not None:
+        kept.append(data[position : start.start()])
+        element = start.group(1) if starts.groups else None
+        end = _SPAN_END[(element or b"").lower()].search(data, start.end())
+        if end is None:
+            return b" ".join(kept)
+        position = end.end()
+    kept.append(data[position:])
+    return b" ".join(kept)
+
+
+def _strict(data: bytes, codec: str) -> str | None:
+    """The text when ``data`` is valid in ``codec``, else None.
+
+    A character cut off at the very end is allowed, and replaced: truncated pages are
+    common and their encoding is still the right one.
+    """
+    decoder = codecs.getincrementaldecoder(codec)("strict")
+    try:
+        text = decoder.decode(data, final=False)
+    except UnicodeDecodeError:
+        return None
+    decoder.errors = "replace"
+    return text + decoder.decode(b"", final=True)
+
+
+def _whatwg(label: str) -> webencodings.Encoding | None:
+    # webencodings lowercases through UTF-8 and fails on lone surrogates; labels are ASCII
+    return webencodings.lookup(label) if label.isascii() else None
+
+
+def _canonical(codec: str) -> str | None:
+    try:
+        name = codecs.lookup(codec).name
+    except LookupError:
+        return None
+    return _SUPERSETS.get(name, name)
+
+
+def _reason(head: str, notes: list[str]) -> str:
+    return f"{head} ({'; '.join(notes)})" if notes else head
