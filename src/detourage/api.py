@@ -14,7 +14,7 @@ from typing import Any
 from . import methods
 from .decode import decode
 from .model import Decoded, Labels, Page, Result
-from .parse import DEFAULT_LIMITS, Limits, parse
+from .parse import DEFAULT_LIMITS, Limits, parse, repaired
 from .render import render, units
 from .segment import page_title, segment
 
@@ -36,6 +36,9 @@ def load(
     tree = parse(decoded.text, limits)
     t2 = time.perf_counter()
     blocks = segment(tree, limits)
+    if not blocks and decoded.text.strip():
+        tree = parse(repaired(decoded.text), limits)
+        blocks = segment(tree, limits)
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}
     return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings)

@@ -10,6 +10,7 @@ limits then decide, with a clear error.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -69,3 +70,24 @@ def _check_parse_log(log: etree._ListErrorLog, limits: Limits) -> None:
     for entry in log:
         if entry.type_name == "ERR_RESOURCE_LIMIT" or "Excessive depth" in entry.message:
             raise LimitExceeded("depth", limits.max_depth + 1, limits.max_depth)
+
+
+_BODY = re.compile(r"<body[\s>]", re.I)
+_TITLE_START = re.compile(r"<title[^>]*>", re.I)
+_HTML_START = re.compile(r"<html[^>]*>", re.I)
+
+
+def repaired(html: str) -> str:
+    """The page rewritten around the breakages that make libxml2 lose the whole body.
+
+    Used only when a page with text gave no block at all.  Seen in L3S-GN1: a truncated
+    ``</title`` (libxml2, like a browser, then reads the rest of the page as the title),
+    an unknown element inside ``<head>`` (libxml2 keeps the body inside the head), and a
+    truncated ``<html …`` start tag (libxml2 drops everything after it).  Restarting at
+    ``<body`` avoids the first two; without a body tag the swallowing title and the
+    broken html tag are neutralised.
+    """
+    body = _BODY.search(html)
+    if body is not None:
+        return "<html>" + html[body.start():]
+    return _HTML_START.sub("<html>", _TITLE_START.sub("", html, count=1), count=1)

@@ -21,9 +21,10 @@ from .model import Block
 from .parse import DEFAULT_LIMITS, Limits
 
 #: elements whose content is never shown as text (Victor's ``tag-delete`` plus the
-#: HTML5 elements that render no text of their own)
+#: HTML5 elements that render no text of their own).  ``<head>`` is not among them: its
+#: normal children all are, and libxml2 sometimes leaves body content inside it.
 INVISIBLE = frozenset(
-    """head script style noscript template iframe object embed applet svg canvas
+    """script style noscript template iframe object embed applet svg canvas
     audio video map param source track datalist title meta link base""".split()
 )
 
@@ -65,26 +66,27 @@ def segment(root: etree._Element | None, limits: Limits = DEFAULT_LIMITS) -> tup
 
 
 def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
-    """One pass of ``iterwalk``; the body is inlined because it runs for every element.
+    """One ``iterwalk`` pass; the body is inlined because it runs for every element.
 
-    It is the hottest loop of the library (every method pays for it), hence the local
-    aliases and the absence of helper calls per element; ``_Runs`` only sees text.
+    This is the hottest loop of the library (every method pays for it): hence local
+    aliases, one text path at the end of the loop for ``.text`` and ``.tail`` alike, and
+    helper calls only for rare cases (``<pre>``, ``<img>``, entities).
     """
-    runs = _Runs()
-    skipped: set[etree._Element] = set()
+    blocks: list[Block] = []
+    crossed: list[str] = []
     paths: list[tuple[str, ...]] = [()]
-    crossed = runs.crossed
+    skipped: set[etree._Element] = set()
     max_depth, max_nodes = limits.max_depth, limits.max_nodes
-    nodes = 0
+    nodes = links = pre = paragraph = 0
+    pending_space = False
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag
-        if tag.__class__ is not str:  # an entity or other non-element node
-            runs.text(el.tail, paths[-1], el.getparent())
-        elif event == "start":
-            if tag in INVISIBLE or el.get("hidden") is not None or (
-                el.get("style") is not None and is_hidden(el)
-            ):
+        if event == "start":
+            if tag.__class__ is not str:  # an entity node: only its tail is text
+                continue
+            keys = el.keys()
+            if tag in INVISIBLE or (keys and ("hidden" in keys or "style" in keys) and is_hidden(el)):
                 walker.skip_subtree()
                 skipped.add(el)
                 continue
@@ -96,101 +98,81 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
                 raise LimitExceeded("depth", len(path), max_depth)
             crossed.append(tag)
             if tag in VOID:
-                if tag == "img":
-                    runs.image(el, path)
+                if tag == "img" and (image := _image(el)) is not None:
+                    paragraph, pending_space = _add(blocks, crossed, paragraph, pending_space,
+                                                    image[1], path, el, links, image[0])
+                    pending_space = True
                 continue
             paths.append(path)
-            if tag == "a" or tag == "pre":
-                runs.enter(el, tag, 1)
-            text = el.text
-            if text:
-                if runs.pre or not text.isspace():
-                    runs.text(text, path, el)
-                else:
-                    runs.pending_space = True
-        elif el in skipped:
-            runs.pending_space = True
-            runs.text(el.tail, paths[-1], el.getparent())
+            if tag == "a":
+                links += "href" in keys
+            elif tag == "pre":
+                pre += 1
+            text, node = el.text, el
         else:
-            if tag not in VOID:
+            if el in skipped:
+                pending_space = True
+            elif tag.__class__ is str and tag not in VOID:
                 paths.pop()
                 crossed.append("/" + tag)
-                if tag == "a" or tag == "pre":
-                    runs.enter(el, tag, -1)
-            tail = el.tail
-            if tail:
-                if runs.pre or not tail.isspace():
-                    runs.text(tail, paths[-1], el.getparent())
-                else:
-                    runs.pending_space = True
-    return runs.blocks
-
-
-class _Runs:
-    """Turns text met during the walk into blocks, tracking what lies between them."""
-
-    def __init__(self) -> None:
-        self.blocks: list[Block] = []
-        self.crossed: list[str] = []
-        self.links = 0  # depth of enclosing <a href>
-        self.pre = 0  # depth of enclosing <pre>
-        self.pending_space = False
-        self.paragraph = 0
-
-    def enter(self, el: etree._Element, tag: str, step: int) -> None:
-        if tag == "pre":
-            self.pre += step
-        elif el.get("href") is not None:
-            self.links += step
-
-    def image(self, el: etree._Element, path: tuple[str, ...]) -> None:
-        src = el.get("src") or el.get("data-src")
-        alt = " ".join((el.get("alt") or "").split())
-        if src or alt:
-            self.emit(alt, path, el, image=src or "")
-
-    def text(self, text: str | None, path: tuple[str, ...], node: etree._Element | None) -> None:
-        if not text or node is None:
-            return
-        if self.pre and "\n" in text:
-            for i, line in enumerate(text.split("\n")):
-                if i:
-                    self.crossed.append("br")
-                self.run(line, path, node)
-        else:
-            self.run(text, path, node)
-
-    def run(self, text: str, path: tuple[str, ...], node: etree._Element) -> None:
+                if tag == "a":
+                    links -= "href" in el.keys()
+                elif tag == "pre":
+                    pre -= 1
+            text, node = el.tail, None
+            path = paths[-1]
+        if not text:
+            continue
+        if pre:
+            pending_space = _pre_text(blocks, crossed, text, path,
+                                     node if node is not None else el.getparent(), links)
+            paragraph = blocks[-1].paragraph if blocks else paragraph
+            continue
         words = text.split()
         if not words:
-            self.pending_space = self.pending_space or bool(text)
-            return
-        self.pending_space = self.pending_space or text[0].isspace()
-        self.emit(" ".join(words), path, node)
-        self.pending_space = text[-1].isspace()
+            pending_space = True
+            continue
+        pending_space = pending_space or text[0].isspace()
+        paragraph, _ = _add(blocks, crossed, paragraph, pending_space, " ".join(words), path,
+                            node if node is not None else el.getparent(), links)
+        pending_space = text[-1].isspace()
+    return blocks
 
-    def emit(self, text: str, path: tuple[str, ...], node: etree._Element, image: str | None = None) -> None:
-        crossed = tuple(self.crossed)
-        breaks = False
-        for t in crossed:
-            if (t[1:] if t[0] == "/" else t) in BLOCK_LEVEL:
-                breaks = True
-                break
-        blocks = self.blocks
-        if breaks and blocks:
-            self.paragraph += 1
-        blocks.append(
-            Block(
-                len(blocks),
-                text,
-                path,
-                crossed,
-                len(text) if self.links else 0,
-                node,
-                self.pending_space or breaks or not blocks,
-                self.paragraph,
-                image,
-            )
-        )
-        self.crossed.clear()
-        self.pending_space = image is not None
+
+def _add(blocks: list[Block], crossed: list[str], paragraph: int, space: bool, text: str,
+         path: tuple[str, ...], node: etree._Element | None, links: int,
+         image: str | None = None) -> tuple[int, bool]:
+    """Append a block; returns the paragraph number and the pending-space state."""
+    seen = tuple(crossed)
+    breaks = False
+    for t in seen:
+        if (t[1:] if t[0] == "/" else t) in BLOCK_LEVEL:
+            breaks = True
+            break
+    if breaks and blocks:
+        paragraph += 1
+    blocks.append(Block(len(blocks), text, path, seen, len(text) if links else 0, node,  # type: ignore[arg-type]
+                        space or breaks or not blocks, paragraph, image))
+    crossed.clear()
+    return paragraph, False
+
+
+def _image(el: etree._Element) -> tuple[str, str] | None:
+    """(src, alt) of an ``<img>`` worth a block: it has a source or alt text."""
+    src = el.get("src") or el.get("data-src") or ""
+    alt = " ".join((el.get("alt") or "").split())
+    return (src, alt) if src or alt else None
+
+
+def _pre_text(blocks: list[Block], crossed: list[str], text: str, path: tuple[str, ...],
+              node: etree._Element, links: int) -> bool:
+    """Inside ``<pre>`` every line is a block, the newline counting as a crossed ``br``."""
+    paragraph = blocks[-1].paragraph if blocks else 0
+    space = True
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            crossed.append("br")
+        words = line.split()
+        if words:
+            paragraph, space = _add(blocks, crossed, paragraph, True, " ".join(words), path, node, links)
+    return space or text[-1].isspace()
