@@ -359,3 +359,21 @@ def test_real_pages_smoke() -> None:
             assert len(labels.labels) == len(page_.blocks)
             non_empty += any(label.kept for label in labels.labels)
         assert non_empty >= 0.85 * len(files), (dataset.name, non_empty, len(files))
+
+
+# --- sentence counts fold over blocks ---------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from detourage.methods.eatiht import Pieces  # noqa: E402
+
+_PIECE_TEXT = st.text(alphabet=st.sampled_from(list("ab1 .!?。」\"'…;")), max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts=st.lists(_PIECE_TEXT, max_size=8))
+def test_pieces_fold_counts_like_the_joined_text(texts: list[str]) -> None:
+    folded = Pieces.join(Pieces.of(t) for t in texts).count
+    assert folded == sentences(" ".join(texts))
+

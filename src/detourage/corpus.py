@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from .api import load, run
-from .errors import DetourageError, LimitExceeded
+from .decode import looks_binary
+from .errors import DetourageError, LimitExceeded, NotHTML
 from .parse import DEFAULT_LIMITS, Limits
 from .render import EXTENSIONS, as_record, render
 
@@ -91,9 +92,11 @@ class Step:
         return record
 
     def _extract(self, job: Job) -> Record:
-        data = job.data if job.data is not None else _read(job.path)
+        data = job.data if job.data is not None else _read(job.path, self.limits.max_bytes)
         if len(data) > self.limits.max_bytes:
             raise LimitExceeded("bytes", len(data), self.limits.max_bytes)
+        if looks_binary(data):
+            raise NotHTML("binary data, not a text document")
         result = run(load(data, url=job.url, limits=self.limits), self.method)
         record: Record = {"id": job.id, "ok": True}
         options = dict(self.render_options)
@@ -107,8 +110,12 @@ class Step:
         return record
 
 
-def _read(path: str | None) -> bytes:
+def _read(path: str | None, max_bytes: int) -> bytes:
+    """The file's bytes; a file over the limit is refused before it is read."""
     assert path is not None
+    size = os.path.getsize(path)
+    if size > max_bytes:
+        raise LimitExceeded("bytes", size, max_bytes)
     with open(path, "rb") as handle:
         return handle.read()
 

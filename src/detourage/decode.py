@@ -63,7 +63,8 @@ MOSTLY_UTF8_RATIO = 10
 #: cp1250/iso8859-2, zh gb18030/big5, en cp1252): 405 of 431 decoded exactly, against 362
 #: for charset-normalizer's own best among the same codecs.  A mess tie of 0.03
 #: confused cp1250 with cp1252.
-CHAOS_TIE = 0.01
+#: 0.05 rather than 0.01 since a French latin-1 page scored cp1257 0.017 and cp1252 0.051.
+CHAOS_TIE = 0.05
 COHERENCE_TIE = 0.1
 #: How many bytes the UTF-16 zero-pattern test reads.
 UTF16_SNIFF_BYTES = 1024
@@ -107,6 +108,11 @@ _WEB_CODECS = (
     "cp1258", "cp866", "iso8859-6",
 )
 _WEB_RANK = {codec: rank for rank, codec in enumerate(_WEB_CODECS)}
+#: codecs whose characters take two bytes or more: a sample with no two adjacent
+#: non-ASCII bytes cannot be one of them (cp1252's "’s", 0x92 0x73, is a valid cp932 pair)
+_MULTIBYTE = frozenset({"cp932", "gb18030", "cp949", "euc_jp", "big5hkscs"})
+_TWO_HIGH = re.compile(rb"[\x80-\xff]{2}")
+_C1_CONTROL = re.compile("[\x80-\x9f]")
 
 # [^<>] rather than [^>]: a scan never runs past the next tag, so a page of unclosed
 # "<meta" costs linear time
@@ -305,12 +311,13 @@ def _guess(data: bytes) -> str | None:
     from charset_normalizer import from_bytes
 
     sample = _sample(data)
+    codecs_ = [c for c in _WEB_CODECS if c not in _MULTIBYTE or _TWO_HIGH.search(sample)]
     # text without markup first: it gives the language model words to judge; the raw
     # sample when that finds nothing (entities and soft hyphens in short texts can push
     # every candidate over charset-normalizer's mess threshold)
     for candidate in (_strip_markup(sample), sample):
         try:
-            matches = from_bytes(candidate, cp_isolation=list(_WEB_CODECS))
+            matches = from_bytes(candidate, cp_isolation=codecs_)
         except Exception:  # a detector failure must not break decode's totality
             return None
         best = matches.best()
@@ -323,21 +330,24 @@ def _pick(matches: CharsetMatches, best_chaos: float, sample: bytes) -> str | No
     """Break charset-normalizer's near-ties between candidates.
 
     Its mess ratio often ties cp1250 with cp1252, or iso8859-2 with cp1250, and its
-    coherence barely separates them.  Among candidates within CHAOS_TIE of the best:
-    fewest symbols inside words (cp1252 reads Polish "łą" as "³¹"), then coherence
-    within COHERENCE_TIE of the highest, then use on the web.
+    coherence barely separates them.  Among candidates within CHAOS_TIE of the best
+    that decode no byte to a C1 control: coherence within COHERENCE_TIE of the highest
+    (cp866 read an English page with coherence 0 against cp1252's 0.9), then fewest
+    symbols inside words (cp1252 reads Polish "łą" as "³¹"), then use on the web.
     """
     near = [
-        (_symbols_in_words(sample, codec), match.coherence, codec)
+        (match.coherence, codec)
         for match in matches
         if match.chaos <= best_chaos + CHAOS_TIE
         for codec in match.could_be_from_charset
     ]
-    fewest = min(symbols for symbols, _, _ in near)
-    near = [candidate for candidate in near if candidate[0] == fewest]
-    top = max(coherence for _, coherence, _ in near)
-    coherent = (codec for _, coherence, codec in near if coherence >= top - COHERENCE_TIE)
-    return _canonical(min(coherent, key=_web_rank))
+    clean = [(c, codec) for c, codec in near if not _C1_CONTROL.search(sample.decode(codec, "replace"))]
+    near = clean or near
+    top = max(coherence for coherence, _ in near)
+    coherent = [codec for coherence, codec in near if coherence >= top - COHERENCE_TIE]
+    fewest = min(_symbols_in_words(sample, codec) for codec in coherent)
+    plain = (codec for codec in coherent if _symbols_in_words(sample, codec) == fewest)
+    return _canonical(min(plain, key=_web_rank))
 
 
 def _symbols_in_words(sample: bytes, codec: str) -> int:
@@ -417,3 +427,22 @@ def _canonical(codec: str) -> str | None:
 
 def _reason(head: str, notes: list[str]) -> str:
     return f"{head} ({'; '.join(notes)})" if notes else head
+
+
+#: file signatures of formats that are never HTML
+_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-", b"PK\x03\x04",
+          b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00", b"RIFF", b"OggS", b"\x00\x00\x01\x00", b"wOFF", b"wOF2")
+#: WHATWG MIME sniffing's "binary data bytes" (C0 controls other than whitespace and ESC)
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]")
+
+
+def looks_binary(data: bytes) -> bool:
+    """True for bytes that are not a text document: a known file signature, or binary
+    data bytes in the first KB (WHATWG MIME sniffing), unless they sniff as UTF-16."""
+    if data.startswith(_MAGIC):
+        return True
+    head = data[:1024]
+    if not _BINARY_BYTES.search(head) or _sniff_utf16(data) is not None:
+        return False
+    return data[:4] not in (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE) and not data.startswith(
+        (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))

@@ -4,6 +4,7 @@
     ├── LimitExceeded           input over a configured limit (bytes, nodes, depth, time)
     ├── UnknownMethod           a method name (or a part of a chain) not in the registry
     ├── UnknownFormat           an output format no renderer handles
+    ├── NotHTML                 bytes that are no text document (an image, an archive…)
     └── DatasetError            a dataset folder or gold file that cannot be read
 
 Decoding never raises: it always returns a string and says which encoding it used.
@@ -37,6 +38,12 @@ class UnknownMethod(DetourageError):
 
 class UnknownFormat(DetourageError):
     reason = "unknown-format"
+
+
+class NotHTML(DetourageError):
+    """Raised by the corpus runner for binary input; the library itself decodes anything."""
+
+    reason = "not-html"
 
 
 class DatasetError(DetourageError):

@@ -52,7 +52,11 @@ _PARSER = _parser()
 
 def parse(html: str | bytes, limits: Limits = DEFAULT_LIMITS) -> etree._Element | None:
     """Parse a decoded page (or UTF-8 bytes); ``None`` for a page with no markup or text."""
-    data = html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html
+    if isinstance(html, str):
+        # a browser drops NUL in text; libxml2 would turn each into U+FFFD
+        data = html.replace("\x00", "").encode("utf-8", "surrogatepass")
+    else:
+        data = html.replace(b"\x00", b"")
     if len(data) > limits.max_bytes:
         raise LimitExceeded("bytes", len(data), limits.max_bytes)
     if not data.strip():

@@ -121,7 +121,8 @@ def label(page: Page, options: Options = Options()) -> Labels:
     if not selected:
         return Labels(NAME, (Label.OTHER,) * len(blocks), {"reason": "no text node selected"})
     owners, texts = ownership(blocks, removed, selected)
-    scores = {node: max(1, sentences(" ".join(texts[node]))) for node in selected}
+    pieces = [Pieces.of(block.text) for block in blocks]
+    scores = {node: max(1, Pieces.join(pieces[i] for i in texts[node]).count) for node in selected}
     family = parents_of(scores)
     totals = group_totals(scores, family)
     best = argmax(scores, family, totals, options.argmax)
@@ -262,7 +263,7 @@ def selection(
     """
     parents: dict[Element, Element] = {}
     selected: dict[Element, None] = {}
-    for block, gone in zip(blocks, removed, strict=True):
+    for i, (block, gone) in enumerate(zip(blocks, removed, strict=True)):
         if gone or block.image is not None or len(block.text) < options.min_chars:
             continue
         if options.skip_links and block.link_chars:
@@ -289,9 +290,9 @@ def enclosing_block(el: Element) -> Element:
 
 def ownership(
     blocks: Sequence[Block], removed: Sequence[bool], selected: dict[Element, None]
-) -> tuple[list[tuple[Element, ...]], dict[Element, list[str]]]:
+) -> tuple[list[tuple[Element, ...]], dict[Element, list[int]]]:
     """For each block, the selected nodes that contain it; for each selected node, the
-    texts of the remaining blocks inside it (its "whole text", images excluded)."""
+    indices of the remaining blocks inside it (its "whole text", images excluded)."""
     nearest: dict[Element, Element | None] = {}  # element → nearest selected ancestor-or-self
 
     def up(el: Element | None) -> Element | None:
@@ -307,16 +308,16 @@ def ownership(
             nearest[e] = found
         return found
 
-    texts: dict[Element, list[str]] = {node: [] for node in selected}
+    texts: dict[Element, list[int]] = {node: [] for node in selected}
     owners: list[tuple[Element, ...]] = []
-    for block, gone in zip(blocks, removed, strict=True):
+    for i, (block, gone) in enumerate(zip(blocks, removed, strict=True)):
         own: list[Element] = []
         if not gone:
             node = up(block.node)
             while node is not None:
                 own.append(node)
                 if block.image is None:
-                    texts[node].append(block.text)
+                    texts[node].append(i)
                 node = up(node.getparent())
         owners.append(tuple(own))
     return owners, texts
@@ -399,3 +400,49 @@ def sentences(text: str) -> int:
     callers give any node with text at least 1).
     """
     return sum(1 for piece in _SENTENCE_END.split(text) if _WORD.search(piece))
+
+
+@dataclass(frozen=True, slots=True)
+class Pieces:
+    """What :func:`sentences` needs to know of a text, in a form that concatenates.
+
+    A text cut at its sentence ends gives ``ends + 1`` pieces; only the first and last
+    can merge with a neighbouring text, so a text is summed up by whether those hold a
+    word and how many word pieces lie between them.  Joining two summaries gives the
+    summary of the two texts joined by a space (the punctuation context the pattern
+    looks at never crosses that space), so a node's score is a fold over its blocks'
+    summaries instead of a regex over its whole text, once per ancestor it is nested in.
+    """
+
+    ends: int
+    first: bool
+    last: bool
+    inner: int
+
+    @staticmethod
+    def of(text: str) -> Pieces:
+        parts = _SENTENCE_END.split(text)
+        words = [_WORD.search(part) is not None for part in parts]
+        return Pieces(len(parts) - 1, words[0], words[-1], sum(words[1:-1]))
+
+    @property
+    def count(self) -> int:
+        return int(self.first) if not self.ends else self.first + self.inner + self.last
+
+    def __add__(self, other: Pieces) -> Pieces:
+        if not self.ends and not other.ends:  # one piece each: they merge into one
+            word = self.first or other.first
+            return Pieces(0, word, word, 0)
+        if not self.ends:
+            return Pieces(other.ends, self.first or other.first, other.last, other.inner)
+        if not other.ends:
+            return Pieces(self.ends, self.first, self.last or other.first, self.inner)
+        inner = self.inner + other.inner + (self.last or other.first)
+        return Pieces(self.ends + other.ends, self.first, other.last, inner)
+
+    @staticmethod
+    def join(pieces: Iterable[Pieces]) -> Pieces:
+        total = Pieces(0, False, False, 0)
+        for piece in pieces:
+            total = total + piece
+        return total

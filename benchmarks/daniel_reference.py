@@ -1,0 +1,83 @@
+"""The "Référence" row of seed 002 Table 3: DANIEL on the gold-cleaned DANIEL corpus.
+
+Runs the DANIEL-style detector (:mod:`detourage.evaluation.daniel`) on the hand-cleaned
+texts of ``datasets/daniel`` and prints relevance P/R/F1 per language and overall beside
+the seed's figures.  With ``--texts DIR`` it scores a cleaner's CleanEval outputs
+(``DIR/<id>.txt``) instead, i.e. one of the other rows of Table 3.
+
+    PYTHONPATH=src python benchmarks/daniel_reference.py [--shared ../shared] [--texts DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from detourage.evaluation.daniel import DanielTask, Options
+from detourage.evaluation.tasks import RelevanceScores, TaskScores, load_task_dataset
+
+#: seed 002 Table 3, row "Référence": (P, R, F1) in %, None for "N/A"
+SEED_REFERENCE: dict[str, tuple[float, float, float]] = {
+    "en": (68.89, 88.57, 77.50),
+    "zh": (80.00, 100.0, 88.89),
+    "el": (68.42, 76.47, 72.22),
+    "pl": (61.76, 77.78, 68.85),
+    "ru": (72.73, 82.76, 77.42),
+    "all": (69.54, 84.68, 76.36),
+}
+
+DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def run(shared: Path, texts: Path | None, options: Options) -> tuple[TaskScores, float, Counter[str]]:
+    """Predict every document and score; also count predicted diseases (for inspection)."""
+    docs, labels = load_task_dataset(shared / "datasets" / "daniel", texts)
+    task = DanielTask(shared / "resources" / "daniel", options)
+    start = time.perf_counter()
+    predictions = task.predict_all(docs)
+    elapsed = time.perf_counter() - start
+    diseases = Counter(str(p.details.get("disease")) for p in predictions if p.relevant)
+    return task.score(predictions, labels), elapsed, diseases
+
+
+def _pct(value: float | None) -> str:
+    return "N/A" if value is None else f"{100 * value:.2f}"
+
+
+def _row(name: str, scores: RelevanceScores) -> str:
+    seed = SEED_REFERENCE.get(name)
+    ours = f"{_pct(scores.precision):>7} {_pct(scores.recall):>7} {_pct(scores.f1):>7}"
+    theirs = " ".join(f"{v:>7.2f}" for v in seed) if seed else ""
+    counts = f"{scores.tp:>4} {scores.fp:>4} {scores.fn:>4}"
+    return f"{name:<5} {ours}   {counts}   {theirs}"
+
+
+def report(scores: TaskScores) -> str:
+    header = f"{'lang':<5} {'P':>7} {'R':>7} {'F1':>7}   {'tp':>4} {'fp':>4} {'fn':>4}   " + (
+        f"{'seed P':>7} {'seed R':>7} {'seed F1':>7}"
+    )
+    rows = [_row(lang, s) for lang, s in scores.per_lang.items()]
+    return "\n".join([header, *rows, _row("all", scores.overall)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
+    parser.add_argument("--texts", type=Path, default=None, help="CleanEval outputs to score instead of gold")
+    parser.add_argument("--threshold", type=float, default=Options().threshold)
+    args = parser.parse_args(argv)
+    if not (args.shared / "datasets" / "daniel").is_dir():
+        print(f"no DANIEL dataset under {args.shared}", file=sys.stderr)
+        return 2
+    scores, elapsed, diseases = run(args.shared, args.texts, Options(threshold=args.threshold))
+    print(report(scores))
+    print(f"\n{scores.overall.documents} documents in {elapsed:.1f} s ({scores.missing} without prediction)")
+    print("most predicted diseases:", ", ".join(f"{d} {n}" for d, n in diseases.most_common(8)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,314 @@
+"""Decoding on real pages: does any page come out with U+FFFD or mojibake?
+
+Every ``html/<id>.html`` of every shared dataset goes through
+``load`` → ``run(page, "fulltext")`` → ``render(result, "txt")`` (what
+``detourage.extract(bytes, method="fulltext")`` does), keeping the page so the chosen
+encoding and ``page.decoded.reason`` can be shown.  fulltext keeps all visible text, so
+any decoding damage anywhere on the page shows up in its output.
+
+Each marker found in the output is put in one of three bins:
+
+``gold``
+    the page's gold text (``gold/<id>.txt``) holds the same string: the annotators kept
+    it, it is part of the page; ignored.
+``source``
+    the page's own bytes hold it: the raw bytes are valid UTF-8 and their UTF-8 text
+    (HTML entities unescaped) holds the same string, or the entities of the page's ASCII
+    part spell it (``&Atilde;&copy;``).  UTF-8 validity is all but proof of the encoding,
+    so such a page was double-encoded (or had characters replaced) before we saw it;
+    no decoder can undo that, a browser shows the same.  Counted apart, for information.
+``detourage``
+    neither: the damage appeared between the bytes and our output (a wrong codec, or
+    parse/segment introducing U+FFFD).  **These are the pages the target of 0 is about.**
+
+Markers (a documented, deliberately conservative list; every hit is printed):
+
+``U+FFFD``
+    the replacement character: bytes the chosen codec could not decode.
+``utf8-as-cp1252``
+    UTF-8 read as cp1252 / latin-1: a UTF-8 lead byte shown as a Latin-1 letter
+    followed by the right number of continuation bytes (0x80–0xBF) shown as cp1252 or
+    latin-1 characters — ``Ã©`` (é), ``Ã¨``, ``Ã\\xa0`` (à), ``Ã¶``, ``Ã¼``, ``Â©``,
+    ``Ð°`` / ``Ñ\\x8f`` (Cyrillic), ``Î±`` (Greek), ``Å‚`` (Polish ł), ``â€™`` / ``â€œ`` (quotes),
+    ``ä¸\\xad`` (CJK, three bytes)…  Two-byte leads are ``Â``–``ß`` (0xC2–0xDF), three-byte
+    ``à``–``ï`` (0xE0–0xEF), four-byte ``ð``–``ô`` (0xF0–0xF4).
+``utf8-as-cp1251``
+    UTF-8 Cyrillic read as cp1251: at least two ``Р``/``С`` (0xD0/0xD1) each followed by a
+    cp1251 continuation byte, e.g. ``РїСЂРёРІРµС‚`` (привет).
+``utf8-as-greek``
+    UTF-8 Greek read as cp1253 / iso-8859-7: at least two ``Ξ``/``Ο`` (0xCE/0xCF) each
+    followed by a continuation byte in that code page, e.g. ``ΞµΞ»`` (ελ).
+``legacy-as-latin1``
+    a non-Latin legacy page (cp1251, gb18030, cp1253…) read as cp1252: four or more
+    Latin-1 letters in a row (``Ïðèâåò``, привет in cp1251; ``ÆÀÂÛ``, 评论 in GBK), which
+    no European language writes.
+``latin-in-wrong-codec``
+    a Western (cp1252) page read with another legacy codec: a lowercase ASCII letter
+    joined, inside one word, to a Greek, Cyrillic, Hebrew, Arabic, Thai, box-drawing,
+    kana or CJK character — ``don┤t`` (cp866), ``Klein痴`` (cp932), ``cafι`` (cp1253).
+    Only looked for when the chosen codec is not a UTF (a UTF cannot produce it, and
+    runs joined across tags, ``новостей`` + ``<sup>new``, would match); a mixed-script
+    word of a real legacy CJK page (``iPhone手机``) would also match: read the snippet.
+``c1-control``
+    a C1 control character (U+0080–U+009F): never text; what cp1252's quotes and dashes
+    (bytes 0x80–0x9F) become when a page is read as latin-1 or another iso-8859 codec.
+
+    python benchmarks/decode_check.py [--datasets DIR] [--only NAME…] [--short] [--json PATH]
+
+Exit status 0 when no page is in the ``detourage`` bin, 1 otherwise, 2 when the datasets
+are missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+SNIPPET = 30  # characters of context either side of a marker
+
+
+def _continuations(codec: str) -> str:
+    """How bytes 0x80–0xBF look when a page is decoded with ``codec`` (or as latin-1)."""
+    chars = set()
+    for byte in range(0x80, 0xC0):
+        chars.add(chr(byte))  # latin-1, and WHATWG's cp1252 for its 5 undefined bytes
+        try:
+            chars.add(bytes([byte]).decode(codec))
+        except UnicodeDecodeError:
+            pass
+    return "".join(sorted(chars))
+
+
+def _cls(chars: str) -> str:
+    return "[" + "".join(re.escape(c) for c in chars) + "]"
+
+
+_C1252 = _cls(_continuations("cp1252"))
+_C1251 = _cls(_continuations("cp1251"))
+_CGREEK = _cls(_continuations("cp1253") + _continuations("iso8859-7"))
+#: scripts a Western page's accented letters and quotes turn into under a wrong legacy
+#: codec: Greek, Cyrillic, Hebrew, Arabic, Thai, box drawing, kana, CJK, half-width forms
+_FOREIGN = "[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f\u2500-\u259f\u3040-\u30ff\u3400-\u9fff\uff61-\uff9f]"
+
+MARKERS: dict[str, re.Pattern[str]] = {
+    "U+FFFD": re.compile("\ufffd"),
+    "utf8-as-cp1252": re.compile(
+        f"[\u00c2-\u00df]{_C1252}|[\u00e0-\u00ef]{_C1252}{{2}}|[\u00f0-\u00f4]{_C1252}{{3}}"
+    ),
+    "utf8-as-cp1251": re.compile(f"(?:[РС]{_C1251}){{2,}}"),
+    "utf8-as-greek": re.compile(f"(?:[ΞΟ]{_CGREEK}){{2,}}"),
+    "legacy-as-latin1": re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]{4,}"),
+    "latin-in-wrong-codec": re.compile(f"[a-z]{_FOREIGN}|{_FOREIGN}[a-z]"),
+    "c1-control": re.compile("[\u0080-\u009f]"),
+}
+
+#: markers only a legacy (non-UTF) codec can produce: on a UTF-decoded page a match comes
+#: from runs joined across tags (``новостей`` + ``<sup>new``), not from decoding
+LEGACY_ONLY = frozenset({"latin-in-wrong-codec"})
+
+
+@dataclass
+class Hit:
+    dataset: str
+    id: str
+    #: "detourage" or "source" (see the module docstring), "crash" for an exception
+    where: str
+    marker: str
+    match: str
+    count: int
+    encoding: str
+    reason: str
+    declared: str | None
+    snippet: str
+
+
+@dataclass
+class DatasetStats:
+    name: str
+    pages: int = 0
+    #: pages with damage attributed to detourage, by kind (the target is 0 for both)
+    fffd: int = 0
+    mojibake: int = 0
+    crashed: int = 0
+    #: pages whose own bytes hold the damage (information only)
+    source_fffd: int = 0
+    source_mojibake: int = 0
+    seconds: float = 0.0
+    reasons: Counter[str] = field(default_factory=Counter)
+    encodings: Counter[str] = field(default_factory=Counter)
+
+
+def read_gold(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def reference_text(data: bytes) -> str:
+    """What the page's bytes say independently of our decoder (see ``source`` above)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("ascii", "ignore")  # only entities can then be trusted
+    return html.unescape(text) if "&" in text else text
+
+
+def find_hits(text: str, gold: str, reference: str, encoding: str) -> dict[tuple[str, str], tuple[re.Match[str], int]]:
+    """(where, marker) → (first match there, number of matches there); gold ones skipped."""
+    found: dict[tuple[str, str], tuple[re.Match[str], int]] = {}
+    for name, pattern in MARKERS.items():
+        if name in LEGACY_ONLY and encoding.startswith("utf"):
+            continue
+        for match in pattern.finditer(text):
+            got = match.group()
+            if got in gold:
+                continue
+            key = ("source" if got in reference else "detourage", name)
+            first, count = found.get(key, (match, 0))
+            found[key] = (first, count + 1)
+    return found
+
+
+def snippet(text: str, match: re.Match[str]) -> str:
+    start, end = max(0, match.start() - SNIPPET), match.end() + SNIPPET
+    return visible(text[start:end].replace("\n", " ⏎ "))
+
+
+def visible(text: str) -> str:
+    """Control characters (C0/C1) made visible; everything else printed as is."""
+    return "".join(c if c.isprintable() or c == " " else f"\\x{ord(c):02x}" for c in text)
+
+
+def check_page(dataset: str, path: Path, gold_dir: Path, stats: DatasetStats, hits: list[Hit]) -> None:
+    from detourage.api import load, run
+    from detourage.render import render
+
+    page_id = path.stem
+    data = path.read_bytes()
+    try:
+        page = load(data)
+        text = render(run(page, "fulltext"), "txt")
+    except Exception as exc:  # noqa: BLE001 - a crash is reported, not fatal
+        stats.crashed += 1
+        hits.append(Hit(dataset, page_id, "crash", "exception", type(exc).__name__, 1, "?", "?",
+                        None, str(exc)[:120]))
+        return
+    decoded = page.decoded
+    stats.encodings[decoded.encoding] += 1
+    stats.reasons[decoded.reason.split(" ", 1)[0]] += 1
+    found = find_hits(text, read_gold(gold_dir / f"{page_id}.txt"), reference_text(data), decoded.encoding)
+    markers = {where: {name for w, name in found if w == where} for where in ("detourage", "source")}
+    stats.fffd += "U+FFFD" in markers["detourage"]
+    stats.mojibake += bool(markers["detourage"] - {"U+FFFD"})
+    stats.source_fffd += "U+FFFD" in markers["source"]
+    stats.source_mojibake += bool(markers["source"] - {"U+FFFD"})
+    for (where, name), (match, count) in found.items():
+        hits.append(Hit(dataset, page_id, where, name, visible(match.group()), count,
+                        decoded.encoding, decoded.reason, decoded.declared, snippet(text, match)))
+
+
+def check_dataset(folder: Path, hits: list[Hit]) -> DatasetStats:
+    stats = DatasetStats(folder.name)
+    t0 = time.perf_counter()
+    for path in sorted((folder / "html").glob("*.html")):
+        stats.pages += 1
+        check_page(folder.name, path, folder / "gold", stats, hits)
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+_COLUMNS = ("pages", "fffd", "mojibake", "crashed", "source_fffd", "source_mojibake", "seconds")
+_HEADERS = ("pages", "U+FFFD", "mojibake", "crashed", "src U+FFFD", "src mojibake", "s")
+
+
+def table(stats: list[DatasetStats]) -> str:
+    widths = [max(5, len(h)) for h in _HEADERS]
+    rows = ["| dataset            | " + " | ".join(f"{h:>{w}}" for h, w in zip(_HEADERS, widths)) + " |",
+            "|--------------------|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|"]
+    total = DatasetStats("**all**")
+    for s in [*stats, total]:
+        if s is not total:
+            for col in _COLUMNS:
+                setattr(total, col, getattr(total, col) + getattr(s, col))
+        cells = [f"{getattr(s, c):.1f}" if c == "seconds" else str(getattr(s, c)) for c in _COLUMNS]
+        rows.append(f"| {s.name:<18} | " + " | ".join(f"{c:>{w}}" for c, w in zip(cells, widths)) + " |")
+    return "\n".join(rows)
+
+
+def decisions(stats: list[DatasetStats]) -> str:
+    """How the encodings were chosen (reason heads) and which codecs, per dataset."""
+    lines = []
+    for s in stats:
+        reasons = ", ".join(f"{r}: {n}" for r, n in s.reasons.most_common())
+        codecs = ", ".join(f"{c}: {n}" for c, n in s.encodings.most_common())
+        lines.append(f"- {s.name}: reasons {reasons}; codecs {codecs}")
+    return "\n".join(lines)
+
+
+def hit_list(hits: list[Hit], long: bool) -> str:
+    if not hits:
+        return "none"
+    lines = []
+    for h in hits:
+        line = (f"- {h.dataset}/{h.id}: {h.marker} ×{h.count} {h.match!r} — encoding {h.encoding}, "
+                f"reason {h.reason!r}, declared {h.declared!r}")
+        lines.append(line + (f"\n    …{h.snippet}…" if long else ""))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS,
+                        help="folder holding the shared datasets (default: %(default)s)")
+    parser.add_argument("--only", nargs="*", default=None, metavar="NAME",
+                        help="check only these datasets (default: every folder with html/)")
+    parser.add_argument("--json", type=Path, default=None, metavar="PATH",
+                        help="also write the figures and every hit as JSON")
+    parser.add_argument("--short", action="store_true",
+                        help="one line per page whose own bytes hold the damage (no snippet)")
+    args = parser.parse_args(argv)
+    if not args.datasets.is_dir():
+        parser.exit(2, f"decode_check: datasets folder not found: {args.datasets} (use --datasets)\n")
+    folders = sorted(p for p in args.datasets.iterdir() if (p / "html").is_dir())
+    if args.only is not None:
+        folders = [p for p in folders if p.name in args.only]
+    if not folders:
+        sys.exit(f"decode_check: no dataset with an html/ folder under {args.datasets}")
+
+    hits: list[Hit] = []
+    stats = [check_dataset(folder, hits) for folder in folders]
+    ours = [h for h in hits if h.where in ("detourage", "crash")]
+    theirs = [h for h in hits if h.where == "source"]
+    print(f"# Decoding check: fulltext output vs gold and page bytes ({args.datasets})\n")
+    print(table(stats))
+    print("\nEncoding decisions (reason head / codec):")
+    print(decisions(stats))
+    print("\nDamage attributed to detourage (target: none):")
+    print(hit_list(ours, long=True))
+    print(f"\nDamage already in the page bytes (information; {len({(h.dataset, h.id) for h in theirs})} pages):")
+    print(hit_list(theirs, long=not args.short))
+    bad_pages = len({(h.dataset, h.id) for h in ours})
+    print(f"\nTarget 0 pages damaged by detourage: {'PASS' if bad_pages == 0 else f'FAIL ({bad_pages} pages)'}")
+    if args.json:
+        args.json.write_text(json.dumps({
+            "datasets": [{**asdict(s), "reasons": dict(s.reasons), "encodings": dict(s.encodings)}
+                         for s in stats],
+            "markers": {name: p.pattern for name, p in MARKERS.items()},
+            "hits": [asdict(h) for h in hits],
+            "pages_damaged_by_detourage": bad_pages,
+        }, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0 if bad_pages == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Evaluation: gold datasets (``gold``) and scores of cleaned text against them (``metrics``)."""

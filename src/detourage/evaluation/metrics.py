@@ -1,0 +1,824 @@
+"""Scores of a cleaned text against its gold: pure functions on strings and block lists.
+
+What each number means is in DESIGN.md ("Evaluation — what the numbers mean"); the
+choices this module makes where the seeds leave room are:
+
+* **Normalisation** (seed 002 §4.1): NFC, control characters (Unicode ``Cc``) become
+  spaces, whitespace runs become one space.
+* **Word tokens** (TO, TM, cosine): the normalised text is cut at whitespace and at
+  every punctuation character (Unicode general category ``P*``, any script: ``, . ; 、 。
+  « » ’``); punctuation is a separator and is *dropped*, never a token.  Seed 002 cuts
+  "à chaque signe de ponctuation ou espace"; keeping punctuation as tokens would make
+  ``,`` and ``.`` the commonest tokens, reward punctuation-only alignments and penalise
+  mere typographic differences (``l’épidémie`` vs ``l'épidémie`` both give ``l``,
+  ``épidémie``).  Symbols (``S*``: ``$ € © | + <``) stay in tokens; ``%`` is punctuation.
+* **CAR tokens**: every non-space character of the normalised text, punctuation
+  included (seed 002: "un *token* correspond à un caractère").
+* **TM**: each block contributes its marker then its word tokens; labelled markers keep
+  their type (``<p>``, ``<h>``, ``<l>``), unlabelled ones are all the same token.  Markers
+  are internal tokens that no text can produce, so a literal "<p>" in a text never
+  matches a marker.  P and R count words and markers together.
+* **Alignment**: Ratcliff/Obershelp as seed 002 describes it, i.e. exactly the matching
+  blocks of ``difflib.SequenceMatcher(None, pred, gold, autojunk=False)``.  CleanEval's
+  own scorer (Evert's ``cleaneval.py``) ran difflib with its defaults, whose "popular
+  element" heuristic (``autojunk``) silently stops tokens that make up more than 1 % of
+  a gold text of 200+ tokens (``the``, ``<p>``…) from anchoring a match: scores then
+  depend on gold length and isolated frequent words go unmatched.  We keep the pure
+  algorithm by default; ``autojunk=True`` reproduces the old scorer (through difflib).
+  :func:`matching_blocks` computes the same blocks as difflib, much faster (see its
+  docstring); ``benchmarks/check_alignment.py`` checks the equality on all datasets.
+* **Empty sides**: P = matched/pred and R = matched/gold; a 0/0 ratio is 1.0 when
+  *both* sides are empty (nothing to find, nothing output) and 0.0 otherwise (an empty
+  output on a page with gold scores P = R = 0, as in CleanEval's scorer).
+* **Averages**: *micro* sums matched/pred/gold over pages, *macro* averages the
+  per-page P, R and F1 (macro F1 is the mean of page F1s).
+* **Shingle F1**: the convention of the public article-extraction benchmark, kept
+  as is so figures compare: tokens ``\\w+`` (case kept), 4-token shingles (a text with
+  fewer tokens is one shingle), per-page multiset TP/FP/FN; P averaged over pages with
+  output, R over pages with gold, F1 from the averages, bootstrap over pages.
+* **Cosine** (seed 004 §5.2): bag-of-words cosine on word tokens (or characters, for
+  Chinese); ``T = T*`` and the strict inclusions compare token multisets.
+* **Snippets**: a snippet is found when its normalised text is a substring of the
+  normalised output (case-sensitive); empty snippets are ignored.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import functools
+import math
+import re
+import sys
+import unicodedata
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from detourage.evaluation.gold import BLOCK_KINDS, Block, parse_cleaneval
+
+#: what every scoring function takes for a text: blocks, or a string read as CleanEval
+#: text by parse_cleaneval (markers, ``URL:`` line and wrapper dropped; plain text gives
+#: one block per line)
+Text = str | Sequence[Block]
+
+
+class Mode(str, enum.Enum):
+    """The CleanEval scoring modes (seed 002 §4.1) plus the character variant."""
+
+    TO = "to"  # text only: word tokens
+    TM = "tm"  # text and markup, labelled markers
+    TM_UNLABELLED = "tm-u"  # text and markup, all markers one token
+    CAR = "car"  # characters as tokens
+
+
+# --------------------------------------------------------------------------- text
+
+
+# Highest code point scanned for punctuation: no P* character lies above U+1FFFF in
+# Python's Unicode database (checked by tests/test_metrics.py); scanning 0x110000
+# code points would cost ~0.3 s, this 0.02 s, once.
+_PUNCT_SCAN_LIMIT = 0x20000
+
+
+@functools.cache
+def _control_table() -> dict[int, str]:
+    """Translation table mapping every control character (Cc) to a space."""
+    return {c: " " for c in [*range(0x20), *range(0x7F, 0xA0)]}
+
+
+@functools.cache
+def _punct_table() -> dict[int, str]:
+    """Translation table mapping every punctuation character (P*) to a space."""
+    return {
+        c: " "
+        for c in range(_PUNCT_SCAN_LIMIT)
+        if unicodedata.category(chr(c)).startswith("P")
+    }
+
+
+def normalize_text(text: str) -> str:
+    """NFC, control characters to spaces, whitespace runs collapsed, ends stripped."""
+    text = unicodedata.normalize("NFC", text).translate(_control_table())
+    return " ".join(text.split())
+
+
+def word_tokens(text: str) -> list[str]:
+    """Word tokens: the normalised text cut at whitespace and punctuation."""
+    return normalize_text(text).translate(_punct_table()).split()
+
+
+def char_tokens(text: str) -> list[str]:
+    """CAR tokens: the non-space characters of the normalised text."""
+    return list(normalize_text(text).replace(" ", ""))
+
+
+def _as_blocks(x: Text) -> Sequence[Block]:
+    """Blocks of a string (read by parse_cleaneval), or the given blocks, kinds checked."""
+    if isinstance(x, str):
+        return parse_cleaneval(x)
+    for kind, _ in x:
+        if kind not in BLOCK_KINDS:
+            raise ValueError(f"unknown block kind {kind!r}; expected one of {BLOCK_KINDS}")
+    return x
+
+
+def _blocks_text(x: Text) -> str:
+    """The text of the blocks, one per line (markers and URL line left out)."""
+    return "\n".join(t for _, t in _as_blocks(x))
+
+
+def markup_tokens(blocks: Sequence[Block], *, labelled: bool = True) -> list[str]:
+    """TM tokens: for each block its marker token, then its word tokens."""
+    out: list[str] = []
+    for kind, text in blocks:
+        out.append("\x00" + kind if labelled else "\x00")
+        out.extend(word_tokens(text))
+    return out
+
+
+def mode_tokens(x: Text, mode: Mode | str) -> list[str]:
+    """The token sequence a mode scores (markers only for TM modes)."""
+    mode = Mode(mode)
+    if mode is Mode.TO:
+        return word_tokens(_blocks_text(x))
+    if mode is Mode.CAR:
+        return char_tokens(_blocks_text(x))
+    return markup_tokens(_as_blocks(x), labelled=mode is Mode.TM)
+
+
+# ---------------------------------------------------------------- P / R / F1 counts
+
+
+def _ratio(num: int | float, den: int | float, other_den: int | float) -> float:
+    """num/den; 0/0 is 1.0 when the other side is empty too, else 0.0."""
+    if den:
+        return num / den
+    return 1.0 if not other_den else 0.0
+
+
+def _f1(p: float, r: float) -> float:
+    """Harmonic mean of P and R (0.0 when both are 0)."""
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Matched, predicted and gold token counts of one page (or a sum of pages)."""
+
+    matched: int
+    pred: int
+    gold: int
+
+    @property
+    def precision(self) -> float:
+        """matched / pred (see the module docstring for empty sides)."""
+        return _ratio(self.matched, self.pred, self.gold)
+
+    @property
+    def recall(self) -> float:
+        """matched / gold (see the module docstring for empty sides)."""
+        return _ratio(self.matched, self.gold, self.pred)
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall."""
+        return _f1(self.precision, self.recall)
+
+    def __add__(self, other: Counts) -> Counts:
+        """Sum of two pages' counts (micro averaging)."""
+        return Counts(self.matched + other.matched, self.pred + other.pred, self.gold + other.gold)
+
+
+def cleaneval_scores(
+    pred: Text,
+    gold: Text,
+    mode: Mode | str = Mode.TO,
+    *,
+    autojunk: bool = False,
+) -> Counts:
+    """CleanEval counts of pred against gold in one mode (TO, TM, TM unlabelled, CAR)."""
+    a, b = mode_tokens(pred, mode), mode_tokens(gold, mode)
+    if autojunk:
+        blocks = difflib.SequenceMatcher(None, a, b).get_matching_blocks()
+        return Counts(sum(m.size for m in blocks), len(a), len(b))
+    return Counts(matched_count(a, b), len(a), len(b))
+
+
+def cleaneval_all(pred: Text, gold: Text) -> dict[Mode, Counts]:
+    """CleanEval counts of pred against gold in every mode."""
+    return {mode: cleaneval_scores(pred, gold, mode) for mode in Mode}
+
+
+# ------------------------------------------------------------------------ alignment
+
+
+def matched_count(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """Number of tokens Ratcliff/Obershelp matches between a and b."""
+    return sum(k for _, _, k in matching_blocks(a, b))
+
+
+def matching_blocks(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int, int]]:
+    """``SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()``, fast.
+
+    Same triples (i, j, k), same order, same final (len(a), len(b), 0).  difflib finds
+    each longest match by visiting every pair of equal tokens of the current range:
+    quadratic in practice (``the`` × ``the``; every ``e`` × ``e`` for CAR).  Here the
+    same recursion (longest match, earliest in a then in b; then both sides of it) runs
+    on integer arrays: the 2^e-grams of both sequences get exact ranks by prefix
+    doubling; the maximal matches of a range of 2^e tokens or more are enumerated at
+    once from its equal gram pairs (e as low as a pair budget allows), measured by
+    binary lifting over the ranks, and reused by the sub-ranges.  A range whose longest
+    match is one token is finished greedily, which is what the recursion does there,
+    and a tiny range is handed to difflib itself.
+    """
+    ia, ib = _to_ints(a, b)
+    if len(ia) == 0 or len(ib) == 0:
+        return [(len(ia), len(ib), 0)]
+    return _collapse(sorted(_Aligner(ia, ib).blocks()), len(ia), len(ib))
+
+
+def _to_ints(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[np.ndarray, np.ndarray]:
+    """Both sequences as int64 arrays of token ids (equal tokens, equal ids)."""
+    ids: dict[Hashable, int] = {}
+    ia = np.fromiter((ids.setdefault(t, len(ids)) for t in a), dtype=np.int64, count=len(a))
+    ib = np.fromiter((ids.setdefault(t, len(ids)) for t in b), dtype=np.int64, count=len(b))
+    return ia, ib
+
+
+def _collapse(blocks: list[tuple[int, int, int]], la: int, lb: int) -> list[tuple[int, int, int]]:
+    """Merge adjacent blocks and add the (la, lb, 0) sentinel, as difflib does."""
+    out: list[tuple[int, int, int]] = []
+    for i, j, k in blocks:
+        if out and out[-1][0] + out[-1][2] == i and out[-1][1] + out[-1][2] == j:
+            out[-1] = (out[-1][0], out[-1][1], out[-1][2] + k)
+        else:
+            out.append((i, j, k))
+    out.append((la, lb, 0))
+    return out
+
+
+def _rank_levels(s: np.ndarray, la: int) -> list[np.ndarray]:
+    """Exact ranks of the 2^e-grams of s = a + sep + b + sep, for e = 0, 1, ….
+
+    ranks[e][x] >= 0 is shared by equal grams that occur on both sides; a gram with no
+    equal on the other side (or crossing a separator or the end) gets the unique value
+    -(x + 1), so two positions compare equal at level e iff their grams are equal.
+    Levels stop when no gram of that length occurs on both sides.
+    """
+    n = len(s)
+    dead = -np.arange(1, n + 1, dtype=np.int64)
+    levels: list[np.ndarray] = []
+    cand = np.arange(n, dtype=np.int64)
+    key = s
+    length = 1
+    while True:
+        uniq, inv = np.unique(key, return_inverse=True)
+        in_b = cand > la
+        has_a = np.zeros(len(uniq), dtype=bool)
+        has_b = np.zeros(len(uniq), dtype=bool)
+        has_a[inv[~in_b]] = True
+        has_b[inv[in_b]] = True
+        ok = has_a[inv] & has_b[inv] & (key >= 0)
+        if not ok.any():
+            return levels
+        rank = dead.copy()
+        rank[cand[ok]] = inv[ok]
+        levels.append(rank)
+        alive = np.flatnonzero(rank >= 0)
+        alive = alive[alive + length < n]
+        second = rank[alive + length]
+        keep = second >= 0
+        cand = alive[keep]
+        key = rank[cand] * (len(uniq) + 1) + second[keep]
+        length *= 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Runs:
+    """Maximal matches inside a range: a[i:end] == b[i+d:end+d], every one >= min_len.
+
+    The list holds *all* the maximal matches of at least min_len tokens of its range,
+    so it also answers for any sub-range: clipped to it, they are that sub-range's
+    maximal matches of at least min_len tokens.
+    """
+
+    i: np.ndarray
+    d: np.ndarray
+    end: np.ndarray
+    min_len: int
+
+    def clip(self, alo: int, ahi: int, blo: int, bhi: int) -> _Runs:
+        """The runs cut to a sub-range, those still >= min_len."""
+        s = np.maximum(np.maximum(self.i, alo), blo - self.d)
+        e = np.minimum(np.minimum(self.end, ahi), bhi - self.d)
+        keep = e - s >= self.min_len
+        return _Runs(s[keep], self.d[keep], e[keep], self.min_len)
+
+    def longest(self, lb: int) -> tuple[int, int, int]:
+        """(i, j, k) of the longest run, earliest in a then in b (difflib's choice)."""
+        length = self.end - self.i
+        at = np.flatnonzero(length == length.max())
+        x = at[np.argmin(self.i[at] * (lb + 1) + self.i[at] + self.d[at])]
+        return int(self.i[x]), int(self.i[x] + self.d[x]), int(length[x])
+
+
+class _Aligner:
+    """Ratcliff/Obershelp recursion of difflib on two int arrays (see matching_blocks).
+
+    Each range of the recursion carries the runs (maximal matches) found for an
+    enclosing range; while they answer (a clipped run at least min_len long), a step
+    costs a few vector operations.  When they do not, the range's longest match is
+    shorter than min_len and its own runs are enumerated at the lowest gram length
+    whose candidate pairs fit the budget; a range whose longest match is one token is
+    finished greedily, a tiny range by difflib itself.
+    """
+
+    #: most candidate pairs wanted per enumeration (and expanded at once)
+    BUDGET = 1 << 19
+    #: ranges with at most this many cells are handed to difflib (numpy costs more there)
+    SMALL = 4096
+
+    def __init__(self, a: np.ndarray, b: np.ndarray) -> None:
+        self.a, self.b = a, b
+        self.off = len(a) + 1  # index of b[0] in s
+        s = np.concatenate([a, [-1], b, [-2]])
+        self.ranks = _rank_levels(s, len(a))
+        self._a_list: list[int] = []
+        self._b_list: list[int] = []
+        self._b_positions: dict[int, list[int]] = {}
+
+    def blocks(self) -> list[tuple[int, int, int]]:
+        """All matching blocks of the recursion, unsorted."""
+        out: list[tuple[int, int, int]] = []
+        stack: list[tuple[int, int, int, int, _Runs | None]] = [
+            (0, len(self.a), 0, len(self.b), None)
+        ]
+        while stack:
+            alo, ahi, blo, bhi, runs = stack.pop()
+            if (ahi - alo) * (bhi - blo) <= self.SMALL:
+                out.extend(self._small(alo, ahi, blo, bhi))
+                continue
+            if runs is not None:
+                runs = runs.clip(alo, ahi, blo, bhi)
+            if runs is None or len(runs.i) == 0:
+                below = runs.min_len.bit_length() - 2 if runs else len(self.ranks) - 1
+                runs = self._runs(alo, ahi, blo, bhi, below)
+                if runs is None:
+                    out.extend(self._greedy(alo, ahi, blo, bhi))
+                    continue
+            i, j, k = runs.longest(len(self.b))
+            out.append((i, j, k))
+            if alo < i and blo < j:
+                stack.append((alo, i, blo, j, runs))
+            if i + k < ahi and j + k < bhi:
+                stack.append((i + k, ahi, j + k, bhi, runs))
+        return out
+
+    def _grams(self, e: int, lo: int, hi: int, base: int) -> tuple[np.ndarray, np.ndarray]:
+        """Positions (relative to base) and ranks of the level-e grams inside [lo, hi)."""
+        end = hi - (1 << e) + 1
+        if end <= lo:
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        r = self.ranks[e][base + lo : base + end]
+        pos = np.flatnonzero(r >= 0)
+        return pos + lo, r[pos]
+
+    def _pairs(self, e: int, alo: int, ahi: int, blo: int, bhi: int) -> tuple[np.ndarray, ...]:
+        """Level-e grams of the range: a positions, first equal b gram, count, sorted b."""
+        ia, ra = self._grams(e, alo, ahi, 0)
+        jb, rb = self._grams(e, blo, bhi, self.off)
+        order = np.argsort(rb, kind="stable")
+        rb, jb = rb[order], jb[order]
+        first = np.searchsorted(rb, ra, "left")
+        count = np.searchsorted(rb, ra, "right") - first
+        hit = count > 0
+        return ia[hit], first[hit], count[hit], jb
+
+    def _count(self, e: int, alo: int, ahi: int, blo: int, bhi: int) -> int:
+        """Number of equal level-e gram pairs inside the range."""
+        _, ra = self._grams(e, alo, ahi, 0)
+        _, rb = self._grams(e, blo, bhi, self.off)
+        if len(ra) == 0 or len(rb) == 0:
+            return 0
+        if 4 * len(rb) >= len(self.ranks[e]):  # dense: count by rank, no sort
+            return int(np.bincount(rb, minlength=len(self.ranks[e]))[ra].sum())
+        rb = np.sort(rb)
+        return int((np.searchsorted(rb, ra, "right") - np.searchsorted(rb, ra, "left")).sum())
+
+    def _level(self, alo: int, ahi: int, blo: int, bhi: int, below: int) -> int:
+        """Lowest gram level <= below whose pairs fit the budget and exist (0: none)."""
+        top = min(below, len(self.ranks) - 1, min(ahi - alo, bhi - blo).bit_length() - 1)
+        if top < 1:
+            return 0
+        counts: dict[int, int] = {}
+
+        def count(e: int) -> int:
+            if e not in counts:
+                counts[e] = self._count(e, alo, ahi, blo, bhi)
+            return counts[e]
+
+        lo, hi = 1, top
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if count(mid) <= self.BUDGET:
+                hi = mid
+            else:
+                lo = mid + 1
+        if count(lo) == 0:  # all pairs sit at levels below lo, which are over budget
+            lo -= 1
+        return lo
+
+    def _runs(self, alo: int, ahi: int, blo: int, bhi: int, below: int) -> _Runs | None:
+        """All maximal matches of the range of 2^e tokens or more (None if e would be 0)."""
+        e = self._level(alo, ahi, blo, bhi, below)
+        if e < 1:
+            return None
+        ia, first, count, jb = self._pairs(e, alo, ahi, blo, bhi)
+        ends = np.cumsum(count)
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+        start = 0
+        while start < len(ia):
+            stop = int(np.searchsorted(ends, ends[start] - count[start] + self.BUDGET, "right"))
+            stop = max(stop, start + 1)
+            parts.append(self._expand(ia[start:stop], first[start:stop], count[start:stop], jb,
+                                      alo, ahi, blo, bhi))
+            start = stop
+        i = np.concatenate([p[0] for p in parts])
+        j = np.concatenate([p[1] for p in parts])
+        lcp = self._common_prefix(i, j, ahi, bhi)
+        return _Runs(i, j - i, i + lcp, 1 << e)
+
+    def _expand(self, ia: np.ndarray, first: np.ndarray, count: np.ndarray, jb: np.ndarray,
+                alo: int, ahi: int, blo: int, bhi: int) -> tuple[np.ndarray, np.ndarray]:
+        """The candidate pairs (i, j) that start a maximal match (nothing equal before)."""
+        total = int(count.sum())
+        i = np.repeat(ia, count)
+        j = jb[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(total)]
+        r0 = self.ranks[0]
+        left_max = (i == alo) | (j == blo) | (r0[i - 1] != r0[self.off + j - 1])
+        return i[left_max], j[left_max]
+
+    def _common_prefix(self, i: np.ndarray, j: np.ndarray, ahi: int, bhi: int) -> np.ndarray:
+        """Length of the common prefix of a[i:ahi] and b[j:bhi], by binary lifting."""
+        lcp = np.zeros(len(i), dtype=np.int64)
+        for e in range(len(self.ranks) - 1, -1, -1):
+            step = 1 << e
+            idx = np.flatnonzero((i + lcp + step <= ahi) & (j + lcp + step <= bhi))
+            if len(idx) == 0:
+                continue
+            x, y = i[idx] + lcp[idx], self.off + j[idx] + lcp[idx]
+            eq = self.ranks[e][x] == self.ranks[e][y]
+            lcp[idx[eq]] += step
+        return lcp
+
+    def _lists(self) -> tuple[list[int], list[int]]:
+        """a and b as Python lists (made on first use)."""
+        if not self._a_list:
+            self._a_list, self._b_list = self.a.tolist(), self.b.tolist()
+        return self._a_list, self._b_list
+
+    def _small(self, alo: int, ahi: int, blo: int, bhi: int) -> list[tuple[int, int, int]]:
+        """The recursion in a small range, by difflib itself (same recursion, shifted)."""
+        a, b = self._lists()
+        sm = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
+        return [(alo + i, blo + j, k) for i, j, k in sm.get_matching_blocks() if k]
+
+    def _greedy(self, alo: int, ahi: int, blo: int, bhi: int) -> list[tuple[int, int, int]]:
+        """The recursion in a range whose longest match is one token: earliest pairs."""
+        a, b = self._lists()
+        if not self._b_positions:
+            for j, t in enumerate(b):
+                self._b_positions.setdefault(t, []).append(j)
+        positions = self._b_positions
+        out = []
+        for i in range(alo, ahi):
+            if blo >= bhi:
+                break
+            lst = positions.get(a[i])
+            if not lst:
+                continue
+            x = bisect_left(lst, blo)
+            if x < len(lst) and lst[x] < bhi:
+                out.append((i, lst[x], 1))
+                blo = lst[x] + 1
+        return out
+
+
+# ------------------------------------------------------------------------ shingles
+
+_SHINGLE_TOKEN = re.compile(r"\w+")
+
+
+def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
+    """Multiset of n-token shingles (tokens ``\\w+``); a shorter text is one shingle."""
+    tokens = _SHINGLE_TOKEN.findall(text)
+    if not tokens:
+        return Counter()
+    if len(tokens) < n:
+        return Counter([tuple(tokens)])
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class ShingleCounts:
+    """Shingle TP / FP / FN of one page."""
+
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def precision(self) -> float | None:
+        """tp / (tp + fp); None (left out of averages) when the output has no shingle."""
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        """tp / (tp + fn); None (left out of averages) when the gold has no shingle."""
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    @property
+    def fractions(self) -> tuple[float, float, float]:
+        """(tp, fp, fn) normalised to sum 1, as the benchmark reports them."""
+        total = self.tp + self.fp + self.fn
+        return (self.tp / total, self.fp / total, self.fn / total) if total else (0.0, 0.0, 0.0)
+
+
+def shingle_counts(pred: Text, gold: Text, n: int = 4) -> ShingleCounts:
+    """Multiset shingle TP / FP / FN of pred against gold."""
+    p, g = shingles(_blocks_text(pred), n), shingles(_blocks_text(gold), n)
+    tp = sum((p & g).values())
+    return ShingleCounts(tp, sum(p.values()) - tp, sum(g.values()) - tp)
+
+
+@dataclass(frozen=True, slots=True)
+class ShingleSummary:
+    """Shingle P / R / F1 over pages with their bootstrap spread."""
+
+    pages: int
+    precision: float
+    recall: float
+    f1: float
+    precision_std: float
+    recall_std: float
+    f1_std: float
+    #: 95 % percentile interval of F1 over the bootstrap samples
+    f1_interval: tuple[float, float]
+
+
+def _mean_defined(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Row means of values[idx] ignoring NaN (0.0 for an all-NaN row)."""
+    v = values[idx]
+    ok = ~np.isnan(v)
+    n = ok.sum(axis=1)
+    return np.where(n > 0, np.where(ok, v, 0.0).sum(axis=1) / np.maximum(n, 1), 0.0)
+
+
+def shingle_summary(
+    pages: Sequence[ShingleCounts], *, n_bootstrap: int = 1000, seed: int = 0
+) -> ShingleSummary:
+    """P and R averaged over pages, F1 from the averages, bootstrap std and interval."""
+    nan = float("nan")
+    p = np.array([nan if c.precision is None else c.precision for c in pages], dtype=float)
+    r = np.array([nan if c.recall is None else c.recall for c in pages], dtype=float)
+    everything = np.arange(len(pages))[None, :]
+    mp, mr = float(_mean_defined(p, everything)[0]), float(_mean_defined(r, everything)[0])
+    if len(pages) == 0 or n_bootstrap < 2:
+        return ShingleSummary(len(pages), mp, mr, _f1(mp, mr), 0.0, 0.0, 0.0, (_f1(mp, mr),) * 2)
+    idx = np.random.default_rng(seed).integers(0, len(pages), size=(n_bootstrap, len(pages)))
+    bp, br = _mean_defined(p, idx), _mean_defined(r, idx)
+    bf = np.where(bp + br > 0, 2 * bp * br / np.where(bp + br > 0, bp + br, 1.0), 0.0)
+    lo, hi = np.percentile(bf, [2.5, 97.5])
+    return ShingleSummary(
+        len(pages), mp, mr, _f1(mp, mr),
+        float(bp.std(ddof=1)), float(br.std(ddof=1)), float(bf.std(ddof=1)),
+        (float(lo), float(hi)),
+    )
+
+
+# -------------------------------------------------------------------------- cosine
+
+
+def _bag(x: Text, unit: str) -> Counter[str]:
+    """Bag of word tokens (unit "words") or characters (unit "chars")."""
+    text = _blocks_text(x)
+    if unit == "words":
+        return Counter(word_tokens(text))
+    if unit == "chars":
+        return Counter(char_tokens(text))
+    raise ValueError(f"unknown unit {unit!r}; expected 'words' or 'chars'")
+
+
+def _bag_cosine(t: Counter[str], g: Counter[str]) -> float:
+    """Cosine of two bags; 1.0 for equal bags (both empty included), 0.0 if one is empty."""
+    if t == g:
+        return 1.0
+    if not t or not g:
+        return 0.0
+    dot = sum(c * g[w] for w, c in t.items() if w in g)
+    norm = math.sqrt(sum(c * c for c in t.values())) * math.sqrt(sum(c * c for c in g.values()))
+    return min(1.0, dot / norm)
+
+
+def cosine(pred: Text, gold: Text, *, unit: str = "words") -> float:
+    """Bag-of-words cosine between output T and gold T* (seed 004 §5.2)."""
+    return _bag_cosine(_bag(pred, unit), _bag(gold, unit))
+
+
+@dataclass(frozen=True, slots=True)
+class CosinePage:
+    """Seed 004 §5.2 measures of one page."""
+
+    cos: float
+    #: T = T*: the same token multiset
+    equal: bool
+    #: T ⊂ T*: non-empty output strictly inside the gold (cut too low)
+    pred_in_gold: bool
+    #: T* ⊂ T: gold strictly inside the output (cut too high)
+    gold_in_pred: bool
+
+
+def cosine_page(pred: Text, gold: Text, *, unit: str = "words") -> CosinePage:
+    """Cosine, equality and strict multiset inclusions of output T and gold T*."""
+    t, g = _bag(pred, unit), _bag(gold, unit)
+    equal = t == g
+    return CosinePage(_bag_cosine(t, g), equal, bool(t) and not equal and t <= g,
+                      not equal and g <= t)
+
+
+@dataclass(frozen=True, slots=True)
+class CosineSummary:
+    """Seed 004 §5.2 table row: exactitude, mean cos, counts of =, ⊂, ⊃."""
+
+    pages: int
+    #: share of pages with cos >= threshold
+    exactitude: float
+    mean_cos: float
+    #: pages with T = T*, T ⊂ T*, T* ⊂ T (counts, as in the seed's tables)
+    equal: int
+    pred_in_gold: int
+    gold_in_pred: int
+
+    def share(self, count: int) -> float:
+        """A count as a share of the pages (e.g. ``s.share(s.equal)``)."""
+        return count / self.pages if self.pages else 0.0
+
+
+def cosine_summary(pages: Sequence[CosinePage], *, threshold: float = 0.9) -> CosineSummary:
+    """Aggregate page cosine measures (exactitude = share with cos >= threshold)."""
+    n = len(pages)
+    return CosineSummary(
+        n,
+        sum(p.cos >= threshold for p in pages) / n if n else 0.0,
+        sum(p.cos for p in pages) / n if n else 0.0,
+        sum(p.equal for p in pages),
+        sum(p.pred_in_gold for p in pages),
+        sum(p.gold_in_pred for p in pages),
+    )
+
+
+# ------------------------------------------------------------------------ snippets
+
+
+@dataclass(frozen=True, slots=True)
+class SnippetCounts:
+    """Snippet confusion counts: "with" found = TP, missing = FN; "without" found = FP."""
+
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def matched(self) -> int:
+        """TP (for aggregation with :func:`summarize`)."""
+        return self.tp
+
+    @property
+    def pred(self) -> int:
+        """Snippets found in the output: TP + FP."""
+        return self.tp + self.fp
+
+    @property
+    def gold(self) -> int:
+        """Snippets that must be found: TP + FN."""
+        return self.tp + self.fn
+
+    @property
+    def precision(self) -> float:
+        """TP / (TP + FP) (empty sides as for Counts)."""
+        return _ratio(self.tp, self.pred, self.gold)
+
+    @property
+    def recall(self) -> float:
+        """TP / (TP + FN) (empty sides as for Counts)."""
+        return _ratio(self.tp, self.gold, self.pred)
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall."""
+        return _f1(self.precision, self.recall)
+
+    @property
+    def accuracy(self) -> float:
+        """(TP + TN) / all snippets (1.0 when there is none)."""
+        total = self.tp + self.fp + self.fn + self.tn
+        return (self.tp + self.tn) / total if total else 1.0
+
+    def __add__(self, other: SnippetCounts) -> SnippetCounts:
+        """Sum of two pages' counts."""
+        return SnippetCounts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
+                             self.tn + other.tn)
+
+
+def snippet_counts(output: Text, gold: Mapping[str, Sequence[str]]) -> SnippetCounts:
+    """Score an output against {"with": [...], "without": [...]} snippets."""
+    text = normalize_text(_blocks_text(output))
+    must = [s for s in map(normalize_text, gold.get("with", ())) if s]
+    must_not = [s for s in map(normalize_text, gold.get("without", ())) if s]
+    tp = sum(s in text for s in must)
+    fp = sum(s in text for s in must_not)
+    return SnippetCounts(tp, fp, len(must) - tp, len(must_not) - fp)
+
+
+# --------------------------------------------------------------------- aggregation
+
+
+class Scored(Protocol):
+    """Anything with per-page counts and P / R / F1 (Counts, SnippetCounts)."""
+
+    @property
+    def matched(self) -> int: ...
+    @property
+    def pred(self) -> int: ...
+    @property
+    def gold(self) -> int: ...
+    @property
+    def precision(self) -> float: ...
+    @property
+    def recall(self) -> float: ...
+    @property
+    def f1(self) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PRF:
+    """Precision, recall, F1."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Micro and macro P / R / F1 over a set of pages."""
+
+    pages: int
+    #: summed counts: matched / pred / gold over all pages
+    totals: Counts
+    micro: PRF
+    #: means of the per-page P, R and F1
+    macro: PRF
+
+
+def summarize(pages: Iterable[Scored]) -> Summary:
+    """Micro (summed counts) and macro (mean of page scores) P / R / F1; zeros for no page."""
+    pages = list(pages)
+    total = Counts(sum(p.matched for p in pages), sum(p.pred for p in pages),
+                   sum(p.gold for p in pages))
+    n = len(pages)
+    if n == 0:
+        return Summary(0, total, PRF(0.0, 0.0, 0.0), PRF(0.0, 0.0, 0.0))
+    macro = PRF(sum(p.precision for p in pages) / n, sum(p.recall for p in pages) / n,
+                sum(p.f1 for p in pages) / n)
+    return Summary(n, total, PRF(total.precision, total.recall, total.f1), macro)
+
+
+def summarize_by(
+    pages: Iterable[tuple[str, Scored]], *, overall: str = "all"
+) -> dict[str, Summary]:
+    """Summaries per key (e.g. language), sorted by key, plus ``overall`` for all pages."""
+    groups: dict[str, list[Scored]] = {}
+    everything: list[Scored] = []
+    for key, score in pages:
+        groups.setdefault(key, []).append(score)
+        everything.append(score)
+    out = {key: summarize(groups[key]) for key in sorted(groups)}
+    out[overall] = summarize(everything)
+    return out
+
+
+__all__ = [
+    "BLOCK_KINDS", "Block", "Counts", "CosinePage", "CosineSummary", "Mode", "PRF",
+    "Scored", "ShingleCounts", "ShingleSummary", "SnippetCounts", "Summary",
+    "char_tokens", "cleaneval_all", "cleaneval_scores", "cosine", "cosine_page",
+    "cosine_summary", "markup_tokens", "matched_count", "matching_blocks", "mode_tokens",
+    "normalize_text", "shingle_counts", "shingle_summary", "shingles", "snippet_counts",
+    "summarize", "summarize_by", "Text", "word_tokens",
+]
