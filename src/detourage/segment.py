@@ -69,16 +69,20 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
     """One ``iterwalk`` pass; the body is inlined because it runs for every element.
 
     This is the hottest loop of the library (every method pays for it): hence local
-    aliases, one text path at the end of the loop for ``.text`` and ``.tail`` alike, and
-    helper calls only for rare cases (``<pre>``, ``<img>``, entities).
+    aliases, one text path at the end of the loop for ``.text`` and ``.tail`` alike, path
+    tuples built only when a block needs one, and helper calls only for rare cases
+    (``<pre>``, ``<img>``).  ``skip_subtree`` makes a skipped element's end event the very
+    next one, so one variable marks it.
     """
     blocks: list[Block] = []
     crossed: list[str] = []
-    paths: list[tuple[str, ...]] = [()]
-    skipped: set[etree._Element] = set()
+    stack: list[str] = []
+    paths: list[tuple[str, ...] | None] = []  # path tuple per open element, made on demand
+    closing = _CLOSING
     max_depth, max_nodes = limits.max_depth, limits.max_nodes
     nodes = links = pre = paragraph = 0
     pending_space = False
+    skipped = None
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag
@@ -88,44 +92,48 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             keys = el.keys()
             if tag in INVISIBLE or (keys and ("hidden" in keys or "style" in keys) and is_hidden(el)):
                 walker.skip_subtree()
-                skipped.add(el)
+                skipped = el
                 continue
             nodes += 1
-            path = paths[-1] + (tag,)
             if nodes > max_nodes:
                 raise LimitExceeded("nodes", nodes, max_nodes)
-            if len(path) > max_depth:
-                raise LimitExceeded("depth", len(path), max_depth)
             crossed.append(tag)
             if tag in VOID:
                 if tag == "img" and (image := _image(el)) is not None:
-                    paragraph, pending_space = _add(blocks, crossed, paragraph, pending_space,
-                                                    image[1], path, el, links, image[0])
+                    path = tuple(stack) + (tag,)
+                    paragraph, _ = _add(blocks, crossed, paragraph, pending_space, image[1], path,
+                                        el, links, image[0])
                     pending_space = True
                 continue
-            paths.append(path)
+            stack.append(tag)
+            paths.append(None)
+            if len(stack) > max_depth:
+                raise LimitExceeded("depth", len(stack), max_depth)
             if tag == "a":
                 links += "href" in keys
             elif tag == "pre":
                 pre += 1
             text, node = el.text, el
         else:
-            if el in skipped:
+            if el is skipped:
                 pending_space = True
             elif tag.__class__ is str and tag not in VOID:
                 paths.pop()
-                crossed.append("/" + tag)
+                stack.pop()
+                crossed.append(closing.get(tag) or "/" + tag)
                 if tag == "a":
                     links -= "href" in el.keys()
                 elif tag == "pre":
                     pre -= 1
             text, node = el.tail, None
-            path = paths[-1]
         if not text:
             continue
+        path = paths[-1] if paths else ()
+        if path is None:
+            path = paths[-1] = tuple(stack)
         if pre:
             pending_space = _pre_text(blocks, crossed, text, path,
-                                     node if node is not None else el.getparent(), links)
+                                      node if node is not None else el.getparent(), links)
             paragraph = blocks[-1].paragraph if blocks else paragraph
             continue
         words = text.split()
@@ -137,6 +145,9 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
                             node if node is not None else el.getparent(), links)
         pending_space = text[-1].isspace()
     return blocks
+
+
+_CLOSING = {tag: "/" + tag for tag in BLOCK_LEVEL | {"a", "b", "i", "span", "em", "strong", "font", "small"}}
 
 
 def _add(blocks: list[Block], crossed: list[str], paragraph: int, space: bool, text: str,
