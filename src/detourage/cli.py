@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 import click
 
 from . import __version__, methods
@@ -74,6 +75,83 @@ def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bo
     finally:
         writer.close()
     return summary
+
+
+@main.command("evaluate")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("-m", "--method", "method_names", multiple=True,
+              default=("fulltext", "baseline", "eatiht"), show_default=True,
+              help="Method or chain a+b; repeat for several.")
+@click.option("-o", "--out", default="evaluation", show_default=True, help="Folder for the reports.")
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Worker processes (0: one per CPU).")
+@click.option("--sample", type=int, default=None, help="Only the first N scorable pages of each dataset.")
+@click.option("--task", type=click.Choice(["daniel"]), default=None,
+              help="Also run a downstream task on each output (seed 002 Table 3).")
+@click.option("--task-resources", type=click.Path(exists=True, file_okay=False), default=None,
+              help="The task's lexicons (default: resources/<task> two levels above the dataset).")
+@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds allowed per page.")
+@click.option("--bootstrap", type=int, default=1000, show_default=True,
+              help="Bootstrap samples for the shingle F1 interval.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: when standard error is a terminal).")
+def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str, workers: int,
+                     sample: int | None, task: str | None, task_resources: str | None, timeout: float,
+                     bootstrap: int, progress: bool | None) -> None:
+    """Score methods against gold datasets (CleanEval TO/TM/CAR, shingles, cosine, snippets)."""
+    from .evaluation.evaluate import PageScorer, evaluate, task_table
+    from .evaluation.report import write_reports
+
+    try:
+        for name in method_names:
+            methods.chain(name)
+        resources = _task_resources(task, task_resources, datasets)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    scorer = PageScorer(timeout=timeout, keep_blocks=task is not None)
+    show = sys.stderr.isatty() if progress is None else progress
+    with click.progressbar(length=0, file=sys.stderr, label="pages", hidden=not show) as bar:
+        ev = evaluate(datasets, method_names, workers=workers or default_workers(), sample=sample,
+                      scorer=scorer, progress=lambda record: bar.update(1))
+    summary = ev.summary(command=" ".join(["detourage", "evaluate", *sys.argv[2:]]), bootstrap=bootstrap)
+    if task is not None and resources is not None:
+        summary["task"] = task_table(ev, task, resources)
+    for page in ev.pages:
+        page.pop("blocks", None)
+    written = write_reports(summary, ev.pages, out)
+    click.echo(headline_table(summary))
+    click.echo(f"detourage: {len(ev.pages)} page runs in {ev.seconds:.1f} s; reports: "
+               + ", ".join(str(p) for p in written.values()), err=True)
+
+
+def _task_resources(task: str | None, given: str | None, datasets: tuple[str, ...]) -> str | None:
+    if task is None or given is not None:
+        return given
+    for dataset in datasets:
+        guess = Path(dataset).resolve().parents[1] / "resources" / task
+        if guess.is_dir():
+            return str(guess)
+    raise DetourageError(f"--task {task} needs --task-resources (no resources/{task} found)")
+
+
+def headline_table(summary: dict) -> str:
+    """The pooled scores per method, as a Markdown table."""
+    from .evaluation.evaluate import headline
+    from .evaluation.report import markdown_table
+
+    def pct(block: dict | None, *keys: str) -> str:
+        for key in keys:
+            block = None if block is None else block.get(key)
+        return "–" if block is None else f"{100 * block:.2f}"
+
+    rows = [[r["method"], pct(r["to"], "micro", "f1"), pct(r["to"], "macro", "f1"),
+             pct(r["tm_labelled"], "micro", "f1"), pct(r["car"], "micro", "f1"),
+             pct(r["shingle"], "f1"), pct(r["cosine"], "mean"), pct(r["cosine"], "exactitude"),
+             f"{r['ms']['median']:.1f}" if r["ms"] else "–", str(sum(r["failed"].values()))]
+            for r in headline(summary)]
+    headers = ["method", "TO F1 micro", "TO F1 macro", "TM F1", "CAR F1", "shingle F1",
+               "cos mean", "exactitude", "ms/page", "failed"]
+    return markdown_table(headers, rows)
 
 
 @main.command("methods")

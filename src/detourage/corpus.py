@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from .api import load, run
 from .decode import looks_binary
@@ -77,17 +77,9 @@ class Step:
 
     def __call__(self, job: Job) -> Record:
         t0 = time.perf_counter()
-        try:
-            with _time_limit(self.timeout):
-                record = self._extract(job)
-        except DetourageError as exc:
-            record = error_record(job, exc.reason, str(exc))
-        except MemoryError:
-            record = error_record(job, "memory", "out of memory")
-        except RecursionError as exc:
-            record = error_record(job, "recursion", str(exc))
-        except Exception as exc:  # noqa: BLE001 - a bad page must become a record
-            record = error_record(job, f"exception:{type(exc).__name__}", str(exc))
+        record, reason, message = attempt(lambda: self._extract(job), self.timeout)
+        if record is None:
+            record = error_record(job, reason or "error", message or "")
         record["ms"] = round((time.perf_counter() - t0) * 1000, 3)
         return record
 
@@ -120,7 +112,27 @@ def _read(path: str | None, max_bytes: int) -> bytes:
         return handle.read()
 
 
-def error_record(job: Job, reason: str, message: str) -> Record:
+T = TypeVar("T")
+
+
+def attempt(work: Callable[[], T], timeout: float) -> tuple[T | None, str | None, str | None]:
+    """Run ``work`` within the time limit: ``(value, None, None)``, or ``(None, reason,
+    message)`` for any failure — the one place where a bad page is turned into a reason."""
+    try:
+        with _time_limit(timeout):
+            return work(), None, None
+    except DetourageError as exc:
+        return None, exc.reason, str(exc)
+    except MemoryError:
+        return None, "memory", "out of memory"
+    except RecursionError as exc:
+        return None, "recursion", str(exc)
+    except Exception as exc:  # noqa: BLE001 - a bad page must become a record
+        return None, f"exception:{type(exc).__name__}", str(exc)
+
+
+def error_record(job: Any, reason: str, message: str) -> Record:
+    """The record of a page that failed: its id and why (any job with an ``id``)."""
     return {"id": job.id, "ok": False, "error": reason, "message": message[:500]}
 
 
@@ -152,7 +164,7 @@ def _raise_timeout(signum: int, frame: object) -> None:
     raise _Timeout()
 
 
-def execute(jobs: Iterable[Job], step: Callable[[Job], Record], workers: int = 1) -> Iterator[Record]:
+def execute(jobs: Iterable[Any], step: Callable[[Any], Record], workers: int = 1) -> Iterator[Record]:
     """Run ``step`` over ``jobs``, yielding records in input order.
 
     With several workers, at most ``4 × workers`` pages are in flight, so memory stays
@@ -166,8 +178,8 @@ def execute(jobs: Iterable[Job], step: Callable[[Job], Record], workers: int = 1
     yield from _pooled(iter(jobs), step, workers)
 
 
-def _pooled(jobs: Iterator[Job], step: Callable[[Job], Record], workers: int) -> Iterator[Record]:
-    window: collections.deque[tuple[Job, cf.Future[Record]]] = collections.deque()
+def _pooled(jobs: Iterator[Any], step: Callable[[Any], Record], workers: int) -> Iterator[Record]:
+    window: collections.deque[tuple[Any, cf.Future[Record]]] = collections.deque()
     pool = cf.ProcessPoolExecutor(workers)
     try:
         while True:
@@ -190,7 +202,7 @@ def _pooled(jobs: Iterator[Job], step: Callable[[Job], Record], workers: int) ->
 
 
 def _recover(
-    window: collections.deque[tuple[Job, cf.Future[Record]]], step: Callable[[Job], Record]
+    window: collections.deque[tuple[Any, cf.Future[Record]]], step: Callable[[Any], Record]
 ) -> Iterator[Record]:
     """After a worker died, rerun each unfinished page alone: only the culprit is lost."""
     while window:

@@ -1,0 +1,58 @@
+"""Measure the quality gate's sample and propose floors (tests/quality_floors.json).
+
+    python benchmarks/quality_floors.py            # print measured scores and floors
+    python benchmarks/quality_floors.py --write --reason "why"   # record them
+
+Floors are the measured TO F1 minus ``--margin``.  Writing raises floors freely; a floor
+that would go down is only written with ``--allow-lower`` and a reason starting with
+"lower", which the gate's test requires for every decrease.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from quality_gate import FLOORS, measure, sample_digests  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--datasets", type=Path, default=SHARED)
+    parser.add_argument("--margin", type=float, default=0.02)
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--allow-lower", action="store_true")
+    parser.add_argument("--reason", default="")
+    args = parser.parse_args()
+    if not args.datasets.is_dir():
+        sys.exit(f"{args.datasets}: no shared datasets here")
+    _, scores = measure(args.datasets)
+    old = json.loads(FLOORS.read_text()) if FLOORS.exists() else {"floors": {}}
+    new = {"sample": {"pages_per_dataset": 10, "digests": sample_digests(args.datasets)}, "floors": {}}
+    today = datetime.date.today().isoformat()
+    print(f"{'method':10} {'dataset':18} {'measured':>8} {'old':>6} {'new':>6}")
+    for method, per in scores.items():
+        for dataset, score in per.items():
+            floor = round(max(0.0, score - args.margin), 3)
+            previous = old["floors"].get(method, {}).get(dataset)
+            history = list(previous["history"]) if previous else []
+            if previous and floor < previous["value"] and not args.allow_lower:
+                floor = previous["value"]
+            if not history or history[-1]["value"] != floor:
+                history.append({"value": floor, "date": today, "reason": args.reason or "first measurement"})
+            new["floors"].setdefault(method, {})[dataset] = {"value": floor, "history": history}
+            print(f"{method:10} {dataset:18} {score:8.4f} {previous['value'] if previous else '-':>6} {floor:6.3f}")
+    if args.write:
+        FLOORS.write_text(json.dumps(new, indent=1) + "\n")
+        print(f"written {FLOORS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
