@@ -28,7 +28,6 @@ from detourage.evaluation.tasks import (
     UnknownTask,
     get_task,
     load_task_dataset,
-    parse_cleaneval,
     score_relevance,
 )
 
@@ -295,11 +294,6 @@ def test_missing_predictions_count_as_not_relevant() -> None:
 def test_unknown_task_is_an_error() -> None:
     with pytest.raises(UnknownTask):
         get_task("nope")
-
-
-def test_parse_cleaneval_reads_markers_and_plain_lines() -> None:
-    text = '<text id="1">\nURL: http://x\n<h> Title\n<p> Body text\n<l> item\nplain line\n\n</text>'
-    assert parse_cleaneval(text) == [("h", "Title"), ("p", "Body text"), ("l", "item"), ("p", "plain line")]
 
 
 def test_lexicon_loading_takes_canonical_names_and_default(lexicon_dir: Path) -> None:

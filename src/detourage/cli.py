@@ -154,6 +154,35 @@ def headline_table(summary: dict) -> str:
     return markdown_table(headers, rows)
 
 
+@main.command("stats")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("-s", "--source", "sources", multiple=True, type=click.Choice(["raw", "gold", "method"]),
+              default=("raw", "gold"), show_default=True, help="What to count; repeat for several.")
+@click.option("-m", "--method", "method_names", multiple=True,
+              help="With --source method: the method(s) whose output is counted.")
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Worker processes (0: one per CPU).")
+def stats_command(datasets: tuple[str, ...], sources: tuple[str, ...], method_names: tuple[str, ...],
+                  workers: int) -> None:
+    """Corpus statistics per language (seed 000 Tables 1-5): paragraphs, lines, words,
+    characters, files — of the raw pages, the gold, or a method's output."""
+    from .evaluation.stats import corpus_stats, stats_table
+
+    if "method" in sources and not method_names:
+        raise click.UsageError("--source method needs at least one --method")
+    try:
+        for name in method_names:
+            methods.chain(name)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    for dataset in datasets:
+        for source in sources:
+            for method in (method_names if source == "method" else (None,)):
+                table = corpus_stats(dataset, source, method=method, workers=workers or default_workers())
+                title = f"{Path(dataset).name}: {method or source}"
+                click.echo(stats_table(table, title) + "\n")
+
+
 @main.command("methods")
 def list_methods() -> None:
     """List the methods, with their seed and what they do."""

@@ -101,7 +101,8 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             if tag in VOID:
                 if tag == "img" and (image := _image(el)) is not None:
                     path = tuple(stack) + (tag,)
-                    paragraph, _ = _add(blocks, crossed, paragraph, pending_space, image[1], path,
+                    # alt text is an artificial run: always apart from its neighbours
+                    paragraph, _ = _add(blocks, crossed, paragraph, True, image[1], path,
                                         el, links, image[0])
                     pending_space = True
                 continue

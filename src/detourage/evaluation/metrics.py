@@ -239,7 +239,21 @@ def matching_blocks(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[
     ia, ib = _to_ints(a, b)
     if len(ia) == 0 or len(ib) == 0:
         return [(len(ia), len(ib), 0)]
+    if _equal_pairs(ia, ib) <= _DIFFLIB_PAIRS:
+        matcher = difflib.SequenceMatcher(None, ia.tolist(), ib.tolist(), autojunk=False)
+        return [(i, j, k) for i, j, k in matcher.get_matching_blocks()]
     return _collapse(sorted(_Aligner(ia, ib).blocks()), len(ia), len(ib))
+
+
+#: below this many pairs of equal tokens difflib itself is faster (measured on the
+#: shared datasets: ~3 ms either way around 10 000 pairs, difflib 6x slower at 10^5)
+_DIFFLIB_PAIRS = 20_000
+
+
+def _equal_pairs(ia: np.ndarray, ib: np.ndarray) -> int:
+    """Number of pairs of equal tokens (what difflib's first step visits)."""
+    size = int(max(ia.max(), ib.max())) + 1
+    return int(np.bincount(ia, minlength=size) @ np.bincount(ib, minlength=size))
 
 
 def _to_ints(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[np.ndarray, np.ndarray]:

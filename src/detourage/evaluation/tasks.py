@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from detourage.errors import DatasetError, DetourageError
+from detourage.evaluation.gold import parse_cleaneval
 
 #: CleanEval block markers (seed 002 §4.1) and the kind each stands for
-_MARKERS = {"<p>": "p", "<h>": "h", "<l>": "l"}
 
 Block = tuple[str, str]
 
@@ -150,25 +150,6 @@ def score_relevance(
     total = [sum(c[i] for c in counts.values()) for i in range(4)]
     missing = sum(1 for doc_id in labels if doc_id not in predicted)
     return TaskScores(task, RelevanceScores(*total), per_lang, missing)
-
-
-def parse_cleaneval(text: str) -> list[Block]:
-    """The blocks of a CleanEval text: ``<p> ``/``<h> ``/``<l> `` lines, else plain lines.
-
-    Plain lines (gold without structure) are paragraphs; ``<text id=…>`` wrappers and
-    ``URL:`` header lines are not content.
-    """
-    blocks: list[Block] = []
-    for line in text.splitlines():
-        kind, body = _MARKERS.get(line[:3], ""), line
-        if kind:
-            body = line[3:]
-        elif line.startswith(("<text", "</text", "URL:")):
-            continue
-        body = body.strip()
-        if body:
-            blocks.append((kind or "p", body))
-    return blocks
 
 
 def read_labels(meta_path: Path) -> dict[str, TaskLabel]:
