@@ -348,20 +348,6 @@ def render(method: str, whole: Run, rows: list[Row], folder_failed: list[str]) -
     return "\n".join(lines)
 
 
-def available_methods(names: list[str]) -> tuple[list[str], list[str]]:
-    from detourage import methods
-
-    usable, notes = [], []
-    for name in names:
-        try:
-            methods.get(name)
-        except Exception as exc:  # noqa: BLE001 - a method being written may not import
-            notes.append(f"method {name!r} skipped: {type(exc).__name__}: {exc}")
-        else:
-            usable.append(name)
-    return usable, notes
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -380,7 +366,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.datasets.is_dir():
         parser.exit(2, f"bad_inputs: datasets folder not found: {args.datasets} (use --datasets)\n")
     started = time.perf_counter()
-    method_names, notes = available_methods(args.methods)
+    from detourage import methods
+
+    for name in args.methods:
+        methods.chain(name)  # an unknown method stops the run here, with the registry's message
+    method_names, notes = list(args.methods), []
     if not method_names:
         sys.exit("bad_inputs: no usable method: " + "; ".join(notes))
 

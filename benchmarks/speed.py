@@ -88,21 +88,6 @@ def load_pages(root: Path, only: list[str] | None, sample: int | None, seed: int
     return pages
 
 
-def available_methods(names: list[str]) -> tuple[list[str], list[str]]:
-    """(usable methods, notes on the ones skipped)."""
-    from detourage import methods
-
-    usable, notes = [], []
-    for name in names:
-        try:
-            methods.get(name)
-        except Exception as exc:  # noqa: BLE001 - a method being written may not import
-            notes.append(f"method {name!r} skipped: {type(exc).__name__}: {exc}")
-        else:
-            usable.append(name)
-    return usable, notes
-
-
 def stages(method_names: list[str]) -> dict[str, Callable[[bytes], object]]:
     from detourage.api import extract, load
     from detourage.decode import decode
@@ -297,7 +282,11 @@ def main(argv: list[str] | None = None) -> int:
     pages = load_pages(args.datasets, args.only, args.sample, args.seed)
     if not pages:
         sys.exit(f"speed: no page found under {args.datasets}")
-    method_names, notes = available_methods(args.methods)
+    from detourage import methods
+
+    for name in args.methods:
+        methods.chain(name)  # an unknown method stops the run here, with the registry's message
+    method_names, notes = list(args.methods), []
     funcs = stages(method_names)
     held = sum(len(p.data) for p in pages) / 2**20
     gc.collect()
