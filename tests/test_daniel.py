@@ -14,6 +14,7 @@ from detourage.evaluation.daniel import (
     DanielTask,
     Options,
     build_index,
+    daniel_paragraphs,
     detect,
     load_lexicon,
     match_lengths,
@@ -33,8 +34,11 @@ from detourage.evaluation.tasks import (
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
-#: measured overall relevance F1 of the reference run (gold texts) was 0.6857 (108 tp,
-#: 83 fp, 16 fn); the floor leaves a small margin for deliberate changes
+#: measured overall relevance F1 of the reference run (gold texts) is 0.6857 (108 tp,
+#: 83 fp, 16 fn), the same decisions, document by document, as the original DANIEL
+#: (rundimeco/daniel@ac1f5d0 ported to Python 3) on these texts and lexicons; seed 002
+#: reports 0.7636 with its own 2015 texts, lexicons and code.  The floor leaves a small
+#: margin for deliberate changes.
 REFERENCE_F1_FLOOR = 0.66
 
 LEXICONS = {
@@ -102,6 +106,17 @@ def test_zoning_keeps_a_short_text_as_one_zone() -> None:
         "Flu cases rise\nTwo people fell ill."
     ]
     assert zoning([]) == [] and zoning(["", " "]) == []
+
+
+def test_daniel_splits_a_cleaneval_text_on_paragraph_markers_only() -> None:
+    # daniel.py zoning: re.split("<p>"): headings and list items stay in the zone before
+    blocks = [("h", "Title"), ("p", "one"), ("l", "item a"), ("l", "item b"),
+              ("p", "two"), ("h", "end")]
+    assert daniel_paragraphs(blocks) == ["Title", "one\nitem a\nitem b", "two\nend"]
+    assert daniel_paragraphs([("h", "T"), ("h", "U"), ("p", "x")]) == ["T\nU", "x"]
+    # no <p> at all: DANIEL cuts at line breaks, one zone per block
+    assert daniel_paragraphs([("l", "a"), ("l", "b")]) == ["a", "b"]
+    assert daniel_paragraphs([]) == []
 
 
 # ------------------------------------------------------------------ repeated substrings
@@ -260,6 +275,31 @@ def test_a_mention_far_from_the_edges_is_penalised(lexicon_dir: Path) -> None:
     assert found.score == pytest.approx(0.99 ** (1 + 4 * math.log(4)) - 0.1)
 
 
+def test_one_zone_distances_are_offsets_in_text_and_lexicon(lexicon_dir: Path) -> None:
+    # daniel.py exploit_rstr/get_normalized_pos: offsets of every occurrence in the text
+    # and the lexicon joined by chr(2), over that whole length; headline = distance 0
+    lexicon = load_lexicon(lexicon_dir, "en")
+    texts = ["cholera in Haiti", "Two ill."]  # too short for zones: one zone
+    whole = "\x02".join(["cholera in Haiti\nTwo ill.", *lexicon.diseases])
+    size = len(whole)
+    offsets = (0, whole.index("\x02cholera") + 1)
+    expected = tuple(sorted(round(min(x, size - x) / size, 5) for x in offsets))
+    plain = detect(texts, lexicon)
+    assert plain.zones == 1 and plain.diseases[0].distances == expected
+    assert plain.score == pytest.approx(0.99)  # opens the text: the headline, no penalty
+    # as a cleaned page the text starts with its <p> marker: never at offset 0, penalised
+    marked = detect(texts, lexicon, marked=True)
+    d0, d1 = marked.diseases[0].distances[:2]
+    assert 0 < d0 and marked.score == pytest.approx(0.99 ** (1 + d0 * d1) - 0.1)
+    assert marked.relevant  # a whole name still passes 0.8
+
+
+def test_one_zone_partial_match_fails_as_a_cleaned_page(lexicon_dir: Path) -> None:
+    # "poli" (4/5 of polio) in a short cleaned text: 0.8 less the headline penalty
+    lexicon = load_lexicon(lexicon_dir, "en")
+    assert not detect(["police said", "Nothing more."], lexicon, marked=True).relevant
+
+
 # ------------------------------------------------------------------------------ the task
 
 
@@ -282,6 +322,18 @@ def test_task_predicts_and_scores(lexicon_dir: Path) -> None:
     assert (scores.overall.tp, scores.overall.fp, scores.overall.fn, scores.overall.tn) == (1, 0, 1, 1)
     assert scores.per_lang["xx"].precision is None and scores.per_lang["xx"].f1 is None
     assert scores.overall.f1 == pytest.approx(2 / 3)
+
+
+def test_task_reads_headings_and_list_items_inside_the_paragraph_zones(lexicon_dir: Path) -> None:
+    task = DanielTask(lexicon_dir)
+    # cholera twice, but both times inside the first <p> zone (with its list items):
+    # one zone, not a repetition across zones
+    blocks = (("p", "Notes"), ("l", "cholera vaccine"), ("l", "cholera pills"),
+              *(("p", t) for t in FILLER))
+    prediction = task.predict(TaskDocument("d", "en", blocks))
+    assert prediction.details["zones"] == 5 and not prediction.relevant
+    as_paragraphs = TaskDocument("d", "en", tuple(("p", t) for _, t in blocks))
+    assert task.predict(as_paragraphs).relevant
 
 
 def test_missing_predictions_count_as_not_relevant() -> None:

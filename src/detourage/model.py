@@ -108,7 +108,7 @@ class Labels:
     details: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if any(not isinstance(label, Label) for label in self.labels):
+        if not set(map(type, self.labels)) <= {Label}:
             raise TypeError("labels must be Label members")
 
 

@@ -25,22 +25,35 @@ def units(blocks: Sequence[Block], labels: Sequence[Label]) -> tuple[Unit, ...]:
     out: list[Unit] = []
     current: list[Block] = []
     kind = Label.PARAGRAPH
+    other, continuation = Label.OTHER, Label.CONTINUATION
     for block, label in zip(blocks, labels, strict=True):
-        if label is Label.OTHER:
+        if label is other:
             continue
-        if label is not Label.CONTINUATION or not current:
-            if current:
-                out.append(Unit(kind, join(current), tuple(current)))
-            current = []
-            kind = Label.PARAGRAPH if label is Label.CONTINUATION else label
-        current.append(block)
+        if label is continuation and current:
+            current.append(block)
+            continue
+        if current:
+            out.append(Unit(kind, join(current), tuple(current)))
+        current = [block]
+        kind = Label.PARAGRAPH if label is continuation else label
     if current:
         out.append(Unit(kind, join(current), tuple(current)))
     return tuple(out)
 
 
-def join(blocks: Sequence[Block], piece: Callable[[Block], str] = lambda b: b.text) -> str:
+def join(blocks: Sequence[Block]) -> str:
     """The text of consecutive runs, with a space where the page had one."""
+    if len(blocks) == 1:
+        return blocks[0].text
+    return join_pieces(blocks, _text)
+
+
+def _text(block: Block) -> str:
+    return block.text
+
+
+def join_pieces(blocks: Sequence[Block], piece: Callable[[Block], str]) -> str:
+    """Like :func:`join`, with each block rendered by ``piece``."""
     parts: list[str] = []
     for block in blocks:
         text = piece(block)
@@ -95,7 +108,7 @@ def render_markdown(result: Result) -> str:
     chunks: list[str] = []
     previous: Label | None = None
     for unit in result.units:
-        text = join(unit.blocks, _md_piece)
+        text = join_pieces(unit.blocks, _md_piece)
         if not text:
             continue
         if unit.kind is Label.HEADER:
@@ -124,7 +137,7 @@ def render_html(result: Result) -> str:
         if is_item != in_list:
             body.append("<ul>" if is_item else "</ul>")
             in_list = is_item
-        inner = join(unit.blocks, _html_piece)
+        inner = join_pieces(unit.blocks, _html_piece)
         if unit.kind is Label.HEADER:
             body.append(f"<h{unit.level}>{inner}</h{unit.level}>")
         elif is_item:

@@ -8,10 +8,13 @@ from ..model import Block, Label
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LIST_ITEMS = frozenset({"li", "dd", "dt"})
+_STRUCTURE = HEADINGS | LIST_ITEMS
 
 
 def kind_of(block: Block) -> Label:
     """Header, list item or paragraph, from the innermost structural container."""
+    if _STRUCTURE.isdisjoint(block.path):  # most blocks: one C-level test
+        return Label.PARAGRAPH
     for tag in reversed(block.path):
         if tag in HEADINGS:
             return Label.HEADER
