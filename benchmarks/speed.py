@@ -309,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     print("# detourage speed\n")
     print(f"Machine: {info['cpu']} ({info['cpus']} CPUs), {info['platform']}; Python {info['python']}, "
           f"lxml {info['lxml']} (libxml2 {info['libxml2']}), detourage {info['detourage']}")
+    print(f"Segmentation: {__import__('detourage.segment').segment.IMPLEMENTATION}")
     sample = f"{args.sample} per dataset, seed {args.seed}" if args.sample else "all"
     print(f"Pages: {len(pages)} ({sample}; {held:.1f} MiB of HTML held in memory); "
           f"warm-up {args.warmup} pages per dataset; timed pass {timing_s:.1f} s")

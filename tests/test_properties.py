@@ -50,8 +50,9 @@ def test_labels_line_up_and_output_is_within_the_full_text(page: str, method: st
     loaded = detourage.load(page.encode("utf-8", "surrogatepass"))
     result = detourage.run(loaded, method)
     assert len(result.labels.labels) == len(loaded.blocks)
-    full = Counter(detourage.render(detourage.run(loaded, "fulltext"), "txt").split())
-    assert not Counter(detourage.render(result, "txt").split()) - full
+    # characters, not tokens: runs glued in the full text ("0<b>0</b>" → "00") may be kept apart
+    full = Counter("".join(detourage.render(detourage.run(loaded, "fulltext"), "txt").split()))
+    assert not Counter("".join(detourage.render(result, "txt").split())) - full
 
 
 @settings(max_examples=150, deadline=None)

@@ -7,12 +7,18 @@ newline counting as a crossed ``br``; an ``<img>`` contributes its ``alt`` text 
 of its own.  Invisible content (scripts, styles, ``<head>``, ``hidden`` elements…) is never
 a block.  On top of the runs, ``Block.paragraph`` numbers the *paragraph view*: runs not
 separated by a block-level tag or a ``<br>`` share a number.
+
+``_segment`` is the reference.  When the optional extension ``detourage._csegment`` is
+built, :func:`segment` runs its compiled twin instead (same blocks, read straight from
+libxml2's nodes); ``DETOURAGE_PURE_PYTHON=1`` forces the Python loop, and
+``IMPLEMENTATION`` says which one is active (``"compiled"`` or ``"python"``).
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from lxml import etree
 
@@ -62,6 +68,8 @@ def segment(root: etree._Element | None, limits: Limits = DEFAULT_LIMITS) -> tup
     """Cut the page into text blocks in document order."""
     if root is None:
         return ()
+    if _compiled is not None:
+        return tuple(_compiled(root, limits))
     return tuple(_segment(root, limits))
 
 
@@ -188,3 +196,20 @@ def _pre_text(blocks: list[Block], crossed: list[str], text: str, path: tuple[st
         if words:
             paragraph, space = _add(blocks, crossed, paragraph, True, " ".join(words), path, node, links)
     return space or text[-1].isspace()
+
+
+def _load_compiled() -> Callable[[etree._Element, Limits], list[Block]] | None:
+    """The compiled ``_segment``, unless it is not built or ``DETOURAGE_PURE_PYTHON`` is set."""
+    if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        # the extension imports this module's sets: it must be loaded after them
+        from . import _csegment  # type: ignore[attr-defined]  # compiled, no stub
+    except ImportError:
+        return None
+    return _csegment.segment  # type: ignore[no-any-return]  # untyped extension
+
+
+_compiled = _load_compiled()
+#: which segmentation :func:`segment` runs: ``"compiled"`` or ``"python"``
+IMPLEMENTATION = "python" if _compiled is None else "compiled"

@@ -1,0 +1,179 @@
+"""The compiled segmentation gives exactly the blocks of the Python reference ``_segment``.
+
+Both are called directly here, so these tests run whatever ``DETOURAGE_PURE_PYTHON`` says;
+the rest of the suite runs through :func:`detourage.segment.segment`, i.e. the active one.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from conftest import DATASETS
+from detourage import segment as seg
+from detourage.decode import decode
+from detourage.errors import LimitExceeded
+from detourage.parse import DEFAULT_LIMITS, Limits, parse
+
+_csegment = pytest.importorskip(
+    "detourage._csegment", reason="the compiled extension is not built (pure-Python install)")
+
+CASES = Path(__file__).parent / "cases"
+FIELDS = ("id", "text", "path", "crossed", "link_chars", "space_before", "paragraph", "image")
+
+
+def outcome(func, root, limits: Limits = DEFAULT_LIMITS):
+    """The blocks as comparable tuples (nodes kept as objects), or the error raised."""
+    try:
+        blocks = func(root, limits)
+    except LimitExceeded as exc:
+        return ("raised", type(exc), exc.args)
+    return [tuple(getattr(b, f) for f in FIELDS) + (b.node,) for b in blocks]
+
+
+def assert_same(root, limits: Limits = DEFAULT_LIMITS) -> None:
+    if root is None:
+        return
+    python, compiled = outcome(seg._segment, root, limits), outcome(_csegment.segment, root, limits)
+    if isinstance(python, tuple) or isinstance(compiled, tuple):
+        assert compiled == python
+        return
+    assert [b[:-1] for b in compiled] == [b[:-1] for b in python]
+    assert all(c[-1] is p[-1] for c, p in zip(compiled, python)), "nodes differ"
+
+
+def test_dispatch_follows_the_environment() -> None:
+    assert seg.IMPLEMENTATION in ("compiled", "python")
+    assert (seg._compiled is None) == (seg.IMPLEMENTATION == "python")
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if (p / "page.html").exists()))
+def test_golden_case_pages(case: str) -> None:
+    assert_same(parse(decode((CASES / case / "page.html").read_bytes()).text))
+
+
+SNIPPETS = [
+    "<p>Hello <b><i>world</i></b>!</p>",
+    "<div><p>a</p><p>b<br><br>c</p></div>",
+    "<p>Glued<b>word</b> spaced <i>word</i>!</p>",
+    "<div>a <a href='#'>b</a> c<p>d</p>e<br>f</div>",
+    "<p>x <a href='/y'>link</a> <a name='n'>anchor</a></p>",
+    "<pre>one\ntwo\n\nthree</pre>tail <pre>  \n </pre> after",
+    "<p>see <img src='a.png' alt=' a  cat '> here <img data-src='d.png'><img alt=''><img src=''></p>",
+    "<head><title>T</title><script>s</script></head><body><style>x</style><p hidden>h</p>"
+    "<p style='display:none'>n</p><p style='color: red'>red</p><p style=''>e</p>"
+    "<noscript>ns</noscript><p>ok</p><template>t</template><svg><text>s</text></svg></body>",
+    "<p>a<script>x</script>b</p><p>a <script>x</script>b</p>",
+    "<p>a &amp; b &lt;c&gt; &nbsp; &copy; &unknown; &#x41;</p>",
+    "<div>" * 400 + "deep" + "</div>" * 400 + "<p>after</p>",
+    "<fb:like>x</fb:like><p xml:lang='en' hidden='hidden'>y</p><P STYLE='DISPLAY : NONE'>z</P>",
+    "<table><tr><td>a<td>b</table><ul><li>x<li>y</ul><select><option>o</select>",
+    "<p>\u00e9t\u00e9 \u4e2d\u6587 \U0001f600 <b>\u0391\u03b8\u03ae\u03bd\u03b1</b></p>",
+    "plain text only",
+    "<br><hr><wbr><input value='x'>text",
+    "<p style='vis\u0131bility:h\u0131dden'>dotless</p><p style='DISPLAY:None'>y</p>z",
+    "<p>a\x0bb\x1fc \u2003 d\re</p><p> x  y </p><p>x y</p>",
+]
+
+
+@pytest.mark.parametrize("html", SNIPPETS, ids=range(len(SNIPPETS)))
+def test_snippets(html: str) -> None:
+    assert_same(parse(html))
+
+
+def test_entities_comments_and_pis_built_by_hand() -> None:
+    """The HTML parser makes none of these, but a tree built with lxml can hold them."""
+    root = etree.Element("html")
+    body = etree.SubElement(root, "body")
+    p = etree.SubElement(body, "p")
+    p.text = "before "
+    amp = etree.Entity("amp")
+    amp.tail = " after the entity"
+    p.append(amp)
+    comment = etree.Comment("c")
+    comment.tail = " comment tail"
+    p.append(comment)
+    pi = etree.ProcessingInstruction("php", "x")
+    pi.tail = " pi tail"
+    body.append(pi)
+    pre = etree.SubElement(body, "pre")
+    pre.text = "a\nb"
+    unknown = etree.Entity("nope")
+    unknown.tail = "c\nd"
+    pre.append(unknown)
+    root.tail = "ignored"
+    assert_same(root)
+    assert_same(p)
+
+
+def test_a_subtree_and_its_tail() -> None:
+    root = parse("<div><p>a <b>b</b> c</p> tail of p <p>next</p></div>")
+    assert_same(root.find(".//p"))
+    assert_same(root.find(".//b"))
+
+
+@pytest.mark.parametrize("limits", [Limits(max_nodes=5), Limits(max_depth=3), Limits(max_depth=1),
+                                    Limits(max_nodes=1)])
+def test_limits_raise_the_same_errors(limits: Limits) -> None:
+    for html in ["<p>x</p>" * 10, "<div>" * 10 + "x", "<img src=a><br>" * 5, "<p>x</p>"]:
+        assert_same(parse(html), limits)
+
+
+TAGS = ["p", "div", "span", "b", "a", "h1", "ul", "li", "br", "pre", "img", "script", "style",
+        "table", "td", "tr", "nav", "form", "article", "title", "head", "body", "hr", "select",
+        "option", "textarea", "noscript", "svg", "wbr", "x-custom"]
+ATTRS = ["", " href='#'", " href", " name='n'", " alt='x  y'", " src='s.png'", " data-src='d.png'",
+         " hidden", " style='display:none'", " style='visibility: hidden'", " style='color:red'",
+         " style='DISPLAY :NONE'", " style='visıbility: hıdden'", " style='font: hidden none'",
+         " style='x:\u00e9'", " style",
+         " class='c'", " src='s.png' alt=' an  image '"]
+TEXT = st.lists(st.sampled_from([*"ab \n\t\r\x0b\x1f\u00a0\u2003é中", "&amp;", "&lt;", "&nbsp;",
+                                 "&bogus;", "&#169;", "<!-- c -->", "<?pi x?>"]),
+                max_size=12).map("".join)
+
+
+@st.composite
+def tag_soup(draw: st.DrawFn) -> str:
+    """Random open and close tags, attributes, entities and text; often unbalanced, sometimes deep."""
+    parts = []
+    for _ in range(draw(st.integers(0, 60))):
+        kind = draw(st.sampled_from(["open", "open", "close", "text", "text", "deep"]))
+        tag = draw(st.sampled_from(TAGS))
+        if kind == "open":
+            parts.append(f"<{tag}{draw(st.sampled_from(ATTRS))}>")
+        elif kind == "close":
+            parts.append(f"</{tag}>")
+        elif kind == "deep":
+            parts.append(f"<{tag}>" * draw(st.integers(1, 30)))
+        else:
+            parts.append(draw(TEXT))
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(html=tag_soup(), max_nodes=st.sampled_from([500_000, 40]), max_depth=st.sampled_from([1_000, 12]))
+def test_tag_soup(html: str, max_nodes: int, max_depth: int) -> None:
+    assert_same(parse(html), Limits(max_nodes=max_nodes, max_depth=max_depth))
+
+
+def shared_pages(count: int = 300) -> list[Path]:
+    paths = sorted(DATASETS.glob("*/html/*.html"))
+    return sorted(random.Random(0).sample(paths, min(count, len(paths))))
+
+
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="the shared datasets are not beside the repo")
+def test_shared_pages() -> None:
+    pages = shared_pages()
+    assert pages
+    for path in pages:
+        root = parse(decode(path.read_bytes()).text)
+        try:
+            assert_same(root)
+            assert_same(root, Limits(max_nodes=300, max_depth=20))
+        except AssertionError as exc:
+            raise AssertionError(f"{path}: {exc}") from None
