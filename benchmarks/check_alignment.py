@@ -29,6 +29,7 @@ import zlib
 from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 
@@ -77,9 +78,10 @@ def difflib_pairs(a: list[str], b: list[str]) -> int:
 
 
 Task = tuple[str, str, Path, list[Block], list[str], int]
+Record = dict[str, Any]
 
 
-def check_one(task: Task) -> list[dict[str, object]]:
+def check_one(task: Task) -> list[Record]:
     """All modes and predictions of one page: equality, score differences, times."""
     dataset, doc_id, html_path, gold, modes, max_pairs = task
     preds = {"page": page_blocks(html_path.read_bytes()),
@@ -91,7 +93,7 @@ def check_one(task: Task) -> list[dict[str, object]]:
             t0 = time.perf_counter()
             fast = matching_blocks(a, b)
             t_fast = time.perf_counter() - t0
-            rec: dict[str, object] = {
+            rec: Record = {
                 "dataset": dataset, "id": doc_id, "pred": pred_name, "mode": mode,
                 "pred_tokens": len(a), "gold_tokens": len(b), "fast_s": t_fast,
             }
@@ -113,7 +115,7 @@ def check_one(task: Task) -> list[dict[str, object]]:
     return records
 
 
-def report(records: list[dict[str, object]]) -> bool:
+def report(records: list[Record]) -> bool:
     """Print a summary per (prediction, mode); True when every compared page agrees."""
     ok = True
     print(f"{'pred':10s} {'mode':5s} {'pages':>6s} {'compared':>8s} {'skipped':>7s} "
@@ -157,8 +159,12 @@ def main() -> int:
         tasks += [(folder.name, d.id, d.html_path, list(d.gold_blocks), modes,
                    args.difflib_max_pairs) for d in docs]
     t0 = time.perf_counter()
+    records: list[Record] = []
     with Pool(args.jobs) as pool:
-        records = [r for rs in pool.imap_unordered(check_one, tasks, chunksize=4) for r in rs]
+        for done, rs in enumerate(pool.imap_unordered(check_one, tasks, chunksize=4), 1):
+            records += rs
+            if done % 250 == 0:
+                print(f"{done}/{len(tasks)} pages", file=sys.stderr, flush=True)
     print(f"{len(tasks)} pages, {len(records)} alignments, {time.perf_counter() - t0:.0f} s wall")
     if args.output:
         args.output.write_text("".join(json.dumps(r) + "\n" for r in records))

@@ -148,7 +148,9 @@ def test_autojunk_reproduces_difflib_defaults():
 # -------------------------------------------------------------------- alignment
 
 
-def test_difflib_documented_examples():
+@pytest.mark.parametrize("direct", [20_000, -1], ids=["difflib-path", "aligner-path"])
+def test_difflib_documented_examples(direct, monkeypatch):
+    monkeypatch.setattr(m, "_DIFFLIB_PAIRS", direct)
     assert matching_blocks("abxcd", "abcd") == [(0, 0, 2), (3, 2, 2), (5, 4, 0)]
     assert matching_blocks(" abcd", "abcd abcd") == difflib_blocks(" abcd", "abcd abcd")
     assert matching_blocks("", "abc") == [(0, 3, 0)]
@@ -169,6 +171,7 @@ def test_difflib_documented_examples():
 )
 @pytest.mark.parametrize("small,budget", [(0, 1 << 19), (0, 7), (4096, 1 << 19)])
 def test_repetitive_sequences_match_difflib(a, b, small, budget, monkeypatch):
+    monkeypatch.setattr(m, "_DIFFLIB_PAIRS", -1)  # always the fast aligner
     monkeypatch.setattr(m._Aligner, "SMALL", small)
     monkeypatch.setattr(m._Aligner, "BUDGET", budget)
     assert matching_blocks(a, b) == difflib_blocks(a, b)
@@ -201,15 +204,16 @@ def related_pairs(draw):
        st.sampled_from([1 << 19, 5]))
 def test_fast_alignment_equals_difflib(pair, small, budget):
     a, b = pair
-    old = m._Aligner.SMALL, m._Aligner.BUDGET
-    m._Aligner.SMALL, m._Aligner.BUDGET = small, budget
+    old = m._DIFFLIB_PAIRS, m._Aligner.SMALL, m._Aligner.BUDGET
+    m._DIFFLIB_PAIRS, m._Aligner.SMALL, m._Aligner.BUDGET = -1, small, budget
     try:
         assert matching_blocks(a, b) == difflib_blocks(a, b)
     finally:
-        m._Aligner.SMALL, m._Aligner.BUDGET = old
+        m._DIFFLIB_PAIRS, m._Aligner.SMALL, m._Aligner.BUDGET = old
 
 
 def test_fast_alignment_on_words_equals_difflib():
+    """Large enough (~10^6 equal pairs) to take the aligner path by default."""
     rng = random.Random(7)
     words = ["the", "of", "a", "epidemic", "flu", "in", "city", "said", "<p>", "x"]
     gold = [rng.choice(words) for _ in range(3000)]

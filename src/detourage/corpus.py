@@ -184,7 +184,7 @@ def _pooled(jobs: Iterator[Any], step: Callable[[Any], Record], workers: int) ->
     try:
         while True:
             while len(window) < 4 * workers and (job := next(jobs, None)) is not None:
-                window.append((job, pool.submit(step, job)))
+                window.append((job, _submit(pool, step, job)))
             if not window:
                 return
             job, future = window[0]
@@ -199,6 +199,17 @@ def _pooled(jobs: Iterator[Any], step: Callable[[Any], Record], workers: int) ->
             yield record
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+def _submit(pool: cf.ProcessPoolExecutor, step: Callable[[Any], Record], job: Any) -> cf.Future[Record]:
+    """Submit a page; a pool already broken (a worker died meanwhile) gives a failed future,
+    which :func:`_recover` then reruns like the other pages in flight."""
+    try:
+        return pool.submit(step, job)
+    except cf.process.BrokenProcessPool as exc:
+        future: cf.Future[Record] = cf.Future()
+        future.set_exception(exc)
+        return future
 
 
 def _recover(
