@@ -49,7 +49,6 @@ import enum
 import functools
 import math
 import re
-import sys
 import unicodedata
 from bisect import bisect_left
 from collections import Counter
