@@ -81,3 +81,14 @@ def test_labels_line_up_with_blocks_for_every_method() -> None:
     page = detourage.load("<h1>t</h1><p>" + "A sentence here. " * 5 + "</p><ul><li>x</li></ul>")
     for method in methods.available():
         assert len(method.run(page).labels) == len(page.blocks)
+
+
+def test_a_variant_runs_its_method_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(methods.VARIANTS, "baseline-all", ("baseline", {"drop_separators": False},
+                                                           "baseline keeping separator paragraphs"))
+    page = detourage.load("<p>Home | News</p><p>Body text.</p>")
+    result = detourage.run(page, "baseline-all")
+    assert result.labels.method == "baseline-all"
+    assert [u.text for u in result.units] == ["Home | News", "Body text."]
+    assert "baseline-all" in {m.name for m in methods.available()}
+    assert [u.text for u in detourage.run(page, "baseline").units] == ["Body text."]

@@ -22,8 +22,15 @@ MODULES = {
     "eatiht": "detourage.methods.eatiht",
 }
 
-#: ``default`` names the method with the best mean F1 over the shared datasets
-#: (see README, "Choosing the default"); until that table exists it is ``eatiht``.
+#: named configurations of a registered method: name → (method, its ``Options`` keyword
+#: arguments, description).  ``--method NAME`` then runs that method with those options.
+VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {}
+
+#: modules that register several methods through ``registrations()`` (the peers)
+GROUPS: tuple[str, ...] = ()
+
+#: ``default`` names the method with the best mean TO F1 over the shared datasets (see
+#: README, "Choosing the default": ``detourage evaluate`` reproduces the table).
 ALIASES = {"default": "eatiht"}
 
 
@@ -34,18 +41,38 @@ class Method:
     description: str
     options: type
     label: Callable[[Page, Any], Labels]
+    #: keyword arguments of ``options`` for a named configuration (a variant)
+    defaults: tuple[tuple[str, Any], ...] = ()
 
     def run(self, page: Page, options: Any = None) -> Labels:
-        return self.label(page, options if options is not None else self.options())
+        if options is None:
+            options = self.options(**dict(self.defaults))
+        labels = self.label(page, options)
+        if labels.method != self.name:  # a variant or a group member labels under its own name
+            labels = Labels(self.name, labels.labels, labels.details)
+        return labels
 
 
 def get(name: str) -> Method:
-    """The method registered under ``name`` (or an alias of it)."""
+    """The method registered under ``name`` (or an alias or variant of it)."""
     target = ALIASES.get(name, name)
-    if target not in MODULES:
-        known = ", ".join([*MODULES, *ALIASES])
-        raise UnknownMethod(f"unknown method {name!r} (known: {known})")
-    return _load(importlib.import_module(MODULES[target]))
+    if target in MODULES:
+        return _load(importlib.import_module(MODULES[target]))
+    if target in VARIANTS:
+        base, defaults, description = VARIANTS[target]
+        method = get(base)
+        return Method(target, method.seed, description, method.options, method.label,
+                      tuple(sorted(defaults.items())))
+    for method in _grouped():
+        if method.name == target:
+            return method
+    known = ", ".join([*MODULES, *VARIANTS, *(m.name for m in _grouped()), *ALIASES])
+    raise UnknownMethod(f"unknown method {name!r} (known: {known})")
+
+
+def _grouped() -> list[Method]:
+    return [Method(*entry) for group in GROUPS
+            for entry in importlib.import_module(group).registrations()]
 
 
 def chain(spec: str) -> list[Method]:
@@ -57,8 +84,8 @@ def chain(spec: str) -> list[Method]:
 
 
 def available() -> list[Method]:
-    """Every registered method, in listing order."""
-    return [get(name) for name in MODULES]
+    """Every registered method and variant, in listing order."""
+    return [*(get(name) for name in [*MODULES, *VARIANTS]), *_grouped()]
 
 
 def _load(module: ModuleType) -> Method:
