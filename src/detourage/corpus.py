@@ -74,6 +74,8 @@ class Step:
     render_options: tuple[tuple[str, Any], ...] = ()
     #: CleanEval submission format: each page wrapped in ``<text id="…">`` with a URL line
     cleaneval_wrapper: bool = False
+    #: method name → its ``Options`` instance (e.g. NCleaner with a trained model)
+    options: tuple[tuple[str, Any], ...] = ()
 
     def __call__(self, job: Job) -> Record:
         t0 = time.perf_counter()
@@ -89,7 +91,7 @@ class Step:
             raise LimitExceeded("bytes", len(data), self.limits.max_bytes)
         if looks_binary(data):
             raise NotHTML("binary data, not a text document")
-        result = run(load(data, url=job.url, limits=self.limits), self.method)
+        result = run(load(data, url=job.url, limits=self.limits), self.method, dict(self.options))
         record: Record = {"id": job.id, "ok": True}
         options = dict(self.render_options)
         if self.format == "json":
