@@ -68,7 +68,8 @@ def test_usage_errors(tmp_path: Path) -> None:
 def test_methods_lists_seed_and_description() -> None:
     result = invoke("methods")
     assert result.exit_code == 0
-    assert "baseline  000" in result.stdout and "eatiht" in result.stdout
+    rows = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()[1:]}
+    assert rows["baseline"] == "000" and rows["eatiht"] == "001"
 
 
 def test_console_script_runs_with_workers(tmp_path: Path) -> None:
@@ -80,3 +81,22 @@ def test_console_script_runs_with_workers(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in out.iterdir()) == ["0.txt", "1.txt", "2.txt"]
     assert "Traceback" not in proc.stderr
+
+
+def test_train_ncleaner_then_extract_with_the_model(tmp_path: Path) -> None:
+    pairs = []
+    for i in range(3):
+        page = tmp_path / f"p{i}.html"
+        page.write_text("<nav>Home | News | Sport | Contact us</nav><p>The river survey found "
+                        f"fourteen old mills along the valley, said volunteer number {i}.</p>"
+                        "<footer>Copyright 2026 The Courier. All rights reserved.</footer>")
+        clean = tmp_path / f"p{i}.txt"
+        clean.write_text(f"<p> The river survey found fourteen old mills along the valley, said volunteer number {i}.\n")
+        pairs.append(f"{page}:{clean}")
+    model = tmp_path / "m.json.gz"
+    result = invoke("train", "ncleaner", *pairs, "--out", str(model))
+    assert result.exit_code == 0, result.output
+    result = invoke("extract", pairs[0].split(":")[0], "-m", "ncleaner", "--model", str(model))
+    assert result.exit_code == 0
+    assert "fourteen old mills" in result.stdout and "Copyright" not in result.stdout
+    assert invoke("extract", pairs[0].split(":")[0], "-m", "baseline", "--model", str(model)).exit_code == 2

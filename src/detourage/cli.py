@@ -35,16 +35,17 @@ def main() -> None:
 @click.option("--max-bytes", type=int, default=Limits().max_bytes, show_default=True,
               help="Largest page accepted, in bytes.")
 @click.option("--url", default=None, help="URL of the page (single input only).")
+@click.option("--model", default=None, help="A trained model for the method (see `detourage train`).")
 @click.option("--cleaneval-id", is_flag=True,
               help="With --format cleaneval: wrap each page in <text id=\"…\"> with a URL: line.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
-            timeout: float, max_bytes: int, url: str | None, cleaneval_id: bool,
+            timeout: float, max_bytes: int, url: str | None, model: str | None, cleaneval_id: bool,
             progress: bool | None) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
     try:
-        methods.chain(method)
+        options = methods.with_model(method, model)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
     jobs = list(read_inputs(paths))
@@ -55,7 +56,7 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
             raise click.UsageError("--url needs exactly one input page")
         jobs = [Job(jobs[0].id, jobs[0].path, jobs[0].data, url)]
     step = Step(method=method, format=fmt, limits=Limits(max_bytes=max_bytes), timeout=timeout,
-                cleaneval_wrapper=cleaneval_id)
+                cleaneval_wrapper=cleaneval_id, options=tuple(options.items()))
     summary = _run(jobs, step, workers or default_workers(), Writer(out, fmt), progress)
     click.echo(f"detourage: {summary}", err=True)
     if summary.ok == 0:
@@ -91,24 +92,28 @@ def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bo
 @click.option("--task-resources", type=click.Path(exists=True, file_okay=False), default=None,
               help="The task's lexicons (default: resources/<task> two levels above the dataset).")
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds allowed per page.")
+@click.option("--model", default=None, help="A trained model for the methods that take one.")
 @click.option("--bootstrap", type=int, default=1000, show_default=True,
               help="Bootstrap samples for the shingle F1 interval.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str, workers: int,
                      sample: int | None, task: str | None, task_resources: str | None, timeout: float,
-                     bootstrap: int, progress: bool | None) -> None:
+                     model: str | None, bootstrap: int, progress: bool | None) -> None:
     """Score methods against gold datasets (CleanEval TO/TM/CAR, shingles, cosine, snippets)."""
     from .evaluation.evaluate import PageScorer, evaluate, task_table
     from .evaluation.report import write_reports
 
     try:
+        options: dict = {}
         for name in method_names:
             methods.chain(name)
+            if model is not None:
+                options.update(methods.with_model(name, model))
         resources = _task_resources(task, task_resources, datasets)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
-    scorer = PageScorer(timeout=timeout, keep_blocks=task is not None)
+    scorer = PageScorer(timeout=timeout, keep_blocks=task is not None, options=tuple(options.items()))
     show = sys.stderr.isatty() if progress is None else progress
     with click.progressbar(length=0, file=sys.stderr, label="pages", hidden=not show) as bar:
         ev = evaluate(datasets, method_names, workers=workers or default_workers(), sample=sample,
@@ -181,6 +186,29 @@ def stats_command(datasets: tuple[str, ...], sources: tuple[str, ...], method_na
                 table = corpus_stats(dataset, source, method=method, workers=workers or default_workers())
                 title = f"{Path(dataset).name}: {method or source}"
                 click.echo(stats_table(table, title) + "\n")
+
+
+@main.group()
+def train() -> None:
+    """Train a method's model on (raw page, cleaned text) pairs."""
+
+
+@train.command("ncleaner")
+@click.argument("pairs", nargs=-1, required=True)
+@click.option("-o", "--out", required=True, help="Model file to write (gzipped JSON).")
+@click.option("--nonlexical", is_flag=True, help="Letters → a, digits → 0 before training (NCNL).")
+@click.option("--order", type=int, default=3, show_default=True, help="Character n-gram order.")
+def train_ncleaner(pairs: tuple[str, ...], out: str, nonlexical: bool, order: int) -> None:
+    """NCleaner (seed 002 §3.2) from PAIRS: dataset folders (html/ + gold/) or PAGE.html:CLEAN.txt."""
+    from .methods import ncleaner
+
+    try:
+        found = ncleaner.pairs_from_args(pairs)
+        model = ncleaner.train_from_paths(found, nonlexical=nonlexical, order=order)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    model.save(out)
+    click.echo(f"detourage: trained ncleaner on {len(found)} pairs → {out}", err=True)
 
 
 @main.command("methods")

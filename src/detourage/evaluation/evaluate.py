@@ -56,10 +56,12 @@ class PageScorer:
     limits: Limits = DEFAULT_LIMITS
     #: keep the predicted blocks in the record (needed by downstream tasks)
     keep_blocks: bool = False
+    #: method name → its ``Options`` instance (e.g. NCleaner with a trained model)
+    options: tuple[tuple[str, Any], ...] = ()
 
     def __call__(self, job: PageJob) -> Record:
         t0 = time.perf_counter()
-        blocks, reason, message = attempt(lambda: _clean(job), self.timeout)
+        blocks, reason, message = attempt(lambda: _clean(job, dict(self.options)), self.timeout)
         ms = (time.perf_counter() - t0) * 1000
         record: Record = {"dataset": job.dataset, "id": job.doc.id, "lang": job.doc.lang,
                           "method": job.method, "ok": reason is None, "error": reason,
@@ -71,9 +73,9 @@ class PageScorer:
         return record
 
 
-def _clean(job: PageJob) -> list[Block]:
+def _clean(job: PageJob, options: Mapping[str, Any]) -> list[Block]:
     page = load(job.doc.read_html(), url=job.doc.meta.get("url"))
-    result = run(page, job.method)
+    result = run(page, job.method, options)
     return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
 
 

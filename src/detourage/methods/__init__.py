@@ -20,11 +20,18 @@ MODULES = {
     "fulltext": "detourage.methods.fulltext",
     "baseline": "detourage.methods.baseline",
     "eatiht": "detourage.methods.eatiht",
+    "boilerpipe": "detourage.methods.boilerpipe",
+    "ncleaner": "detourage.methods.ncleaner",
 }
 
 #: named configurations of a registered method: name → (method, its ``Options`` keyword
 #: arguments, description).  ``--method NAME`` then runs that method with those options.
-VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {}
+VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
+    "boilerpipe-default": ("boilerpipe", {"variant": "default"},
+                           "Boilerpipe's DefaultExtractor (density rules, no article steps)"),
+    "ncleaner-nl": ("ncleaner", {"nonlexical": True},
+                    "NCleaner, non-lexical model (letters → a, digits → 0): seed 002's NCNL"),
+}
 
 #: modules that register several methods through ``registrations()`` (the peers)
 GROUPS: tuple[str, ...] = ()
@@ -81,6 +88,19 @@ def chain(spec: str) -> list[Method]:
     if not all(names):
         raise UnknownMethod(f"malformed method chain {spec!r}")
     return [get(name) for name in names]
+
+
+def with_model(spec: str, model: str | None) -> dict[str, Any]:
+    """Options giving ``model`` to every method of a chain whose ``Options`` takes one."""
+    if model is None:
+        return {}
+    out = {}
+    for method in chain(spec):
+        if "model" in getattr(method.options, "__dataclass_fields__", {}):
+            out[method.name] = method.options(**{**dict(method.defaults), "model": model})
+    if not out:
+        raise UnknownMethod(f"--model: no method of {spec!r} takes a model")
+    return out
 
 
 def available() -> list[Method]:
