@@ -80,7 +80,8 @@ def test_chain_feeds_kept_content_to_the_next_method() -> None:
 def test_labels_line_up_with_blocks_for_every_method() -> None:
     page = detourage.load("<h1>t</h1><p>" + "A sentence here. " * 5 + "</p><ul><li>x</li></ul>")
     for method in methods.available():
-        assert len(method.run(page).labels) == len(page.blocks)
+        if method.seed != "peer":  # peers need an extra: tests/test_peers.py
+            assert len(method.run(page).labels) == len(page.blocks)
 
 
 def test_a_variant_runs_its_method_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,15 @@ method or a chain ``a+b``; ``render`` writes txt, CleanEval, Markdown, HTML or J
 
 from .api import extract, load, run
 from .decode import decode
-from .errors import DatasetError, DetourageError, LimitExceeded, NotHTML, UnknownFormat, UnknownMethod
+from .errors import (
+    DatasetError,
+    DetourageError,
+    LimitExceeded,
+    MissingExtra,
+    NotHTML,
+    UnknownFormat,
+    UnknownMethod,
+)
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
 from .parse import Limits
 from .render import render
@@ -26,6 +34,7 @@ __all__ = [
     "Labels",
     "Limits",
     "LimitExceeded",
+    "MissingExtra",
     "NotHTML",
     "Page",
     "Result",

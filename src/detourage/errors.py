@@ -5,6 +5,7 @@
     ├── UnknownMethod           a method name (or a part of a chain) not in the registry
     ├── UnknownFormat           an output format no renderer handles
     ├── NotHTML                 bytes that are no text document (an image, an archive…)
+    ├── MissingExtra            a method needs an optional extra (``pip install 'detourage[…]'``)
     └── DatasetError            a dataset folder or gold file that cannot be read
 
 Decoding never raises: it always returns a string and says which encoding it used.
@@ -44,6 +45,12 @@ class NotHTML(DetourageError):
     """Raised by the corpus runner for binary input; the library itself decodes anything."""
 
     reason = "not-html"
+
+
+class MissingExtra(DetourageError):
+    """A method's optional dependency is not installed; the message says what to install."""
+
+    reason = "missing-extra"
 
 
 class DatasetError(DetourageError):

@@ -34,7 +34,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
 }
 
 #: modules that register several methods through ``registrations()`` (the peers)
-GROUPS: tuple[str, ...] = ()
+GROUPS: tuple[str, ...] = ("detourage.methods.peers",)
 
 #: ``default`` names the method with the best mean TO F1 over the shared datasets (see
 #: README, "Choosing the default": ``detourage evaluate`` reproduces the table).
