@@ -21,6 +21,7 @@ MODULES = {
     "baseline": "detourage.methods.baseline",
     "eatiht": "detourage.methods.eatiht",
     "boilerpipe": "detourage.methods.boilerpipe",
+    "justext": "detourage.methods.justext",
     "ncleaner": "detourage.methods.ncleaner",
 }
 
@@ -29,6 +30,8 @@ MODULES = {
 VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
     "boilerpipe-default": ("boilerpipe", {"variant": "default"},
                            "Boilerpipe's DefaultExtractor (density rules, no article steps)"),
+    "justext-nostop": ("justext", {"stoplist": False},
+                       "jusText without stop-word list (language-independent): seed 002's JTS"),
     "ncleaner-nl": ("ncleaner", {"nonlexical": True},
                     "NCleaner, non-lexical model (letters → a, digits → 0): seed 002's NCNL"),
 }
