@@ -14,7 +14,8 @@ from detourage.evaluation.evaluate import Evaluation, PageScorer, digest, evalua
 from detourage.evaluation.gold import load_dataset
 
 PAGES = 10
-METHODS = ("fulltext", "baseline", "eatiht")
+METHODS = ("fulltext", "baseline", "eatiht", "boilerpipe", "justext", "justext-nostop", "ncleaner",
+           "ncleaner-nl")
 DATASETS = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
 FLOORS = Path(__file__).with_name("quality_floors.json")
 
