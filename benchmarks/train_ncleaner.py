@@ -32,7 +32,6 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from detourage import methods
 from detourage.api import load, run
 from detourage.evaluation import metrics
 from detourage.evaluation.gold import Document, load_dataset
@@ -104,12 +103,17 @@ def score(model: ncleaner.Model, docs: list[Document]) -> tuple[float, list[floa
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, default=Path("/work/shared/datasets"))
+    parser.add_argument("--datasets", type=Path,
+                        default=Path(__file__).resolve().parents[2] / "shared" / "datasets")
     parser.add_argument("--write", action="store_true", help="save the shipped models")
     parser.add_argument("--sample", type=int, default=None, help="held-out pages per group")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--save-nct", type=Path, default=None, metavar="DIR",
+                        help="also save the NCT models (NCT25, NCT5-all, NCT5-<lang>) for "
+                             "`detourage evaluate … -m ncleaner --model DIR/<name>.json.gz`")
     args = parser.parse_args()
-    methods.MODULES.setdefault("ncleaner", "detourage.methods.ncleaner")
+    if not args.datasets.is_dir():
+        parser.exit(2, f"train_ncleaner: datasets folder not found: {args.datasets}\n")
     train, held = splits(args.datasets)
     chosen = {g: docs[:PER_GROUP] for g, docs in train.items()}
     every = [d for docs in chosen.values() for d in docs]
@@ -135,6 +139,10 @@ def main() -> int:
         **{f"NCT5-{lang}": ncleaner.train(pairs_of(docs)) for lang, docs in nct.items()},
     }
     results["nct_ids"] = {lang: [d.id for d in docs] for lang, docs in nct.items()}
+    if args.save_nct is not None:
+        args.save_nct.mkdir(parents=True, exist_ok=True)
+        for name, model in nct_models.items():
+            model.save(args.save_nct / f"{name}.json.gz")
     all_ms = []
     for (ds, lang), docs in sorted(held.items()):
         docs = docs[: args.sample] if args.sample else docs
