@@ -30,6 +30,9 @@ MODULES = {
 VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
     "boilerpipe-default": ("boilerpipe", {"variant": "default"},
                            "Boilerpipe's DefaultExtractor (density rules, no article steps)"),
+    "eatiht-group": ("eatiht", {"argmax": "group"},
+                     "eatiht with the published code's argmax: the parent whose selected children "
+                     "hold the most sentences"),
     "justext-nostop": ("justext", {"stoplist": False},
                        "jusText without stop-word list (language-independent): seed 002's JTS"),
     "ncleaner-nl": ("ncleaner", {"nonlexical": True},
