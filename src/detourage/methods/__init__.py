@@ -44,7 +44,7 @@ GROUPS: tuple[str, ...] = ("detourage.methods.peers",)
 
 #: ``default`` names the method with the best mean TO F1 over the shared datasets (see
 #: README, "Choosing the default": ``detourage evaluate`` reproduces the table).
-ALIASES = {"default": "eatiht"}
+ALIASES = {"default": "boilerpipe"}
 
 
 @dataclass(frozen=True, slots=True)
