@@ -280,6 +280,31 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def print_header(info: dict, args: argparse.Namespace, n_pages: int, held: float, timing_s: float,
+                 overall: dict) -> None:
+    """The run's machine, segmentation, sample and wall/CPU lines."""
+    print("# detourage speed\n")
+    print(f"Machine: {info['cpu']} ({info['cpus']} CPUs), {info['platform']}; Python {info['python']}, "
+          f"lxml {info['lxml']} (libxml2 {info['libxml2']}), detourage {info['detourage']}")
+    print(f"Segmentation: {__import__('detourage.segment').segment.IMPLEMENTATION}")
+    sample = f"{args.sample} per dataset, seed {args.seed}" if args.sample else "all"
+    print(f"Pages: {n_pages} ({sample}; {held:.1f} MiB of HTML held in memory); "
+          f"warm-up {args.warmup} pages per dataset; timed pass {timing_s:.1f} s")
+    wall = sum(r["wall_total_s"] for r in overall.values())
+    cpu = sum(r["cpu_total_s"] for r in overall.values())
+    print(f"Timed stages: {wall:.1f} s wall, {cpu:.1f} s CPU (wall/CPU {wall / cpu:.2f}; well above 1 "
+          f"means other processes competed for the CPU: trust the CPU columns more)")
+
+
+def print_errors(errors: dict[str, dict[str, str]]) -> None:
+    """The pages that raised, per stage."""
+    if any(errors.values()):
+        print("\nPages that raised:")
+        for name, errs in errors.items():
+            for page_id, msg in errs.items():
+                print(f"- {name}: {page_id}: {msg}")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
@@ -290,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
 
     for name in args.methods:
         methods.chain(name)  # an unknown method stops the run here, with the registry's message
-    method_names, notes = list(args.methods), []
+    method_names = list(args.methods)
     funcs = stages(method_names)
     held = sum(len(p.data) for p in pages) / 2**20
     gc.collect()
@@ -310,30 +335,14 @@ def main(argv: list[str] | None = None) -> int:
     overall = figures(pages, timed, None)
     per_dataset = {d: figures(pages, timed, d) for d in datasets}
 
-    print("# detourage speed\n")
-    print(f"Machine: {info['cpu']} ({info['cpus']} CPUs), {info['platform']}; Python {info['python']}, "
-          f"lxml {info['lxml']} (libxml2 {info['libxml2']}), detourage {info['detourage']}")
-    print(f"Segmentation: {__import__('detourage.segment').segment.IMPLEMENTATION}")
-    sample = f"{args.sample} per dataset, seed {args.seed}" if args.sample else "all"
-    print(f"Pages: {len(pages)} ({sample}; {held:.1f} MiB of HTML held in memory); "
-          f"warm-up {args.warmup} pages per dataset; timed pass {timing_s:.1f} s")
-    wall = sum(r["wall_total_s"] for r in overall.values())
-    cpu = sum(r["cpu_total_s"] for r in overall.values())
-    print(f"Timed stages: {wall:.1f} s wall, {cpu:.1f} s CPU (wall/CPU {wall / cpu:.2f}; well above 1 "
-          f"means other processes competed for the CPU: trust the CPU columns more)")
-    for note in notes:
-        print(f"Note: {note}")
+    print_header(info, args, len(pages), held, timing_s, overall)
     print("\n## All datasets\n")
     print(render_table(overall))
     for d in datasets:
         print(f"\n## {d}\n")
         print(render_table(per_dataset[d]))
     errors = {name: timings.errors for name, timings in timed.items()}
-    if any(errors.values()):
-        print("\nPages that raised:")
-        for name, errs in errors.items():
-            for page_id, msg in errs.items():
-                print(f"- {name}: {page_id}: {msg}")
+    print_errors(errors)
     print("\n## Memory\n")
     print(f"- peak RSS of this process (ru_maxrss): {rss_after:.0f} MiB "
           f"(after loading the pages: {rss_before:.0f} MiB; pages held: {held:.0f} MiB)")
@@ -347,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({
             "machine": info, "pages": len(pages), "sample": args.sample, "seed": args.seed,
-            "warmup": args.warmup, "notes": notes, "overall": overall, "datasets": per_dataset,
+            "warmup": args.warmup, "overall": overall, "datasets": per_dataset,
             "errors": errors, "memory": {"maxrss_mib": rss_after, "maxrss_after_loading_mib": rss_before,
                                          "pages_held_mib": held, "largest_page": f"{largest.dataset}/{largest.id}",
                                          "largest_page_bytes": len(largest.data),

@@ -88,6 +88,17 @@ def nct_pairs(train: dict) -> dict[str, list[Document]]:
     return out
 
 
+def train_nct(nct: dict[str, list[Document]]) -> dict[str, ncleaner.Model]:
+    """NCT25 (all pairs), NCT5-all (each language's longest gold) and NCT5-<lang>."""
+    longest = [max(docs, key=lambda d: len(gold_text(d))) for docs in nct.values()]
+    all25 = [d for docs in nct.values() for d in docs]
+    return {
+        "NCT25": ncleaner.train(pairs_of(all25), provenance={"ids": [d.id for d in all25]}),
+        "NCT5-all": ncleaner.train(pairs_of(longest), provenance={"ids": [d.id for d in longest]}),
+        **{f"NCT5-{lang}": ncleaner.train(pairs_of(docs)) for lang, docs in nct.items()},
+    }
+
+
 def score(model: ncleaner.Model, docs: list[Document]) -> tuple[float, list[float]]:
     """Macro TO F1 and label() milliseconds per page."""
     options = {"ncleaner": ncleaner.Options(model=model)}
@@ -131,13 +142,7 @@ def main() -> int:
             model.save(DATA / out)
             print(f"  wrote {DATA / out}: {(DATA / out).stat().st_size} bytes", file=sys.stderr)
     nct = nct_pairs(train)
-    longest = [max(docs, key=lambda d: len(gold_text(d))) for docs in nct.values()]
-    all25 = [d for docs in nct.values() for d in docs]
-    nct_models = {
-        "NCT25": ncleaner.train(pairs_of(all25), provenance={"ids": [d.id for d in all25]}),
-        "NCT5-all": ncleaner.train(pairs_of(longest), provenance={"ids": [d.id for d in longest]}),
-        **{f"NCT5-{lang}": ncleaner.train(pairs_of(docs)) for lang, docs in nct.items()},
-    }
+    nct_models = train_nct(nct)
     results["nct_ids"] = {lang: [d.id for d in docs] for lang, docs in nct.items()}
     if args.save_nct is not None:
         args.save_nct.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from .errors import (
     NotHTML,
     UnknownFormat,
     UnknownMethod,
+    UnknownTask,
 )
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
 from .parse import Limits
@@ -41,6 +42,7 @@ __all__ = [
     "Unit",
     "UnknownFormat",
     "UnknownMethod",
+    "UnknownTask",
     "decode",
     "extract",
     "load",

@@ -4,6 +4,7 @@
     ├── LimitExceeded           input over a configured limit (bytes, nodes, depth, time)
     ├── UnknownMethod           a method name (or a part of a chain) not in the registry
     ├── UnknownFormat           an output format no renderer handles
+    ├── UnknownTask             a downstream task name not in the registry
     ├── NotHTML                 bytes that are no text document (an image, an archive…)
     ├── MissingExtra            a method needs an optional extra (``pip install 'detourage[…]'``)
     └── DatasetError            a dataset folder or gold file that cannot be read
@@ -39,6 +40,12 @@ class UnknownMethod(DetourageError):
 
 class UnknownFormat(DetourageError):
     reason = "unknown-format"
+
+
+class UnknownTask(DetourageError):
+    """A downstream task name not in the registry (``evaluate --task``)."""
+
+    reason = "unknown-task"
 
 
 class NotHTML(DetourageError):

@@ -222,13 +222,10 @@ def _averages(pages: Sequence[Record], name: str) -> Record | None:
     """Micro (pooled counts) and macro (mean of page scores) P/R/F1."""
     if not pages:
         return None
-    total = sum((Counts(p[f"{name}_matched"], p[f"{name}_pred"], p[f"{name}_gold"]) for p in pages),
-                Counts(0, 0, 0))
-    n = len(pages)
-    return {
-        "micro": {"p": total.precision, "r": total.recall, "f1": total.f1},
-        "macro": {k: sum(p[f"{name}_{k}"] for p in pages) / n for k in ("p", "r", "f1")},
-    }
+    s = metrics.summarize(Counts(p[f"{name}_matched"], p[f"{name}_pred"], p[f"{name}_gold"])
+                          for p in pages)
+    return {"micro": {"p": s.micro.precision, "r": s.micro.recall, "f1": s.micro.f1},
+            "macro": {"p": s.macro.precision, "r": s.macro.recall, "f1": s.macro.f1}}
 
 
 def _shingles(pages: Sequence[Record], bootstrap: int) -> Record:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from detourage.errors import DatasetError, DetourageError
+from detourage.errors import DatasetError, UnknownTask
 from detourage.evaluation.gold import parse_cleaneval
 
 #: CleanEval block markers (seed 002 §4.1) and the kind each stands for
@@ -33,12 +33,6 @@ Block = tuple[str, str]
 
 #: (predicted, gold) -> index in the counts [tp, fp, fn, tn]
 _CELLS = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}
-
-
-class UnknownTask(DetourageError):
-    """A task name not in the registry."""
-
-    reason = "unknown-task"
 
 
 @dataclass(frozen=True, slots=True)
