@@ -1,4 +1,4 @@
-"""Build the optional compiled segmentation (``detourage._csegment``).
+"""Build the optional compiled loops (``detourage._csegment``, ``detourage._cvictor``).
 
 Everything else lives in pyproject.toml.  The extension is optional: where Cython or a C
 compiler is missing, or the build fails, the install goes on without it and
@@ -16,13 +16,13 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - no compiler, no Python headers...
-            self.warn(f"detourage._csegment not built ({exc}); the pure-Python segmentation is used")
+            self.warn(f"detourage extensions not built ({exc}); the pure-Python loops are used")
 
     def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]
         try:
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001
-            self.warn(f"detourage._csegment not built ({exc}); the pure-Python segmentation is used")
+            self.warn(f"{ext.name} not built ({exc}); its pure-Python twin is used")
 
 
 def extensions() -> list:
@@ -32,10 +32,11 @@ def extensions() -> list:
         from setuptools import Extension
     except ImportError:
         return []
-    ext = Extension("detourage._csegment", ["src/detourage/_csegment.pyx"],
-                    include_dirs=lxml.get_include(), optional=True)
+    exts = [Extension(f"detourage.{name}", [f"src/detourage/{name}.pyx"],
+                      include_dirs=lxml.get_include(), optional=True)
+            for name in ("_csegment", "_cvictor")]
     try:
-        return cythonize([ext], language_level=3, quiet=True)
+        return cythonize(exts, language_level=3, quiet=True)
     except Exception:  # noqa: BLE001 - a Cython error must not stop the install
         return []
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from detourage.api import load, run
 from detourage.evaluation import metrics
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import Document, load_dataset, split_of
 from detourage.methods import ncleaner
 from detourage.render import MARKERS
 
@@ -45,8 +45,8 @@ LANGS = ("en", "zh", "el", "pl", "ru")
 
 
 def bucket(dataset: str, doc: Document) -> bool:
-    """True for the training split."""
-    return hashlib.sha256(f"{dataset}/{doc.id}".encode()).digest()[0] % 2 == 0
+    """True for the training split (:func:`detourage.evaluation.gold.split_of`)."""
+    return split_of(dataset, doc.id) == "train"
 
 
 def rank(dataset: str, doc: Document) -> str:

@@ -97,9 +97,12 @@ def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bo
               help="Bootstrap samples for the shingle F1 interval.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
+@click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
+              help="Only the pages of one half of the fixed split (shipped models train on "
+                   "'train': score them on 'held-out').")
 def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str, workers: int,
                      sample: int | None, task: str | None, task_resources: str | None, timeout: float,
-                     model: str | None, bootstrap: int, progress: bool | None) -> None:
+                     model: str | None, bootstrap: int, progress: bool | None, split: str | None) -> None:
     """Score methods against gold datasets (CleanEval TO/TM/CAR, shingles, cosine, snippets)."""
     from .evaluation.evaluate import PageScorer, evaluate, task_table
     from .evaluation.report import write_reports
@@ -117,7 +120,7 @@ def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], o
     show = sys.stderr.isatty() if progress is None else progress
     with click.progressbar(length=0, file=sys.stderr, label="pages", hidden=not show) as bar:
         ev = evaluate(datasets, method_names, workers=workers or default_workers(), sample=sample,
-                      scorer=scorer, progress=lambda record: bar.update(1))
+                      scorer=scorer, progress=lambda record: bar.update(1), split=split)
     summary = ev.summary(command=" ".join(["detourage", "evaluate", *sys.argv[2:]]), bootstrap=bootstrap)
     if task is not None and resources is not None:
         summary["task"] = task_table(ev, task, resources)
@@ -209,6 +212,145 @@ def train_ncleaner(pairs: tuple[str, ...], out: str, nonlexical: bool, order: in
         raise click.UsageError(str(exc)) from None
     model.save(out)
     click.echo(f"detourage: trained ncleaner on {len(found)} pairs → {out}", err=True)
+
+
+def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
+                     limit: int | None, threshold: float):
+    """Labelled pages for Victor, with the alignment report on standard error."""
+    from .victor import align, training
+
+    try:
+        material = training.gather(inputs, split=split, langs=langs, limit=limit,
+                                   options=align.Options(threshold=threshold))
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    if material.reports:
+        click.echo(align.format_report(material.reports), err=True)
+    for name, reason in material.skipped[:20]:
+        click.echo(f"detourage: skipped {name}: {reason}", err=True)
+    if not material.samples:
+        raise click.UsageError("no labelled page to train on")
+    return material
+
+
+def _victor_config(config: str | None, ablation: str | None):
+    from .victor.config import Config
+    from .victor.crossval import setting_config
+
+    try:
+        base = Config.load(config)
+        return setting_config(base, ablation) if ablation else base
+    except (DetourageError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _victor_options(f):
+    """Options shared by `train victor` and `crossval victor`."""
+    for option in reversed([
+        click.option("--config", "config", default=None, help="Victor configuration file (default: the shipped victor.conf)."),
+        click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
+                     help="Only dataset pages of one half of the fixed split."),
+        click.option("--lang", "langs", multiple=True, help="Only dataset pages of this language (repeatable)."),
+        click.option("--limit", type=int, default=None, help="At most N pages per input."),
+        click.option("--threshold", type=float, default=0.5, show_default=True,
+                     help="Gold alignment: share of a block's tokens that makes it content."),
+        click.option("--c1", type=float, default=None, help="L1 coefficient (default: the configuration's)."),
+        click.option("--c2", type=float, default=None, help="L2 coefficient (default: the configuration's)."),
+        click.option("--max-iterations", type=int, default=None, help="L-BFGS iterations (default: the configuration's)."),
+    ]):
+        f = option(f)
+    return f
+
+
+@train.command("victor")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--out", required=True, help="Model file to write (a zip: CRF + configuration + provenance).")
+@click.option("--ablation", default=None, help="Switch features off: none, seed, exp2, exp3, content-only, markup-only, without:F,G.")
+@_victor_options
+def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, config: str | None,
+                 split: str | None, langs: tuple[str, ...], limit: int | None, threshold: float,
+                 c1: float | None, c2: float | None, max_iterations: int | None) -> None:
+    """Victor's CRF (seed 003) from labelled pages.
+
+    INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
+    from .victor.crf import Example, train as train_crf
+
+    cfg = _victor_config(config, ablation)
+    material = _victor_material(inputs, split, langs, limit, threshold)
+    examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
+    provenance = {"inputs": list(inputs), "split": split, "langs": list(langs), "limit": limit,
+                  "threshold": threshold, "ablation": ablation}
+    model = train_crf(examples, cfg, c1=c1, c2=c2, max_iterations=max_iterations, provenance=provenance)
+    model.save(out)
+    size = Path(out).stat().st_size
+    click.echo(f"detourage: trained victor on {len(examples)} pages in {model.meta['seconds']} s "
+               f"→ {out} ({size / 1024:.0f} KiB)", err=True)
+
+
+@main.group()
+def crossval() -> None:
+    """Cross-validate a trainable method on labelled pages."""
+
+
+@crossval.command("victor")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--folds", type=int, default=6, show_default=True, help="Number of folds (seed 003: 6).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fold shuffle.")
+@click.option("--ablation", "ablations", multiple=True,
+              help="Setting to cross-validate (repeatable; default none): none, seed, exp2, exp3, "
+                   "content-only, markup-only, a+b combinations, without:F,G.")
+@click.option("--by", type=click.Choice(["dataset", "lang", "dataset-lang", "all"]), default="dataset",
+              show_default=True, help="Rows of the table.")
+@click.option("-w", "--workers", type=int, default=1, show_default=True, help="Folds trained in parallel (0: one per CPU).")
+@click.option("--json", "json_out", default=None, help="Also write every page's outcome as JSON lines here.")
+@_victor_options
+def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: tuple[str, ...], by: str,
+                    workers: int, json_out: str | None, config: str | None, split: str | None,
+                    langs: tuple[str, ...], limit: int | None, threshold: float, c1: float | None,
+                    c2: float | None, max_iterations: int | None) -> None:
+    """k-fold cross-validation of Victor (seed 003 Table 6.1): labelling accuracy, TO and TM.
+
+    INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
+    import json
+    from dataclasses import asdict
+
+    from .victor import crossval as cv
+
+    cfg = _victor_config(config, None)
+    settings = ablations or ("none",)
+    for setting in settings:
+        _victor_config(config, setting)  # fail early on a bad name
+    material = _victor_material(inputs, split, langs, limit, threshold)
+    train_options = {k: v for k, v in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)) if v is not None}
+    try:
+        outcomes = cv.crossval(material.samples, cfg, folds=folds, seed=seed, settings=settings,
+                               workers=workers or default_workers(), train_options=train_options)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    group = {"dataset": ("setting", "dataset"), "lang": ("setting", "lang"),
+             "dataset-lang": ("setting", "dataset", "lang"), "all": ("setting",)}[by]
+    click.echo(cv.markdown(cv.table(outcomes, group), group))
+    if json_out:
+        with open(json_out, "w", encoding="utf-8") as fh:
+            for o in outcomes:
+                fh.write(json.dumps(asdict(o)) + "\n")
+
+
+@main.command("anno")
+@click.argument("dataset")
+@click.option("-o", "--out", required=True, help="Folder for the <id>.anno files.")
+@click.option("--threshold", type=float, default=0.5, show_default=True,
+              help="Share of a block's tokens that makes it content.")
+def anno_command(dataset: str, out: str, threshold: float) -> None:
+    """Write Victor .anno files (seed 003 §2.3) for a dataset, labelled from its gold; edit
+    them by hand and train on them with `detourage train victor FOLDER`."""
+    from .victor import align
+
+    try:
+        summary = align.write_anno_dataset(dataset, out, align.Options(threshold=threshold))
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(str(summary), err=True)
 
 
 @main.command("methods")

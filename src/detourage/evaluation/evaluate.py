@@ -26,7 +26,7 @@ from ..corpus import attempt, execute
 from ..parse import DEFAULT_LIMITS, Limits
 from ..render import MARKERS
 from . import metrics
-from .gold import Block, Dataset, Document, load_dataset
+from .gold import Block, Dataset, Document, load_dataset, split_of
 from .metrics import Counts, Mode
 
 Record = dict[str, Any]
@@ -116,6 +116,8 @@ class Evaluation:
     methods: list[str]
     pages: list[Record] = field(default_factory=list)
     seconds: float = 0.0
+    #: the half of the fixed split scored (None: every page)
+    split: str | None = None
 
     def summary(self, *, command: str = "", bootstrap: int = 1000) -> dict[str, Any]:
         return {
@@ -123,6 +125,7 @@ class Evaluation:
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "version": _version(),
             "seconds": round(self.seconds, 1),
+            "split": self.split,
             "datasets": [dataset_info(d) for d in self.datasets],
             "methods": self.methods,
             "rows": summary_rows(self.pages, bootstrap=bootstrap),
@@ -138,23 +141,30 @@ def evaluate(
     sample: int | None = None,
     scorer: PageScorer = PageScorer(),
     progress: Any = None,
+    split: str | None = None,
 ) -> Evaluation:
-    """Clean every scorable page of every dataset with every method, and score it."""
+    """Clean every scorable page of every dataset with every method, and score it
+    (``split``: only the pages of one half of :func:`gold.split_of`)."""
     loaded = [d if isinstance(d, Dataset) else load_dataset(d) for d in datasets]
-    jobs = list(page_jobs(loaded, methods, sample))
+    jobs = list(page_jobs(loaded, methods, sample, split))
     t0 = time.perf_counter()
     pages = []
     for record in execute(jobs, scorer, workers):
         pages.append(record)
         if progress is not None:
             progress(record)
-    return Evaluation(loaded, list(methods), pages, time.perf_counter() - t0)
+    return Evaluation(loaded, list(methods), pages, time.perf_counter() - t0, split)
 
 
-def page_jobs(datasets: Sequence[Dataset], methods: Sequence[str], sample: int | None) -> Iterator[PageJob]:
-    """Jobs for the scorable pages (the first ``sample`` of each dataset, by id, if given)."""
+def page_jobs(datasets: Sequence[Dataset], methods: Sequence[str], sample: int | None,
+              split: str | None = None) -> Iterator[PageJob]:
+    """Jobs for the scorable pages (of one split, if given; then the first ``sample`` of
+    each dataset, by id, if given)."""
     for dataset in datasets:
-        docs = dataset.scorable[:sample] if sample else dataset.scorable
+        docs = dataset.scorable
+        if split is not None:
+            docs = [d for d in docs if split_of(dataset.name, d.id) == split]
+        docs = docs[:sample] if sample else docs
         for method in methods:
             for doc in docs:
                 yield PageJob(dataset.name, doc, method)

@@ -14,6 +14,7 @@ dataset is loaded (DANIEL, 1689 pages, loads in about 0.2 s warm); pages are rea
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -272,3 +273,19 @@ __all__ = [
     "BLOCK_KINDS", "Block", "Dataset", "Document", "GoldKind",
     "format_cleaneval", "load_dataset", "parse_cleaneval",
 ]
+
+
+# ------------------------------------------------------------------ the fixed split
+
+#: the two halves of every dataset: shipped models train on "train" and are scored on
+#: "held-out" (``detourage evaluate --split held-out``)
+SPLITS = ("train", "held-out")
+
+
+def split_of(dataset: str, doc_id: str) -> str:
+    """"train" when the first byte of sha256("<dataset>/<id>") is even, else "held-out".
+
+    Fixed and documented so that anyone can check that a shipped model (NCleaner's,
+    Victor's) is never scored on a page it was trained on.
+    """
+    return "train" if hashlib.sha256(f"{dataset}/{doc_id}".encode()).digest()[0] % 2 == 0 else "held-out"

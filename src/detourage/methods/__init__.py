@@ -23,6 +23,7 @@ MODULES = {
     "boilerpipe": "detourage.methods.boilerpipe",
     "justext": "detourage.methods.justext",
     "ncleaner": "detourage.methods.ncleaner",
+    "victor": "detourage.methods.victor",
 }
 
 #: named configurations of a registered method: name → (method, its ``Options`` keyword

@@ -1,0 +1,58 @@
+"""Rebuild Victor's shipped model (``src/detourage/data/victor-default.zip``).
+
+    python benchmarks/train_victor.py [--datasets ../shared/datasets] [--write] [--out FILE]
+
+**Training set**: every scorable page of the *training* half of the fixed split
+(:func:`detourage.evaluation.gold.split_of`: first byte of sha256("<dataset>/<id>")
+even) of the four shared datasets — CleanEval-EN dev, CleanPortalEval, DANIEL (el, en,
+pl, ru, zh), L3S-GN1 — labelled from their gold by :mod:`detourage.victor.align`
+(threshold 0.5).  The *held-out* half is what the model may be scored on:
+``detourage evaluate DATASETS -m victor --split held-out``.
+
+Configuration: the shipped ``victor.conf`` (seed 003's features plus the extra group),
+L-BFGS with its c1 / c2 / iterations.  Prints the alignment report, the training time
+and the model size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from detourage.victor import align, training
+from detourage.victor.config import default
+from detourage.victor.crf import DEFAULT_MODEL, Example, train
+
+ROOT = Path(__file__).resolve().parents[1]
+DATASETS = ROOT.parent / "shared" / "datasets"
+NAMES = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, default=DATASETS)
+    parser.add_argument("--write", action="store_true", help="Write the shipped model into src/detourage/data/.")
+    parser.add_argument("--out", type=Path, default=None, help="Write the model here instead.")
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    material = training.gather([args.datasets / n for n in NAMES], split="train")
+    prepared = time.perf_counter() - t0
+    print(align.format_report(material.reports))
+    examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
+    provenance = {"script": "benchmarks/train_victor.py", "split": "train",
+                  "datasets": list(NAMES), "selection": "sha256('<dataset>/<id>')[0] even"}
+    model = train(examples, default(), provenance=provenance)
+    model.meta["name"] = "victor-default"
+    out = ROOT / "src" / "detourage" / "data" / DEFAULT_MODEL if args.write else args.out
+    print(f"pages {len(examples)}, skipped {len(material.skipped)}; labelling {prepared:.1f} s, "
+          f"training {model.meta['seconds']} s; labels {model.meta['labels']}")
+    if out is not None:
+        model.save(out)
+        print(f"model → {out} ({out.stat().st_size / 1024:.0f} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+"""Training and tagging with a linear-chain CRF (CRFsuite through python-crfsuite).
+
+Seed 003 used CRF++; CRFsuite is the maintained equivalent with Python bindings: the
+same model (state features from the templates, label bigrams as transitions), trained by
+L-BFGS with L1 (``c1``) and L2 (``c2``) regularisation.
+
+A **model file** is a zip archive holding ``model.crfsuite`` (CRFsuite's binary model),
+``victor.conf`` (the exact configuration it was trained with, ablations included, so the
+features at tagging time are the features at training time) and ``meta.json`` (format,
+training pages and their provenance, parameters, label counts, training time).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import time
+import zipfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import add
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pycrfsuite
+
+from ..errors import DetourageError
+from ..model import Block, Label
+from . import features
+from .config import Config
+
+FORMAT = "detourage-victor/1"
+LABELS = {label.value: label for label in Label}
+
+
+class ModelError(DetourageError):
+    """A Victor model file that cannot be read."""
+
+
+@dataclass
+class Model:
+    """A trained CRF with its configuration; :meth:`tag` labels a page's blocks."""
+
+    config: Config
+    crf: bytes
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._tagger = pycrfsuite.Tagger()
+        self._tagger.open_inmemory(self.crf)
+        self._weights = Weights.of(self._tagger, self.config)
+
+    def tag(self, blocks: Sequence[Block]) -> tuple[Label, ...]:
+        """Viterbi labels of the blocks, from the weight tables (no attribute strings)."""
+        if not blocks:
+            return ()
+        return self._weights.viterbi(features.compute(blocks, self.config))
+
+    def tag_crfsuite(self, blocks: Sequence[Block]) -> tuple[Label, ...]:
+        """The same labels through CRFsuite's own tagger (the reference :meth:`tag` is
+        checked against)."""
+        if not blocks:
+            return ()
+        xseq = features.items(features.compute(blocks, self.config), self.config)
+        return tuple(LABELS[y] for y in self._tagger.tag(xseq))
+
+    def save(self, path: str | Path) -> None:
+        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            z.writestr("model.crfsuite", self.crf)
+            z.writestr("victor.conf", self.config.text)
+            z.writestr("meta.json", json.dumps({**self.meta, "format": FORMAT,
+                                                "disabled": list(self.config.disabled)}, indent=1))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Model:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise ModelError(f"cannot read Victor model {path}: {exc.strerror}") from None
+        return cls.from_bytes(raw, str(path))
+
+    @classmethod
+    def from_bytes(cls, raw: bytes, name: str) -> Model:
+        try:
+            with zipfile.ZipFile(io.BytesIO(raw)) as z:
+                meta = json.loads(z.read("meta.json"))
+                text = z.read("victor.conf").decode("utf-8")
+                crf = z.read("model.crfsuite")
+        except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+            raise ModelError(f"{name}: not a Victor model ({exc})") from None
+        if meta.get("format") != FORMAT:
+            raise ModelError(f"{name}: not a Victor model (format {meta.get('format')!r})")
+        config = Config.parse(text, f"{name}:victor.conf").without(*meta.get("disabled", []))
+        return cls(config, crf, meta)
+
+
+class Weights:
+    """The CRF's weights as arrays: tagging is table lookups and a Viterbi pass.
+
+    Building CRFsuite items means one string per (block, attribute) — most of the cost of
+    tagging a page.  The model is linear in one-hot attributes, so the state score of a
+    block is a sum of table entries indexed by its discretised feature values; the
+    tables come from CRFsuite's own dump of the model (weights printed to 6 decimals).
+    """
+
+    def __init__(self, labels: list[str], tables: list[tuple[int, tuple[int, ...], np.ndarray]],
+                 extras: dict[str, np.ndarray], transitions: np.ndarray) -> None:
+        self.labels = tuple(LABELS[y] for y in labels)
+        self.tables = tables  # (offset, columns, weights[len(columns), MAX_VALUE, L])
+        self.extras = extras  # bias → weights[L]
+        self.transitions = transitions  # [from, to]
+
+    @classmethod
+    def of(cls, tagger: pycrfsuite.Tagger, config: Config) -> Weights:
+        info = tagger.info()
+        labels = sorted(info.labels, key=lambda y: int(info.labels[y]))
+        index = {y: k for k, y in enumerate(labels)}
+        names = config.features
+        column = {name: j for j, name in enumerate(names)}
+        groups = features.template_columns(config, names)
+        slots = {o: {c: i for i, c in enumerate(cols)} for o, cols in groups}
+        tables = {o: np.zeros((len(cols), features.MAX_VALUE, len(labels))) for o, cols in groups}
+        extras = {"bias": np.zeros(len(labels))}
+        for (attr, y), w in info.state_features.items():
+            if attr in extras:
+                extras[attr][index[y]] = w
+                continue
+            if "=" not in attr:
+                raise ModelError(f"attribute {attr!r} of the CRF is not one this version makes: "
+                                 "retrain the model")
+            offset, name, value = _split_attribute(attr)
+            slot = slots.get(offset, {}).get(column.get(name, -1))
+            if slot is not None:
+                tables[offset][slot, value, index[y]] = w
+        trans = np.zeros((len(labels), len(labels)))
+        for (a, b), w in info.transitions.items():
+            trans[index[a], index[b]] = w
+        return cls(labels, [(o, cols, tables[o]) for o, cols in groups], extras, trans)
+
+    def viterbi(self, matrix: features.Matrix) -> tuple[Label, ...]:
+        values = matrix.values
+        n = len(values)
+        scores = np.tile(self.extras["bias"], (n, 1))
+        for offset, cols, table in self.tables:
+            lo, hi = max(0, -offset), min(n, n - offset)
+            if lo >= hi:
+                continue
+            sub = values[lo + offset:hi + offset][:, cols]
+            scores[lo:hi] += table[np.arange(len(cols)), sub].sum(axis=1)
+        best_path = features._compiled.best_path if features._compiled is not None else _best_path
+        return tuple(self.labels[k] for k in best_path(scores, self.transitions))
+
+
+def _split_attribute(attr: str) -> tuple[int, str, int]:
+    """``"-1:split.p=2"`` → (-1, "split.p", 2)."""
+    offset = 0
+    if attr[0] in "+-" and ":" in attr:
+        head, attr = attr.split(":", 1)
+        offset = int(head)
+    name, value = attr.rsplit("=", 1)
+    return offset, name, int(value)
+
+
+def _best_path(scores: np.ndarray, transitions: np.ndarray) -> list[int]:
+    """Viterbi over per-block label scores and label-bigram weights (plain lists and
+    C-level map/max: with a handful of labels numpy's per-call cost would dominate)."""
+    rows = scores.tolist()
+    into = transitions.T.tolist()  # into[b][a]: weight of a → b
+    best = rows[0]
+    back: list[list[int]] = []
+    for row in rows[1:]:
+        pointers = []
+        new = []
+        for column, here in zip(into, row):
+            candidates = list(map(add, best, column))
+            top = max(candidates)
+            pointers.append(candidates.index(top))
+            new.append(top + here)
+        back.append(pointers)
+        best = new
+    path = [best.index(max(best))]
+    for pointers in reversed(back):
+        path.append(pointers[path[-1]])
+    return path[::-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One training page: its blocks and their gold labels."""
+
+    blocks: Sequence[Block]
+    labels: Sequence[Label]
+    name: str = ""
+
+
+def train(examples: Iterable[Example], config: Config, *, c1: float | None = None,
+          c2: float | None = None, max_iterations: int | None = None,
+          provenance: dict[str, Any] | None = None, verbose: bool = False) -> Model:
+    """L-BFGS training on labelled pages; parameters default to the configuration's."""
+    params = {**config.crf_parameters}
+    for key, value in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)):
+        if value is not None:
+            params[key] = value
+    trainer = pycrfsuite.Trainer(algorithm="lbfgs", verbose=verbose)
+    trainer.set_params({**params, "feature.possible_transitions": True})
+    names, counts = [], Counter()
+    start = time.perf_counter()
+    for example in examples:
+        if not example.blocks:
+            continue
+        if len(example.blocks) != len(example.labels):
+            raise ValueError(f"{example.name}: {len(example.labels)} labels for {len(example.blocks)} blocks")
+        xseq = features.items(features.compute(example.blocks, config), config)
+        trainer.append(xseq, [label.value for label in example.labels])
+        names.append(example.name)
+        counts.update(label.value for label in example.labels)
+    if not names:
+        raise DetourageError("no training page with blocks")
+    crf = _fit(trainer)
+    meta = {"pages": len(names), "names": names, "labels": dict(counts), "parameters": params,
+            "features": list(config.features), "seconds": round(time.perf_counter() - start, 1),
+            "provenance": provenance or {}}
+    return Model(config, crf, meta)
+
+
+def _fit(trainer: pycrfsuite.Trainer) -> bytes:
+    """Run the trainer into a temporary file and return the model's bytes."""
+    fd, tmp = tempfile.mkstemp(suffix=".crfsuite")
+    os.close(fd)
+    try:
+        trainer.train(tmp)
+        return Path(tmp).read_bytes()
+    finally:
+        os.unlink(tmp)
+
+
+@lru_cache(maxsize=8)
+def load_model(path: str | None = None) -> Model:
+    """A model file, or the shipped default (``data/victor-default.zip``), loaded once."""
+    if path is not None:
+        return Model.load(path)
+    entry = resources.files("detourage").joinpath("data", DEFAULT_MODEL)
+    try:
+        raw = entry.read_bytes()
+    except FileNotFoundError:
+        raise ModelError(f"the shipped Victor model {DEFAULT_MODEL} is missing: rebuild it with "
+                         "python benchmarks/train_victor.py --write") from None
+    return Model.from_bytes(raw, DEFAULT_MODEL)
+
+
+DEFAULT_MODEL = "victor-default.zip"

@@ -1,0 +1,188 @@
+"""k-fold cross-validation of Victor, and feature ablations (seed 003 §5–6, Table 6.1).
+
+Pages are dealt into ``k`` folds after a seeded shuffle, dataset by dataset (so every
+fold holds a share of every dataset); each fold is tagged by a model trained on the
+other ``k − 1``.  Every page is therefore scored exactly once, by a model that never saw
+it.  Measures (seed 003 §5):
+
+1. labelling accuracy on the full label set (header / paragraph / list / continuation /
+   other) against the labels of the training data (hand ``.anno`` files or the
+   automatic labeller of :mod:`.align`);
+2. the same, content vs noise only;
+3. cleaning performance against the page's gold text: CleanEval TO (text only) and TM
+   (text + labelled markup), P / R / F1, micro (summed over pages) and macro (mean of
+   page F1, the CleanEval convention).
+
+Folds run in worker processes (fork): each trains a CRF, which is the cost.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ..evaluation import metrics
+from ..model import Block, Label
+from ..render import MARKERS, units
+from .config import ABLATIONS, Config
+from .crf import Example, train
+
+#: gold text blocks: (kind, text), kind in p/h/l
+GoldBlock = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A labelled page: its blocks, their labels, and the gold text its output is scored on."""
+
+    name: str
+    dataset: str
+    lang: str
+    blocks: Sequence[Block]
+    labels: Sequence[Label]
+    gold: Sequence[GoldBlock]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One held-out page under one setting."""
+
+    setting: str
+    name: str
+    dataset: str
+    lang: str
+    fold: int
+    blocks: int
+    correct: int
+    correct_content_noise: int
+    #: (matched, predicted, gold) token counts for TO and TM
+    to: tuple[int, int, int]
+    tm: tuple[int, int, int]
+
+
+def assign_folds(samples: Sequence[Sample], k: int, seed: int = 0) -> list[int]:
+    """Fold of each sample: per dataset, a seeded shuffle dealt round-robin."""
+    by_dataset: dict[str, list[int]] = defaultdict(list)
+    for i, s in enumerate(samples):
+        by_dataset[s.dataset].append(i)
+    rng = random.Random(seed)
+    fold = [0] * len(samples)
+    offset = 0
+    for name in sorted(by_dataset):
+        idx = sorted(by_dataset[name], key=lambda i: samples[i].name)
+        rng.shuffle(idx)
+        for j, i in enumerate(idx):
+            fold[i] = (j + offset) % k
+        offset += len(idx)
+    return fold
+
+
+# state shared with forked workers (set before the pool starts)
+_STATE: dict[str, Any] = {}
+
+
+def crossval(samples: Sequence[Sample], config: Config, *, folds: int = 6, seed: int = 0,
+             settings: Sequence[str] = ("none",), workers: int = 1,
+             train_options: dict[str, Any] | None = None) -> list[Outcome]:
+    """Every page scored once per setting (an ablation name of :data:`ABLATIONS`, or
+    ``without:feature,feature``) by a model trained on the other folds."""
+    if folds < 2 or folds > len(samples):
+        raise ValueError(f"need 2 ≤ folds ≤ pages, got folds={folds} for {len(samples)} pages")
+    fold_of = assign_folds(samples, folds, seed)
+    _STATE.update(samples=samples, fold_of=fold_of, train_options=train_options or {})
+    jobs = [(setting_config(config, s), s, f) for s in settings for f in range(folds)]
+    if workers <= 1:
+        results = [_run_fold(*job) for job in jobs]
+    else:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            results = list(pool.map(_run_fold, *zip(*jobs)))
+    return [o for chunk in results for o in chunk]
+
+
+def setting_config(config: Config, setting: str) -> Config:
+    """The configuration of a named ablation (or ``without:f1,f2``)."""
+    if setting.startswith("without:"):
+        return config.without(*setting[len("without:"):].split(","))
+    parts = setting.split("+")
+    unknown = [p for p in parts if p not in ABLATIONS]
+    if unknown:
+        raise ValueError(f"unknown ablation {unknown[0]!r} (known: {', '.join(ABLATIONS)}, without:F,…)")
+    off = [f for p in parts for f in (config.get("crf-extra") if p == "seed" else ABLATIONS[p])]
+    return config.without(*off)
+
+
+def _run_fold(config: Config, setting: str, fold: int) -> list[Outcome]:
+    samples: Sequence[Sample] = _STATE["samples"]
+    fold_of: list[int] = _STATE["fold_of"]
+    examples = (Example(s.blocks, s.labels, s.name) for s, f in zip(samples, fold_of) if f != fold)
+    model = train(examples, config, **_STATE["train_options"])
+    return [score(setting, fold, s, model.tag(s.blocks))
+            for s, f in zip(samples, fold_of) if f == fold]
+
+
+def score(setting: str, fold: int, sample: Sample, predicted: Sequence[Label]) -> Outcome:
+    """Labelling accuracy and cleaning counts of one page."""
+    correct = sum(p is g for p, g in zip(predicted, sample.labels))
+    cn = sum(p.kept == g.kept for p, g in zip(predicted, sample.labels))
+    pred = [(MARKERS[u.kind], u.text) for u in units(sample.blocks, predicted) if u.text]
+    gold = list(sample.gold)
+    to = metrics.cleaneval_scores(pred, gold, metrics.Mode.TO)
+    tm = metrics.cleaneval_scores(pred, gold, metrics.Mode.TM)
+    return Outcome(setting, sample.name, sample.dataset, sample.lang, fold, len(sample.blocks),
+                   correct, cn, (to.matched, to.pred, to.gold), (tm.matched, tm.pred, tm.gold))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def table(outcomes: Iterable[Outcome], by: Sequence[str] = ("setting", "dataset")) -> list[dict[str, Any]]:
+    """Rows of accuracy and cleaning scores grouped by ``by`` (Outcome fields)."""
+    groups: dict[tuple, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        groups[tuple(getattr(o, f) for f in by)].append(o)
+    return [{**dict(zip(by, key)), **_row(items)} for key, items in sorted(groups.items())]
+
+
+def _row(items: list[Outcome]) -> dict[str, Any]:
+    blocks = sum(o.blocks for o in items) or 1
+    row: dict[str, Any] = {"pages": len(items), "blocks": blocks,
+                           "acc_full": 100 * sum(o.correct for o in items) / blocks,
+                           "acc_content_noise": 100 * sum(o.correct_content_noise for o in items) / blocks}
+    for name in ("to", "tm"):
+        triples = [getattr(o, name) for o in items]
+        m, p, g = (sum(t[i] for t in triples) for i in range(3))
+        prec, rec = _safe(m, p), _safe(m, g)
+        row[f"{name}_p"], row[f"{name}_r"] = 100 * prec, 100 * rec
+        row[f"{name}_f1"] = 100 * _f1(prec, rec)
+        row[f"{name}_f1_macro"] = 100 * sum(_f1(_safe(t[0], t[1]), _safe(t[0], t[2])) for t in triples) / len(triples)
+    return row
+
+
+def _safe(a: int, b: int) -> float:
+    return a / b if b else 0.0
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+COLUMNS = (("pages", "pages", "{:d}"), ("acc_full", "acc full", "{:.2f}"),
+           ("acc_content_noise", "acc c/n", "{:.2f}"), ("to_f1", "TO F1", "{:.2f}"),
+           ("to_f1_macro", "TO F1 macro", "{:.2f}"), ("tm_f1", "TM F1", "{:.2f}"),
+           ("tm_f1_macro", "TM F1 macro", "{:.2f}"))
+
+
+def markdown(rows: Sequence[dict[str, Any]], by: Sequence[str]) -> str:
+    """A Markdown table of :func:`table` rows."""
+    head = [*by, *(title for _, title, _ in COLUMNS)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        cells = [str(row[f]) for f in by] + [fmt.format(row[key]) for key, _, fmt in COLUMNS]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
