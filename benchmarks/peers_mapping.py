@@ -3,15 +3,20 @@
 For each sampled page of each dataset and each peer (``detourage.methods.peers``):
 
 - the peer's own output text is taken (its library's documented default call);
-- it is aligned onto the page's blocks (``peers.align``), labelled and rendered as txt,
-  exactly as ``detourage extract -m peer-…`` would;
-- *fidelity*: token F1 between the peer's raw text and our rendered txt, tokens being
+- it is aligned onto the page's blocks (``peers.mappable``, then ``peers.align``), labelled
+  and rendered as txt, exactly as ``detourage extract -m peer-…`` would;
+- *fidelity*: token F1 between the peer's text and our rendered txt, tokens being
   ``peers.tokens`` (case-folded words, one token per CJK/Thai character) matched in order
-  (``metrics.matched_count``, Ratcliff/Obershelp); the target is ≥ 0.97;
+  (``metrics.matched_count``, Ratcliff/Obershelp); the target is ≥ 0.97.  It measures the
+  mapping, so it leaves out the peer lines that are text of no block of the page
+  (``peers.unmapped``: script code, fallback strings), which no mapping can hold: their
+  share of the peer's tokens is reported apart (*unmapped*), and *fidelity (all)* is the
+  same F1 with them counted;
 - the rendered output is scored against the gold with ``evaluate.score_page`` (TO F1,
   shingle F1), as ``detourage evaluate`` scores a method;
 - peer lines that did not make it into our output (under half their tokens matched) are
-  classified: in the page ``<title>``, in an attribute (alt, title, content…), or other.
+  classified: in the page ``<title>``, in an attribute (alt, title, content…), in a
+  ``<script>`` element's code, or other.
 
 A page where the peer raises is scored as an empty output (a crash is a miss) and counted.
 
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import re
 import statistics
@@ -42,6 +48,7 @@ from detourage.methods.common import label_paragraphs
 from detourage.render import MARKERS, render_txt, units
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+_SCRIPT = re.compile(r"<script[^>]*>(.*?)</script", re.I | re.S)
 _ATTR = re.compile(r'(?:alt|title|content|value|aria-label|placeholder)\s*=\s*["\']([^"\']*)["\']', re.I)
 
 
@@ -54,6 +61,7 @@ def token_f1(a: list[str], b: list[str]) -> float:
 
 def one_page(job: tuple[str, Document, str]) -> dict[str, Any]:
     dataset, doc, name = job
+    logging.getLogger("boilerpy3").setLevel(logging.CRITICAL)  # nested-<a> warnings, parse errors
     peer = peers.PEERS[name]
     rec: dict[str, Any] = {"dataset": dataset, "id": doc.id, "peer": name, "error": None}
     page = load(doc.read_html(), url=doc.meta.get("url"))
@@ -63,13 +71,16 @@ def one_page(job: tuple[str, Document, str]) -> dict[str, Any]:
     except Exception as exc:  # a crash is a miss, counted by type
         lines, rec["error"] = [], type(exc).__name__
     t1 = time.perf_counter()
-    keep = peers.align(page.blocks, lines) if page.blocks else []
+    text, unmapped = peers.mappable(page.blocks, lines)
+    keep = peers.align(page.blocks, text) if page.blocks else []
     labels = Labels(name, label_paragraphs(page.blocks, keep))
     result = Result(page, labels, units(page.blocks, labels.labels))
     t2 = time.perf_counter()
     rec["ms_peer"], rec["ms_align"] = (t1 - t0) * 1000, (t2 - t1) * 1000
     ours, theirs = peers.tokens(render_txt(result)), peers.tokens("\n".join(lines))
-    rec["fidelity"] = token_f1(theirs, ours)
+    rec["fidelity"] = token_f1(peers.tokens("\n".join(text)), ours)
+    rec["fidelity_all"] = token_f1(theirs, ours)
+    rec["unmapped_tokens"] = len(peers.tokens("\n".join(unmapped)))
     rec["peer_tokens"], rec["our_tokens"] = len(theirs), len(ours)
     rec["lost"] = _lost_lines(lines, ours, page)
     pred = [(MARKERS[u.kind], u.text) for u in result.units if u.text]
@@ -83,12 +94,14 @@ def _lost_lines(lines: list[str], ours: list[str], page: Any) -> list[tuple[str,
     bag = Counter(ours)
     title = set(peers.tokens(page.title))
     attrs = set(peers.tokens(" ".join(_ATTR.findall(page.html))))
+    scripts = set(peers.tokens(" ".join(_SCRIPT.findall(page.html))))
     lost = []
     for line in lines:
         toks = peers.tokens(line)
         if not toks or sum(1 for t in toks if bag[t]) >= len(toks) / 2:
             continue
-        where = ("title" if set(toks) <= title else "attribute" if set(toks) <= attrs else "other")
+        where = ("title" if set(toks) <= title else "attribute" if set(toks) <= attrs
+                 else "script" if set(toks) <= scripts else "other")
         lost.append((where, line[:120]))
     return lost
 
@@ -133,8 +146,9 @@ def report(records: list[dict[str, Any]]) -> None:
         for ds in (r["dataset"], "all"):
             groups[r["peer"], ds].append(r)
     print("| peer | dataset | pages | errors | fidelity mean | fidelity median | pages ≥0.97 | "
-          "TO F1 (macro) | shingle F1 | snippet acc | ms/page peer (median) | ms/page align (median) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "fidelity (all) mean | unmapped | TO F1 (macro) | shingle F1 | snippet acc | "
+          "ms/page peer (median) | ms/page align (median) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (name, ds), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] == "all", kv[0][1])):
         fid = [r["fidelity"] for r in rs]
         scored = [r for r in rs if "to_f1" in r]
@@ -143,8 +157,10 @@ def report(records: list[dict[str, Any]]) -> None:
         sn = [r for r in rs if "snippet_tp" in r]
         acc = statistics.mean(r["snippet_accuracy"] for r in sn) if sn else None
         errors = Counter(r["error"] for r in rs if r["error"])
+        unmapped = sum(r["unmapped_tokens"] for r in rs) / max(1, sum(r["peer_tokens"] for r in rs))
         print(f"| {name} | {ds} | {len(rs)} | {dict(errors) or 0} | {statistics.mean(fid):.4f} | "
               f"{statistics.median(fid):.4f} | {sum(f >= 0.97 for f in fid) / len(fid):.1%} | "
+              f"{statistics.mean(r['fidelity_all'] for r in rs):.4f} | {unmapped:.2%} | "
               f"{_f(to)} | {_f(sh)} | {_f(acc)} | {statistics.median(r['ms_peer'] for r in rs):.1f} | "
               f"{statistics.median(r['ms_align'] for r in rs):.1f} |")
     print("\nPeer lines lost by the mapping (under half their tokens in our output), by origin:")

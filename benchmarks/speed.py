@@ -60,7 +60,7 @@ DEFAULT_METHODS = ("fulltext", "baseline", "eatiht")
 #: ratio to parse-only: issue 2 (fulltext, baseline, eatiht) and issue 4 (seed 002's cleaners)
 TARGETS = {"fulltext": 2.0, "baseline": 4.0, "eatiht": 4.0,
            **{name: 5.0 for name in ("boilerpipe", "boilerpipe-default", "justext", "justext-nostop",
-                                     "ncleaner", "ncleaner-nl")}}
+                                     "ncleaner", "ncleaner-nl", "victor")}}
 YARDSTICK = "parse-only"
 
 

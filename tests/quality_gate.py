@@ -15,7 +15,7 @@ from detourage.evaluation.gold import load_dataset
 
 PAGES = 10
 METHODS = ("fulltext", "baseline", "eatiht", "boilerpipe", "justext", "justext-nostop", "ncleaner",
-           "ncleaner-nl")
+           "ncleaner-nl", "victor")
 DATASETS = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
 FLOORS = Path(__file__).with_name("quality_floors.json")
 

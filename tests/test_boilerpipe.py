@@ -14,9 +14,10 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def tb(words: int = 10, anchor: int = 0, wrapped_words: int | None = None, lines: int = 1,
-       text: str = "x", start: int = 0, content: bool = False) -> bp.TextBlock:
+       text: str = "x", start: int = 0, content: bool = False, level: int = 0,
+       labels: tuple[str, ...] = ()) -> bp.TextBlock:
     return bp.TextBlock([start], text, words, anchor, words if wrapped_words is None else wrapped_words,
-                        lines, start, start, content=content)
+                        lines, start, start, level, content=content, labels=set(labels))
 
 
 # --- features ----------------------------------------------------------------------------
@@ -53,6 +54,18 @@ def test_blocks_split_at_block_tags_not_inline_ones():
     blocks = bp.boilerpipe_blocks(page.blocks)
     assert [b.text for b in blocks] == ["One two three", "four", "five"]
     assert [(b.words, b.anchor_words) for b in blocks] == [(3, 1), (1, 0), (1, 0)]
+
+
+def test_blocks_as_boilerpipe_sees_them():
+    page = load("<body><h2>Head</h2><p>|</p><ul><li>item <a name='x'>anchor</a>text</li></ul>"
+                "<p>pick <select><option>one</option><option>two</option></select> end</p></body>")
+    blocks = bp.boilerpipe_blocks(page.blocks)
+    # a block without a word is a block (0 words); option text is no text; a link
+    # boundary separates tokens, and an <a> without href is anchor text too
+    assert [b.text for b in blocks] == ["Head", "|", "item anchor text", "pick", "end"]
+    assert [(b.words, b.anchor_words) for b in blocks] == [(1, 0), (0, 0), (3, 1), (1, 0), (1, 0)]
+    assert [sorted(b.labels) for b in blocks[:3]] == [[bp.HEADING], [], [bp.LI]]
+    assert blocks[2].tag_level > blocks[1].tag_level
 
 
 # --- classifiers -------------------------------------------------------------------------
@@ -99,16 +112,33 @@ def test_density_rules(prev, curr, next_, expected):
     ("text", "expected"),
     [("Comments (3)", True), ("12 comments so far", True), ("© Reuters 2010. All rights", True),
      ("Add your comment here", True), ("Comments", True), ("no comments", False),
-     ("A normal sentence.", False), ("12 users responded in this thread", True)],
+     ("A normal sentence.", False), ("12 users responded in this thread", True),
+     ("Rätta artikeln", True), ("Comment", False)],
 )
 def test_terminating(text, expected):
     assert bp.terminating(text) is expected
 
 
-def test_potential_titles_take_longest_part():
+def test_terminating_short_linked_comment():
+    assert bp.terminating("Comment", link_density=1.0)
+    assert not bp.terminating("Comment", link_density=0.5)
+
+
+def test_potential_titles_as_boilerpipe_1_2():
     titles = bp.potential_titles("Big storm hits the coast | Example News")
     assert "big storm hits the coast" in titles
     assert "big storm hits the coast | example news" in titles
+    assert "storm hits the coast" in bp.potential_titles("News » Storm hits the coast")
+    # a " - site" end and a "site - " start are cut; apostrophes and case do not count
+    assert "big storm hits the coast" in bp.potential_titles("Big storm hits the coast - Example")
+    assert "storm's end" not in bp.potential_titles("Example - Storm's end")
+    assert "storms end" in bp.potential_titles("Example - Storm's end")
+
+
+def test_mark_title_marks_the_first_match_only():
+    doc = [tb(text="Menu"), tb(text="Big storm hits the coast!"), tb(text="Big storm hits the coast")]
+    bp.mark_title(doc, "Big storm hits the coast | Example News")
+    assert [bp.TITLE in b.labels for b in doc] == [False, True, False]
 
 
 def test_ignore_after_end_needs_enough_words():
@@ -125,16 +155,58 @@ def test_ignore_after_end_needs_enough_words():
 def test_keep_largest_and_expand_title():
     doc = [tb(3, start=0, content=True), tb(5, start=2, content=True), tb(50, start=5, content=True)]
     doc[0].labels.add(bp.TITLE)
-    bp.keep_largest(doc)
+    bp.keep_largest(doc, 150)
     assert [b.content for b in doc] == [False, False, True]
+    assert bp.VERY_LIKELY_CONTENT in doc[2].labels and bp.MIGHT_BE_CONTENT in doc[0].labels
     bp.expand_title(doc)
     assert [b.content for b in doc] == [True, True, True]
+
+
+def test_keep_largest_expands_to_large_blocks_of_its_level():
+    doc = [tb(160, level=3), tb(200, level=2), tb(150, level=3), tb(10, level=4),
+           tb(300, level=3, content=True), tb(149, level=3), tb(170, level=4), tb(400, level=3)]
+    bp.keep_largest(doc, 150)
+    # up to the nearest lower level before it; deeper blocks are passed over, not joined
+    assert [b.content for b in doc] == [False, False, True, False, True, False, False, True]
+
+
+def test_large_blocks_of_the_largest_level_become_content():
+    doc = [tb(120, level=2), tb(99, level=2), tb(300, level=2, content=True), tb(120, level=3)]
+    doc[2].labels.add(bp.VERY_LIKELY_CONTENT)
+    bp.large_blocks_to_content(doc, 100)
+    assert [b.content for b in doc] == [True, False, True, False]
+
+
+def test_list_at_end_adds_link_free_nested_items():
+    doc = [tb(300, level=2, content=True, labels=(bp.VERY_LIKELY_CONTENT,)),
+           tb(5, level=4, labels=(bp.MIGHT_BE_CONTENT, bp.LI)),
+           tb(5, level=4, anchor=1, labels=(bp.MIGHT_BE_CONTENT, bp.LI)),
+           tb(5, level=4, labels=(bp.MIGHT_BE_CONTENT, bp.LI))]
+    bp.list_at_end(doc)
+    assert [b.content for b in doc] == [True, True, False, False]
+
+
+def test_trailing_headlines_are_boilerplate():
+    # from the end, boilerplate passed over: every heading until the first other content
+    doc = [tb(content=True), tb(content=True, labels=(bp.HEADING,)), tb(), tb(content=True, labels=(bp.HEADING,))]
+    bp.trailing_headlines(doc)
+    assert [b.content for b in doc] == [True, False, False, False]
+    doc = [tb(content=True, labels=(bp.HEADING,)), tb(content=True)]
+    bp.trailing_headlines(doc)
+    assert [b.content for b in doc] == [True, True]
 
 
 def test_proximity_fusion_joins_neighbours_only():
     doc = [tb(5, start=0, content=True), tb(5, start=2, content=True), tb(5, start=5, content=True)]
     fused = bp.proximity_fusion(doc, content_only=True)
     assert [(b.start, b.end, b.words) for b in fused] == [(0, 2, 10), (5, 5, 5)]
+
+
+def test_proximity_fusion_same_tag_level():
+    doc = [tb(5, start=0, content=True, level=3), tb(5, start=1, content=True, level=4),
+           tb(5, start=2, content=True, level=4)]
+    fused = bp.proximity_fusion(doc, content_only=True, same_level=True)
+    assert [(b.start, b.end) for b in fused] == [(0, 0), (1, 2)]
 
 
 # --- the method --------------------------------------------------------------------------

@@ -79,6 +79,26 @@ def test_text_not_in_the_page_is_lost_not_invented() -> None:
     assert keep == [True]
 
 
+def test_unmapped_lines_are_set_aside_not_aligned() -> None:
+    page = detourage.load("<p>Print this page</p><p>The value of the page is one.</p><p>Body text here.</p>")
+    code = "var page = document.getElementById('print'); if (page) { page.value = 1; }"
+    lines = [code, "Body text here.", "}"]
+    assert peers.unmapped(page.blocks, lines) == [code]
+    assert peers.mappable(page.blocks, lines) == (["Body text here.", "}"], [code])
+    # aligned as it is, the code's common words ("print", "page") would keep a block
+    assert kept(page.html, lines) == ["Print this page", "Body text here."]
+
+
+def test_peer_reports_unmapped_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = detourage.load("<p>Menu</p><p>Body text of the page.</p>")
+    fake = dataclasses.replace(peers.PEERS["peer-boilerpy3"],
+                               extract_text=lambda page, options: ["function x() { return menu; }",
+                                                                   "Body text of the page."])
+    labels = fake.label(page)
+    assert [lab.kept for lab in labels.labels] == [False, True]
+    assert labels.details["unmapped"] == ["function x() { return menu; }"]
+
+
 # --------------------------------------------------------------------------- surface
 
 

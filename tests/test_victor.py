@@ -247,7 +247,11 @@ def test_trained_model_cleans_unseen_pages(material: training.Material, model: M
         assert accuracy >= 0.9, (sample.name, accuracy)
 
 
-def test_fast_tagger_equals_crfsuite(material: training.Material, model: Model) -> None:
+@pytest.mark.parametrize("compiled", [True, False])
+def test_fast_tagger_equals_crfsuite(material: training.Material, model: Model, compiled: bool,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    if not compiled:
+        monkeypatch.setattr(features, "_compiled", None)
     for sample in material.samples:
         assert model.tag(sample.blocks) == model.tag_crfsuite(sample.blocks)
 
@@ -276,10 +280,13 @@ def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
 def test_shipped_model_loads_and_labels_a_page() -> None:
     model = load_model()
     assert model.meta["provenance"]["split"] == "train"
-    result = extract("<html><body><ul><li><a href=/a>Home</a></li></ul><h1>Title of the story</h1>"
-                     "<p>" + "A long sentence of the article that goes on and on. " * 6 + "</p></body></html>",
-                     method="victor")
-    assert "long sentence" in result and "Home" not in result
+    paragraphs = "".join(f"<p>Paragraph {i} has a long sentence of the article that goes on. " * 3 + "</p>"
+                         for i in range(5))
+    result = extract("<html><body><ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>"
+                     f"<h1>Title of the story</h1>{paragraphs}<div class=footer>© 2020 The Company</div>"
+                     "</body></html>", method="victor")
+    assert "Title of the story" in result
+    assert all(f"Paragraph {i} has" in result for i in range(5))
 
 
 def test_shipped_model_fast_path_equals_crfsuite_on_shared_pages() -> None:
@@ -395,6 +402,21 @@ def test_compiled_groups_equal_the_python_reference(index: int, monkeypatch: pyt
             assert _partition(compiled[name]) == _partition(python[name]), name
         else:
             assert compiled[name].tolist() == python[name].tolist(), name
+
+
+TRICKY_TEXTS = ["", " ", "Hello, world!", "«Quoted.» next", "a..b c?!", "(12:30) -5% +3,5 x2y",
+                "1/2/2007.", "end…", "他说。然后！", "ÉCOLE été Ⅻ ² ½", "‘quote’", "word'", "U.S.A. 3.",
+                "\u00a0", "\U0001F600 emoji", "__init__ -- --x-- 42-", "Ⅳ. item"]
+
+
+@pytest.mark.skipif(features._compiled is None, reason="the compiled _cvictor is not built")
+def test_compiled_scan_equals_the_python_reference() -> None:
+    stopwords = frozenset({"the", "été", "word"})
+    texts = TRICKY_TEXTS + [b.text for page in _pages_for_twins() for b in load(page).blocks]
+    table, keys = features._compiled.scan(texts, stopwords, features._strip_table())
+    for i, text in enumerate(texts):
+        *row, key = features.scan(text, stopwords)
+        assert (table[i].tolist(), keys[i]) == (row, key), text
 
 
 @pytest.mark.skipif(features._compiled is None, reason="the compiled _cvictor is not built")

@@ -129,3 +129,144 @@ def best_path(double[:, :] scores, double[:, :] transitions):
         path.append(arg)
     path.reverse()
     return path
+
+
+cdef inline bint _mark(Py_UCS4 c) noexcept:
+    return c == u'.' or c == u'!' or c == u'?' or c == u'。' or c == u'！' or c == u'？' or c == u'…'
+
+
+cdef inline bint _closer(Py_UCS4 c) noexcept:
+    return c == u'"' or c == u"'" or c == u'”' or c == u'’' or c == u'»' or c == u')' or c == u']'
+
+
+cdef inline bint _opener(Py_UCS4 c) noexcept:
+    return (c == u'"' or c == u"'" or c == u'“' or c == u'‘' or c == u'«' or c == u'„' or c == u'¿'
+            or c == u'¡' or c == u'(')
+
+
+cdef inline bint _number_tail(Py_UCS4 c) noexcept:
+    return (c.isdecimal() or c == u'.' or c == u',' or c == u':' or c == u'/' or c == u'%'
+            or c == u'-')
+
+
+cdef int _token_class(str text, Py_ssize_t a, Py_ssize_t b, const unsigned char[:] strip) except -1:
+    """0 word, 1 number, 2 mix, 3 other, for text[a:b] stripped of ``strip`` characters."""
+    cdef Py_UCS4 c
+    cdef Py_ssize_t i
+    cdef bint alpha = True, any_alpha = False, any_decimal = False
+    while a < b and text[a] < 0x10000 and strip[<Py_ssize_t> text[a]]:
+        a += 1
+    while b > a and text[b - 1] < 0x10000 and strip[<Py_ssize_t> text[b - 1]]:
+        b -= 1
+    if a == b:
+        return 3
+    for i in range(a, b):
+        c = text[i]
+        if c.isalpha():
+            any_alpha = True
+        else:
+            alpha = False
+            if c.isdecimal():
+                any_decimal = True
+    if alpha:
+        return 0
+    i = a
+    if text[i] == u'+' or text[i] == u'-':
+        i += 1
+    if i < b and text[i].isdecimal():
+        i += 1
+        while i < b and _number_tail(text[i]):
+            i += 1
+        if i == b:
+            return 1
+    return 2 if any_alpha and any_decimal else 3
+
+
+def scan(list texts, stopwords, const unsigned char[:] strip):
+    """``features.scan`` for every text: (n, 8) float64 columns and the duplicate keys."""
+    cdef Py_ssize_t n = len(texts), i, j, k, length, start, a, b
+    out = np.zeros((n, 8), dtype=np.float64)
+    cdef double[:, :] view = out
+    cdef list keys = []
+    cdef str text
+    cdef Py_UCS4 c, first
+    cdef int kind
+    for i in range(n):
+        text = texts[i]
+        length = len(text)
+        letters = []
+        j = 0
+        while j < length:  # tokens: maximal runs of non-space characters
+            while j < length and text[j].isspace():
+                j += 1
+            if j >= length:
+                break
+            start = j
+            while j < length and not text[j].isspace():
+                j += 1
+            kind = _token_class(text, start, j, strip)
+            view[i, kind] += 1
+            if kind == 0:
+                a, b = start, j
+                while a < b and text[a] < 0x10000 and strip[<Py_ssize_t> text[a]]:
+                    a += 1
+                while b > a and text[b - 1] < 0x10000 and strip[<Py_ssize_t> text[b - 1]]:
+                    b -= 1
+                if text[a:b].lower() in stopwords:
+                    view[i, 4] += 1
+        k = 0
+        while k < length:  # sentences: runs of marks followed by space, closer or end
+            if _mark(text[k]):
+                while k < length and _mark(text[k]):
+                    k += 1
+                if k == length or text[k].isspace() or _closer(text[k]):
+                    view[i, 5] += 1
+            else:
+                k += 1
+        if length:
+            first = text[0]
+            view[i, 6] = first.isupper() or _opener(first) or (first.isalpha() and not first.islower())
+            k = length - 1
+            while k >= 0 and _closer(text[k]):
+                k -= 1
+            view[i, 7] = k >= 0 and _mark(text[k])
+        k = 0
+        while k < length:  # the key: runs of letters, joined
+            if text[k].isalpha():
+                start = k
+                while k < length and text[k].isalpha():
+                    k += 1
+                letters.append(text[start:k])
+            else:
+                k += 1
+        keys.append("".join(letters).lower())
+    return out, keys
+
+
+def state_scores(int[:, :] values, list tables, double[:] bias):
+    """``crf.Weights.viterbi``'s per-block label scores: the bias plus, for every
+    (offset, columns, flat weights, first rows) table, the weights of the values seen."""
+    cdef Py_ssize_t n = values.shape[0], m = bias.shape[0], i, j, k, src, row
+    out = np.empty((n, m), dtype=np.float64)
+    cdef double[:, :] s = out
+    cdef Py_ssize_t[:] cols
+    cdef Py_ssize_t[:] first
+    cdef double[:, :] flat
+    cdef Py_ssize_t offset
+    for i in range(n):
+        for k in range(m):
+            s[i, k] = bias[k]
+    for table in tables:
+        offset = table[0]
+        cols = table[1]
+        flat = table[2]
+        first = table[3]
+        for i in range(n):
+            src = i + offset
+            if src < 0 or src >= n:
+                continue
+            for j in range(cols.shape[0]):
+                row = first[j] + values[src, cols[j]]
+                for k in range(m):
+                    s[i, k] += flat[row, k]
+    return out

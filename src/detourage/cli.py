@@ -251,7 +251,7 @@ def _victor_options(f):
         click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
                      help="Only dataset pages of one half of the fixed split."),
         click.option("--lang", "langs", multiple=True, help="Only dataset pages of this language (repeatable)."),
-        click.option("--limit", type=int, default=None, help="At most N pages per input."),
+        click.option("--limit", type=int, default=None, help="At most N pages per dataset and language (or per folder of .anno files)."),
         click.option("--threshold", type=float, default=0.5, show_default=True,
                      help="Gold alignment: share of a block's tokens that makes it content."),
         click.option("--c1", type=float, default=None, help="L1 coefficient (default: the configuration's)."),

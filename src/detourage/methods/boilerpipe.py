@@ -4,35 +4,48 @@ Each text block is described by its number of words, its link density (words ins
 ``<a>`` over words), its text density (words per line when the block is wrapped at 80
 characters) and the same features of the previous and next blocks; published decision
 trees say which blocks are content.  Two extractors are offered, as the reference
-implementations name them (``Options.variant``):
+implementation (Java boilerpipe 1.2, ``de.l3s.boilerpipe.extractors``) names them
+(``Options.variant``):
 
 - ``"default"`` (DefaultExtractor): fuse neighbours of equal text density, then the
   density rules (:func:`density_rules`);
 - ``"article"`` (ArticleExtractor, the default here because it is the one users call
-  "boilerpipe" and the one tuned for news articles): mark terminating blocks ("comments",
-  "© Reuters"…), mark blocks equal to the page title (or its longest part), the
-  number-of-words rules (:func:`num_words_rules`), drop everything after a terminating
-  block once 60 full-text words were seen, fuse neighbouring content, keep the largest
-  content region, and expand it back to the title.
+  "boilerpipe" and the one tuned for news articles), its twelve filters in Java's order
+  (:func:`article`): mark terminating blocks ("comments", "© Reuters"…) and the block
+  matching the page title, the number-of-words rules (:func:`num_words_rules`), drop
+  everything after a terminating block once 60 full-text words were seen, drop trailing
+  headings, fuse each content block into the block before it, drop boilerplate but the
+  title, fuse neighbouring content of one tag level, keep the largest content block and
+  the large (150+ words) blocks of its tag level around it, expand back to the title,
+  add large (100+ words) blocks of that tag level and the link-free list items nested
+  right after it.
 
 Blocks.  Boilerpipe's text block is the text between two tags that are neither inline
 (``b i em strong span sup sub code tt var u strike font abbr acronym``) nor ``<a>``;
 ``<br>`` and ``<img>`` end a block too.  Those are regrouped here from the page's runs
 (:func:`boilerpipe_blocks`): a run starts a new block when a non-inline tag was crossed
-since the previous run.  Words are the BoilerPy3 tokenizer's (runs of word characters and
-``"'.,!@-:;$?()/``, holding at least one letter or digit); a run inside ``<a href>`` gives
-anchor words.
+since the previous run.  ``<option>`` text is ignored, as Boilerpipe ignores it.  Words
+are tokens holding a letter or digit, tokens being runs of word characters and
+``"'.,!@-:;$?()/`` (Boilerpipe's ``UnicodeTokenizer``); a block whose tokens hold no word
+("|", "»") is a block with 0 words, as in Boilerpipe.  Every word inside an ``<a>`` (with
+or without ``href``) is an anchor word.  A block inside ``<h1>``–``<h3>`` is a heading, one
+inside ``<li>`` a list item (the labels Boilerpipe's tag actions give).  The tag level of
+a block is the number of its enclosing elements that are not inline.
 
-The filter chain follows BoilerPy3 (github.com/jmriebold/BoilerPy3, ``extractors.py``),
-the peer this method is measured against; the Java original (kohlschutter/boilerpipe
-1.2) adds ``TrailingHeadlineToBoilerplateFilter``, keeps title blocks in
-``BoilerplateBlockFilter``, fuses content only at the same tag level, expands the
-largest block to its tag level and adds ``LargeBlockSameTagLevelToContentFilter`` and
-``ListAtEndFilter``; those are not reproduced.  Known differences from BoilerPy3, all
-from the shared parse: hidden elements (``display:none``), ``<iframe>``, ``<svg>``,
-``<textarea>``/``<select>`` text are not blocks here; ``<br/>`` ends a block here (BoilerPy3
-ignores self-closing tags); image alt text is never content (Boilerpipe has none); a
-``<script>`` inside a paragraph does not split it.
+Known differences from Boilerpipe, all from the shared parse (lxml, where Boilerpipe
+used NekoHTML) and segmentation: hidden elements (``display:none``), ``<iframe>``,
+``<svg>``, ``<template>``, ``<audio>``/``<video>`` fallback text are not blocks here; a
+``<script>`` (or another element the segmentation skips) inside a paragraph does not
+split it; image alt text is never content; a block's heading/list-item labels come from
+its last run's ancestors, where Boilerpipe's handler, which flushes a block lazily, may
+also give it those of an element opened right after it; an ``<a>`` nested in another
+(libxml2 keeps such nesting) is anchor text like its parent, where Boilerpipe's anchor
+counter, handed such nesting, goes below zero and counts every later word of the page as
+anchor text.
+BoilerPy3 (``peer-boilerpy3``) ports an older chain (Boilerpipe 1.1's title matching, no
+trailing-headline, keep-title, same-level, expansion, large-block or list filters) on a
+front end of its own; both differences are measured and explained by
+``benchmarks/boilerpipe_agreement.py``.
 """
 
 from __future__ import annotations
@@ -43,26 +56,41 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
 
-from ..model import Block, Label, Labels, Page
+from ..model import Block, Labels, Page
 from .common import label_paragraphs
 
 NAME = "boilerpipe"
 SEED = "002"
 DESCRIPTION = "Boilerpipe: shallow text features (words, link and text density) and article rules"
 
-#: tags that neither end a block nor change the tag level (BoilerPy3's tag action map)
+#: tags that neither end a block nor change the tag level (Boilerpipe's tag action map)
 INLINE = frozenset("strike u b i em strong span sup code tt sub var abbr acronym font".split())
 #: ``<a>`` does not end a block, but raises the tag level
 ANCHOR = "a"
+#: elements Boilerpipe skips whose text the shared segmentation keeps
+IGNORED = frozenset({"option"})
+#: tags whose blocks Boilerpipe labels (its ``DefaultTagActionMap``)
+HEADINGS = ("h1", "h2", "h3")
+LIST_ITEM = "li"
 
 VARIANTS = ("article", "default")
 
+#: block labels (Boilerpipe's ``DefaultLabels``)
+END_OF_TEXT = "end-of-text"
+TITLE = "title"
+HEADING = "heading"
+LI = "li"
+MIGHT_BE_CONTENT = "might-be-content"
+VERY_LIKELY_CONTENT = "very-likely-content"
+
 #: crossed tags that leave a run in the current block
 _STAYS = INLINE | {"/" + t for t in INLINE} | {ANCHOR, "/" + ANCHOR}
+#: crossed tags that separate tokens without ending the block (anchors, ``abbr``/``acronym``)
+_SPACING = frozenset({ANCHOR, "/" + ANCHOR, "abbr", "/abbr", "acronym", "/acronym"})
 
-#: Boilerpipe's tokens (BoilerPy3 ``PAT_WORD``: runs of word characters and
-#: ``"'.,!@-:;$?()/``) and its words, the tokens holding a letter or digit: one pattern
-#: finds the words directly (a token without a letter or digit fails it at every start)
+#: Boilerpipe's tokens (runs of word characters and ``"'.,!@-:;$?()/``) and its words, the
+#: tokens holding a letter or digit: one pattern finds the words directly (a token without
+#: a letter or digit fails it at every start)
 _TOKEN_CHARS = r"[\w\"'.,!@\-:;$?()/]"
 _WORD = re.compile(f"{_TOKEN_CHARS}*[^\\W_]{_TOKEN_CHARS}*")
 
@@ -74,8 +102,14 @@ class Options:
     #: width of a wrapped line in characters (the paper's 80-column display)
     line_width: int = 80
     #: full-text words to see before a terminating block ends the article
-    #: (``IgnoreBlocksAfterContentFilter``'s published default)
+    #: (``IgnoreBlocksAfterContentFilter.DEFAULT_INSTANCE``)
     min_words_before_end: int = 60
+    #: words a block of the largest block's tag level needs to join it
+    #: (``KeepLargestBlockFilter.INSTANCE_EXPAND_TO_SAME_TAGLEVEL_MIN_WORDS``)
+    expand_min_words: int = 150
+    #: words a boilerplate block of that tag level needs to become content
+    #: (``LargeBlockSameTagLevelToContentFilter``)
+    large_block_words: int = 100
 
 
 # --- blocks and features -----------------------------------------------------------------
@@ -140,7 +174,10 @@ def wrap(tokens: Sequence[str], width: int = 80) -> tuple[int, int]:
     return (len(lengths), 1) if lines == 0 else (len(lengths) - on_line, lines)
 
 
-def features(runs: Sequence[tuple[str, bool, bool]], width: int = 80) -> tuple[int, int, int, int]:
+Run = tuple[str, bool, bool]  # (text, separated from the previous run, inside a link)
+
+
+def features(runs: Sequence[Run], width: int = 80) -> tuple[int, int, int, int]:
     """(words, anchor words, wrapped words, wrapped lines) of a block's runs, each given as
     (text, space before, inside a link).  Link boundaries always separate tokens."""
     words: list[str] = []
@@ -153,9 +190,15 @@ def features(runs: Sequence[tuple[str, bool, bool]], width: int = 80) -> tuple[i
     return len(words), anchor, wrapped_words, lines
 
 
-def join_runs(runs: Sequence[tuple[str, bool, bool]]) -> str:
-    """The runs' texts, a space where the page had whitespace or a break between them."""
-    return "".join((" " if k and space else "") + text for k, (text, space, _) in enumerate(runs))
+def join_runs(runs: Sequence[Run]) -> str:
+    """The runs' texts, a space where the page had whitespace or a break between them, or
+    where a link starts or ends (Boilerpipe's handler adds one there)."""
+    out = []
+    for k, (text, space, linked) in enumerate(runs):
+        if k and (space or linked != runs[k - 1][2]):
+            out.append(" ")
+        out.append(text)
+    return "".join(out)
 
 
 def starts_block(block: Block) -> bool:
@@ -171,37 +214,51 @@ def tag_level(block: Block) -> int:
     return sum(1 for t in block.path if t not in INLINE)
 
 
-def boilerpipe_blocks(blocks: Sequence[Block], width: int = 80) -> list[TextBlock]:
-    """Regroup the page's runs into Boilerpipe's text blocks, with their features.
-
-    Image alt texts are not text to Boilerpipe: an image ends a block and belongs to none.
-    A group without a word makes no block (Boilerpipe's handler drops it).
-    """
+def _groups(blocks: Sequence[Block]) -> list[list[int]]:
+    """The runs of each Boilerpipe text block.  Image alt texts and ``<option>`` texts are
+    no text to Boilerpipe: they end a block and belong to none."""
     groups: list[list[int]] = []
     for i, block in enumerate(blocks):
-        if block.image is not None:
+        if block.image is not None or (IGNORED and not IGNORED.isdisjoint(block.path)):
             groups.append([])
             continue
         if not groups or not groups[-1] or starts_block(block):
             groups.append([])
         groups[-1].append(i)
+    return [g for g in groups if g]
+
+
+def boilerpipe_blocks(blocks: Sequence[Block], width: int = 80) -> list[TextBlock]:
+    """Regroup the page's runs into Boilerpipe's text blocks, with their features.
+
+    Every group makes a block, with 0 words when its tokens hold no letter or digit
+    (Boilerpipe's handler keeps a block that has any token).  The heading and list-item
+    labels come from the elements around the last run (the ones still open when
+    Boilerpipe's handler flushes the block).
+    """
     out: list[TextBlock] = []
-    for members in filter(None, groups):
+    for n, members in enumerate(_groups(blocks)):
+        first, last = blocks[members[0]], blocks[members[-1]]
         if len(members) == 1:  # most blocks: one run, no joining or link splitting
-            run = blocks[members[0]]
-            text, tokens = run.text, _WORD.findall(run.text)
-            words, anchor = len(tokens), len(tokens) if run.link_chars else 0
+            text, tokens = first.text, _WORD.findall(first.text)
+            words, anchor = len(tokens), len(tokens) if ANCHOR in first.path else 0
             wrapped_words, lines = wrap(tokens, width)
         else:
-            runs = [(blocks[i].text, blocks[i].space_before, blocks[i].link_chars > 0) for i in members]
+            runs = [_run(blocks[i]) for i in members]
             words, anchor, wrapped_words, lines = features(runs, width)
             text = join_runs(runs)
-        if not words:
-            continue
-        n = len(out)
-        out.append(TextBlock(members, text, words, anchor, wrapped_words, lines, n, n,
-                             tag_level(blocks[members[0]])))
+        tb = TextBlock(members, text, words, anchor, wrapped_words, lines, n, n, tag_level(first))
+        if any(h in last.path for h in HEADINGS):
+            tb.labels.add(HEADING)
+        if LIST_ITEM in last.path:
+            tb.labels.add(LI)
+        out.append(tb)
     return out
+
+
+def _run(block: Block) -> Run:
+    separated = block.space_before or not _SPACING.isdisjoint(block.crossed)
+    return block.text, separated, ANCHOR in block.path
 
 
 # --- classifiers -------------------------------------------------------------------------
@@ -247,23 +304,23 @@ def classify(doc: list[TextBlock], rule: Rule) -> None:
 
 # --- article filters ---------------------------------------------------------------------
 
-END_OF_TEXT = "end-of-text"
-TITLE = "title"
-MIGHT_BE_CONTENT = "might-be-content"
-
-#: TerminatingBlocksFinder's phrases (Boilerpipe 1.2; BoilerPy3 lost the "©" and the "ä")
+#: TerminatingBlocksFinder's phrases (Boilerpipe 1.2)
 _END_STARTS = ("comments", "© reuters", "please rate this", "post a comment")
 _END_CONTAINS = ("what you think...", "add your comment", "add comment", "reader views",
                  "have your say", "reader comments", "rätta artikeln")
 _END_EQUALS = "thanks for your comments - this feedback is now closed"
-_LEADING_NUMBER = re.compile(r"\d+")
+_LEADING_NUMBER = re.compile(r"[0-9]+")
+#: what Java's ``String.trim`` removes: every character up to U+0020
+_JAVA_SPACE = "".join(map(chr, range(33)))
 
 
-def terminating(text: str) -> bool:
-    """A short block that announces the end of an article ("Comments", "12 comments"…)."""
-    lc = text.strip().lower()
-    if len(lc) < 8:
-        return False
+def terminating(text: str, link_density: float = 0.0) -> bool:
+    """A short block that announces the end of an article ("Comments", "12 comments"…);
+    below 8 characters only a linked "Comment" does."""
+    text = text.strip(_JAVA_SPACE)
+    if len(text) < 8:
+        return link_density == 1.0 and text == "Comment"
+    lc = text.lower()
     number = _LEADING_NUMBER.match(lc)
     if number and lc.startswith((" comments", " users responded in"), number.end()):
         return True
@@ -272,44 +329,82 @@ def terminating(text: str) -> bool:
 
 
 def mark_terminating(doc: list[TextBlock]) -> None:
+    """TerminatingBlocksFinder: label the end-of-text blocks (under 15 words)."""
     for tb in doc:
-        if tb.words < 15 and terminating(tb.text):
+        if tb.words < 15 and terminating(tb.text, tb.link_density):
             tb.labels.add(END_OF_TEXT)
 
 
-_TITLE_SEPARATORS = tuple(re.compile(p) for p in
-                          (r" *[|:] *", r" *[|:()] *", r" *[|:()\-] *", r" *[|,:()\-] *"))
-_TITLE_WORD = re.compile(r"\w+")
+#: DocumentTitleMatchClassifier's separators: each gives the longest part of the title
+_TITLE_SEPARATORS = tuple(re.compile(p) for p in (
+    r"[ ]*[|»\-][ ]*", r"[ ]*[|»:][ ]*", r"[ ]*[|»:()][ ]*", r"[ ]*[|»:()\-][ ]*",
+    r"[ ]*[|»,:()\-][ ]*", r"[ ]*[|»,:()\-\u00a0][ ]*"))
+#: ... and these give every part of four words or more
+_TITLE_PARTS = (re.compile(r"[ ]+[|][ ]+"), re.compile(r"[ ]+[\-][ ]+"))
+_TITLE_SPACES = re.compile("[\b ]+")  # Java's "[\b ]+": a backspace or a space
+_SITE_AFTER = re.compile(r" - [^\-]+$")
+_SITE_BEFORE = re.compile(r"^[^\-]+ - ")
+_TITLE_PUNCTUATION = re.compile(r"[?!.\-:]+")
+
+
+def java_split(pattern: re.Pattern[str], text: str) -> list[str]:
+    """Java's ``String.split``: trailing empty parts dropped, no match gives the text."""
+    parts = pattern.split(text)
+    if len(parts) == 1:
+        return parts
+    while parts and not parts[-1]:
+        parts.pop()
+    return parts
+
+
+def _title_key(text: str) -> str:
+    return text.replace("\u00a0", " ").replace("'", "").strip(_JAVA_SPACE).lower()
+
+
+def _longest_part(title: str, separator: re.Pattern[str]) -> str | None:
+    parts = java_split(separator, title)
+    if len(parts) == 1:
+        return None
+    best, best_words = "", 0
+    for part in parts:
+        if ".com" in part:
+            continue
+        words = len(java_split(_TITLE_SPACES, part))
+        if words > best_words or len(part) > len(best):
+            best, best_words = part, words
+    return best.strip(_JAVA_SPACE) if best else None
 
 
 def potential_titles(title: str) -> set[str]:
-    """The title and, for each separator set, its longest part (lower-cased)."""
-    title = title.strip()
+    """The lower-cased title and the parts of it a page may show as its headline:
+    the longest part for each separator set, every part of four words or more between
+    " | " or " - ", and the title without a " - site" end or a "site - " start."""
+    title = _title_key(title)
     if not title:
         return set()
-    found = {title.lower()}
-    for separator in _TITLE_SEPARATORS:
-        parts = separator.split(title)
-        if len(parts) < 2:
-            continue
-        best, best_words = "", 0
-        for part in parts:
-            if ".com" in part:
-                continue
-            words = len(_TITLE_WORD.findall(part))
-            if words > best_words or len(part) > len(best):
-                best, best_words = part, words
-        if best:
-            found.add(best.strip().lower())
+    found = {title}
+    found.update(p for s in _TITLE_SEPARATORS if (p := _longest_part(title, s)) is not None)
+    for separator in _TITLE_PARTS:
+        parts = java_split(separator, title)
+        if len(parts) > 1:
+            found.update(p for p in parts
+                         if ".com" not in p and len(java_split(_TITLE_SPACES, p)) >= 4)
+    found.add(_SITE_AFTER.sub("", title, count=1))
+    found.add(_SITE_BEFORE.sub("", title, count=1))
     return found
 
 
 def mark_title(doc: list[TextBlock], title: str) -> None:
-    """DocumentTitleMatchClassifier: a block equal to a potential title is the title."""
+    """DocumentTitleMatchClassifier: the first block equal to a potential title, as it is
+    or without ``?!.-:``, is the title."""
     titles = potential_titles(title)
+    if not titles:
+        return
     for tb in doc:
-        if tb.text.strip().lower() in titles:
+        text = _title_key(tb.text)
+        if text in titles or _TITLE_PUNCTUATION.sub("", text).strip(_JAVA_SPACE) in titles:
             tb.labels.add(TITLE)
+            return
 
 
 def full_text_words(tb: TextBlock) -> int:
@@ -329,21 +424,34 @@ def ignore_after_end(doc: list[TextBlock], min_words: int) -> None:
             tb.content = False
 
 
-def proximity_fusion(doc: list[TextBlock], *, content_only: bool) -> list[TextBlock]:
+def trailing_headlines(doc: list[TextBlock]) -> None:
+    """TrailingHeadlineToBoilerplateFilter: headings after the last other content block
+    are not content."""
+    for tb in reversed(doc):
+        if tb.content:
+            if HEADING not in tb.labels:
+                return
+            tb.content = False
+
+
+def proximity_fusion(doc: list[TextBlock], *, content_only: bool,
+                     same_level: bool = False) -> list[TextBlock]:
     """BlockProximityFusion (distance 1): a content block joins the block before it when
-    at most one block lies between them (with ``content_only``, when both are content)."""
+    at most one block lies between them (with ``content_only``, when both are content;
+    with ``same_level``, when both have the same tag level)."""
+    if len(doc) < 2:
+        return doc
     start = 0
     if content_only:
         start = next((i for i, tb in enumerate(doc) if tb.content), len(doc))
         if start == len(doc):
             return doc
-    if len(doc) < 2:
-        return doc
     out = doc[: start + 1]
     prev = doc[start]
     for tb in doc[start + 1:]:
         near = tb.start - prev.end - 1 <= 1
-        if tb.content and near and (prev.content or not content_only):
+        if (tb.content and near and (prev.content or not content_only)
+                and (prev.tag_level == tb.tag_level or not same_level)):
             prev.merge(tb)
             continue
         out.append(tb)
@@ -351,19 +459,31 @@ def proximity_fusion(doc: list[TextBlock], *, content_only: bool) -> list[TextBl
     return out
 
 
-def keep_largest(doc: list[TextBlock]) -> None:
-    """KeepLargestBlockFilter: only the content block with most words stays content."""
+def keep_largest(doc: list[TextBlock], min_words: int) -> None:
+    """KeepLargestBlockFilter (expanding to the same tag level): only the first content
+    block with most words stays content, with the blocks of its tag level that have
+    ``min_words`` words or more, up to the nearest block of a lower level on each side."""
     if len(doc) < 2:
         return
-    largest = max((tb for tb in doc if tb.content), key=lambda tb: tb.words, default=None)
-    for tb in doc:
-        tb.content = tb is largest
-        if tb is not largest:
-            tb.labels.add(MIGHT_BE_CONTENT)
+    largest = max((i for i, tb in enumerate(doc) if tb.content),
+                  key=lambda i: doc[i].words, default=None)
+    for i, tb in enumerate(doc):
+        tb.content = i == largest
+        tb.labels.add(VERY_LIKELY_CONTENT if i == largest else MIGHT_BE_CONTENT)
+    if largest is None:
+        return
+    level = doc[largest].tag_level
+    for side in (reversed(doc[:largest]), doc[largest + 1:]):
+        for tb in side:
+            if tb.tag_level < level:
+                break
+            if tb.tag_level == level and tb.words >= min_words:
+                tb.content = True
 
 
 def expand_title(doc: list[TextBlock]) -> None:
-    """ExpandTitleToContentFilter: blocks between the title and the content are content."""
+    """ExpandTitleToContentFilter: the title and the blocks between it and the content
+    are content."""
     title = content = -1
     for i, tb in enumerate(doc):
         if content == -1 and TITLE in tb.labels:
@@ -377,20 +497,49 @@ def expand_title(doc: list[TextBlock]) -> None:
             tb.content = True
 
 
+def large_blocks_to_content(doc: list[TextBlock], min_words: int) -> None:
+    """LargeBlockSameTagLevelToContentFilter: blocks of ``min_words`` words or more at the
+    tag level of the largest block are content."""
+    level = next((tb.tag_level for tb in doc if tb.content and VERY_LIKELY_CONTENT in tb.labels),
+                 None)
+    if level is None:
+        return
+    for tb in doc:
+        if not tb.content and tb.words >= min_words and tb.tag_level == level:
+            tb.content = True
+
+
+def list_at_end(doc: list[TextBlock]) -> None:
+    """ListAtEndFilter: link-free list items nested below the largest block, right after
+    it, are content."""
+    level: float = float("inf")
+    for tb in doc:
+        if tb.content and VERY_LIKELY_CONTENT in tb.labels:
+            level = tb.tag_level
+        elif (tb.tag_level > level and MIGHT_BE_CONTENT in tb.labels and LI in tb.labels
+              and tb.link_density == 0):
+            tb.content = True
+        else:
+            level = float("inf")
+
+
 # --- extractors --------------------------------------------------------------------------
 
 
 def article(doc: list[TextBlock], title: str, options: Options) -> list[TextBlock]:
-    """ArticleExtractor's chain (as BoilerPy3 runs it)."""
+    """ArticleExtractor's chain, Java boilerpipe 1.2's twelve filters in order."""
     mark_terminating(doc)
     mark_title(doc, title)
     classify(doc, num_words_rules)
     ignore_after_end(doc, options.min_words_before_end)
+    trailing_headlines(doc)
     doc = proximity_fusion(doc, content_only=False)
-    doc = [tb for tb in doc if tb.content]  # BoilerplateBlockFilter
-    doc = proximity_fusion(doc, content_only=True)
-    keep_largest(doc)
+    doc = [tb for tb in doc if tb.content or TITLE in tb.labels]  # BoilerplateBlockFilter
+    doc = proximity_fusion(doc, content_only=True, same_level=True)
+    keep_largest(doc, options.expand_min_words)
     expand_title(doc)
+    large_blocks_to_content(doc, options.large_block_words)
+    list_at_end(doc)
     return doc
 
 

@@ -9,7 +9,8 @@ and a missing one raises :class:`MissingExtra` with that install hint.
 A peer returns *text*, and detourage methods label *blocks*, so each peer's output is
 aligned back onto the page (:func:`align`):
 
-    peer text ─tokens─▶ P        page blocks ─tokens─▶ T (each token knows its block)
+    peer lines that are page text (:func:`mappable`) ─tokens─▶ P
+    page blocks ─tokens─▶ T (each token knows its block)
     matching_blocks(T, P)  (difflib's longest-match-first recursion, junk off), then once
     more between the P tokens left over and the blocks not kept (text the peer moved),
     counting runs of 8 tokens or more;
@@ -18,11 +19,16 @@ aligned back onto the page (:func:`align`):
 
 Kept blocks are labelled by :func:`~detourage.methods.common.label_paragraphs` (headers
 and list items come from our structure, not from the peer).  Text a peer emits that is
-no block of the page cannot be mapped and is lost (``benchmarks/peers_mapping.py``
-counts it): boilerpy3 prints the code of inline ``<script>`` elements on some pages;
-resiliparse prints ``<noscript>``/player fallback strings and, now and then, the
-``<title>``; peers add their own markup (trafilatura's ``|`` table cells, list bullets),
-which tokens ignore.  ``img alt`` text is a block of ours, so it maps.
+no block of the page cannot be mapped: no label can carry it.  Such lines
+(:func:`unmapped`) are set aside before the alignment, where their common words would
+keep blocks by chance, and reported as the ``unmapped`` lines of the labels' details
+(``benchmarks/peers_mapping.py`` counts them apart from the mapping's fidelity).
+boilerpy3 prints the code of ``<script>`` elements on some pages (its ``html.parser``
+front end passes a stray ``</script>`` on, its ignorable-element counter goes below zero,
+and the next script's code then counts as text); resiliparse prints ``<noscript>``/player
+fallback strings and, now and then, the ``<title>``; peers add their own markup
+(trafilatura's ``|`` table cells, list bullets), which tokens ignore.  ``img alt`` text is
+a block of ours, so it maps.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -113,6 +120,44 @@ def align(blocks: Sequence[Block], text: str | Sequence[str], *, min_share: floa
 
 #: shortest run of tokens the second, out-of-order pass of :func:`align` counts
 _MOVED_RUN = 8
+
+
+def mappable(blocks: Sequence[Block], lines: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The peer's lines split into those that are page text and the :func:`unmapped` ones.
+    Only the first are aligned: the others (script code) would keep blocks by chance."""
+    skipped = unmapped(blocks, lines)
+    if not skipped:
+        return list(lines), []
+    left = Counter(skipped)
+    kept = []
+    for line in lines:
+        if left[line]:
+            left[line] -= 1
+        else:
+            kept.append(line)
+    return kept, skipped
+
+
+def unmapped(blocks: Sequence[Block], lines: Sequence[str]) -> list[str]:
+    """The peer's lines that are text of no block: under half of their word tokens stand
+    beside a neighbour of theirs as they do somewhere in the page's blocks (a one-token
+    line: the token is nowhere in them).  Script code a peer prints shares single words
+    with the page ("i", "0", "document") but not their pairs."""
+    words = [t for block in blocks for t in tokens(block.text)]
+    single, pairs = set(words), set(zip(words, words[1:]))
+    out = []
+    for line in lines:
+        toks = tokens(line)
+        if len(toks) == 1:
+            held = toks[0] in single
+        else:
+            paired = [p in pairs for p in zip(toks, toks[1:])]
+            covered = sum(1 for i in range(len(toks))
+                          if (i and paired[i - 1]) or (i < len(paired) and paired[i]))
+            held = covered >= len(toks) / 2
+        if toks and not held:
+            out.append(line)
+    return out
 
 
 def _matching_blocks(a: list[str], b: list[str]) -> list[tuple[int, int, int]]:
@@ -215,8 +260,10 @@ class Peer:
         if not page.blocks:
             return Labels(self.name, ())
         lines = self.extract_text(page, options)
-        keep = align(page.blocks, lines, min_share=options.min_share)
-        return Labels(self.name, label_paragraphs(page.blocks, keep), {"peer_text": lines})
+        text, skipped = mappable(page.blocks, lines)
+        keep = align(page.blocks, text, min_share=options.min_share)
+        details = {"peer_text": lines, "unmapped": skipped}
+        return Labels(self.name, label_paragraphs(page.blocks, keep), details)
 
 
 PEERS: dict[str, Peer] = {

@@ -109,10 +109,13 @@ class Weights:
     tables come from CRFsuite's own dump of the model (weights printed to 6 decimals).
     """
 
-    def __init__(self, labels: list[str], tables: list[tuple[int, tuple[int, ...], np.ndarray]],
+    def __init__(self, labels: list[str], tables: list[tuple[int, np.ndarray, np.ndarray]],
                  extras: dict[str, np.ndarray], transitions: np.ndarray) -> None:
         self.labels = tuple(LABELS[y] for y in labels)
-        self.tables = tables  # (offset, columns, weights[len(columns), MAX_VALUE, L])
+        #: per offset: matrix columns, their weights flattened to [column × MAX_VALUE + value, L]
+        #: and each column's first row in that table
+        self.tables = [(o, cols, table.reshape(-1, table.shape[-1]),
+                        np.arange(len(cols), dtype=np.intp) * table.shape[1]) for o, cols, table in tables]
         self.extras = extras  # bias → weights[L]
         self.transitions = transitions  # [from, to]
 
@@ -141,20 +144,24 @@ class Weights:
         trans = np.zeros((len(labels), len(labels)))
         for (a, b), w in info.transitions.items():
             trans[index[a], index[b]] = w
-        return cls(labels, [(o, cols, tables[o]) for o, cols in groups], extras, trans)
+        return cls(labels, [(o, np.asarray(cols, dtype=np.intp), tables[o]) for o, cols in groups], extras, trans)
 
     def viterbi(self, matrix: features.Matrix) -> tuple[Label, ...]:
+        compiled = features._compiled
+        if compiled is not None:
+            scores = compiled.state_scores(matrix.values, self.tables, self.extras["bias"])
+            return tuple(self.labels[k] for k in compiled.best_path(scores, self.transitions))
         values = matrix.values
         n = len(values)
         scores = np.tile(self.extras["bias"], (n, 1))
-        for offset, cols, table in self.tables:
+        for offset, cols, flat, first in self.tables:
             lo, hi = max(0, -offset), min(n, n - offset)
             if lo >= hi:
                 continue
-            sub = values[lo + offset:hi + offset][:, cols]
-            scores[lo:hi] += table[np.arange(len(cols)), sub].sum(axis=1)
-        best_path = features._compiled.best_path if features._compiled is not None else _best_path
-        return tuple(self.labels[k] for k in best_path(scores, self.transitions))
+            rows = values[lo + offset:hi + offset].take(cols, axis=1)
+            rows += first
+            scores[lo:hi] += flat.take(rows, axis=0).sum(axis=1)
+        return tuple(self.labels[k] for k in _best_path(scores, self.transitions))
 
 
 def _split_attribute(attr: str) -> tuple[int, str, int]:

@@ -36,9 +36,7 @@ from .config import Config
 _PUNCT = frozenset(chr(c) for c in range(0x10000) if unicodedata.category(chr(c)).startswith("P"))
 _STRIP = "".join(sorted(c for c in _PUNCT if ord(c) < 0x3100)) + "「」『』【】《》〈〉，。、；：？！"
 _SENTENCE_END = re.compile(r"[.!?。！？…]+(?=[\s\"'”’»)\]]|$)")
-_END_MARKS = ".!?。！？…"
 _ENDS_SENTENCE = re.compile(r"[.!?。！？…][\"'”’»)\]]*$")
-_NON_LETTERS = re.compile(r"[\W\d_]+")
 _NUMBER = re.compile(r"[+-]?\d[\d.,:/%-]*")
 _OPENERS = frozenset("\"'“‘«„¿¡(")
 _CONTENT_WORDS = frozenset({"article", "content", "post", "story", "entry", "text", "body", "main",
@@ -61,13 +59,23 @@ def compute(blocks: Sequence[Block], config: Config) -> Matrix:
     columns = raw(blocks, config)
     names = config.features
     values = np.zeros((len(blocks), len(names)), dtype=np.int32)
-    for j, name in enumerate(names):
-        values[:, j] = discretise(columns[name], *config.bins(name))
+    for j, (name, kind, arg) in enumerate(_bins(config)):
+        values[:, j] = discretise(columns[name], kind, arg)
     np.minimum(values, MAX_VALUE - 1, out=values)
     return Matrix(names, values)
 
 
-def discretise(x: np.ndarray, kind: str, arg: tuple[float, ...] | int) -> np.ndarray:
+@lru_cache(maxsize=64)
+def _bins(config: Config) -> tuple[tuple[str, str, np.ndarray | int], ...]:
+    """(feature, kind, thresholds as an array or scale) for every CRF column."""
+    out = []
+    for name in config.features:
+        kind, arg = config.bins(name)
+        out.append((name, kind, np.asarray(arg, dtype=np.float64) if kind == "values" else arg))
+    return tuple(out)
+
+
+def discretise(x: np.ndarray, kind: str, arg: tuple[float, ...] | np.ndarray | int) -> np.ndarray:
     """Victor's mappings: index of the largest threshold ≤ x, or ``floor(ratio × scale)``."""
     if kind == "values":
         return np.maximum(np.searchsorted(np.asarray(arg), x, side="right") - 1, 0)
@@ -84,13 +92,13 @@ def raw(blocks: Sequence[Block], config: Config) -> dict[str, np.ndarray]:
     """Every feature of every block as a number (counts, ratios, flags, indexes)."""
     rules = _rules(config)
     texts = [b.text for b in blocks]
-    table = np.zeros((len(blocks), len(_BLOCK_COLUMNS)), dtype=np.float64)
-    keys: list[str] = []
-    for i, text in enumerate(texts):
-        table[i] = _block_stats(text, rules)
-        keys.append(_NON_LETTERS.sub("", text).lower())
-    out = {name: table[:, j] for j, name in enumerate(_BLOCK_COLUMNS)}
-    out.update(_char_classes(texts))
+    out = _char_classes(texts)
+    if _compiled is not None:
+        table, keys = _compiled.scan(texts, rules.stopwords, _strip_table())
+    else:
+        table, keys = _scan_all(texts, rules.stopwords)
+    out.update({name: table[:, j] for j, name in enumerate(SCAN_COLUMNS)})
+    out.update(_expressions(texts, out["char.num"], rules))
     out["link.chars"] = np.fromiter((b.link_chars for b in blocks), dtype=np.float64, count=len(blocks))
     out.update(_ratios(out))
     out.update(_markup(blocks, rules))
@@ -99,47 +107,85 @@ def raw(blocks: Sequence[Block], config: Config) -> dict[str, np.ndarray]:
     return out
 
 
-_BLOCK_COLUMNS = (
-    "token.alpha-abs", "token.num-abs", "token.mix-abs", "token.other-abs",
-    "sentence.count", "sentence.begin", "sentence.end", "regexp.url", "regexp.date",
-    "regexp.time", "bullet", "stopwords",
-)
+#: what :func:`scan` counts in a block's text (the compiled ``_cvictor.scan`` returns the
+#: same columns)
+SCAN_COLUMNS = ("token.alpha-abs", "token.num-abs", "token.mix-abs", "token.other-abs",
+                "stopwords", "sentence.count", "sentence.begin", "sentence.end")
 
 
-def _block_stats(text: str, rules: _Rules) -> tuple[float, ...]:
-    """The per-block counts, in ``_BLOCK_COLUMNS`` order (the hot loop: keep it flat)."""
+def _scan_all(texts: Sequence[str], stopwords: frozenset[str]) -> tuple[np.ndarray, list[str]]:
+    table = np.zeros((len(texts), len(SCAN_COLUMNS)), dtype=np.float64)
+    keys = []
+    for i, text in enumerate(texts):
+        *row, key = scan(text, stopwords)
+        table[i] = row
+        keys.append(key)
+    return table, keys
+
+
+def scan(text: str, stopwords: frozenset[str]) -> tuple[int, int, int, int, int, int, int, int, str]:
+    """Token classes, stop words, sentences and the duplicate key of one block's text.
+
+    Tokens are the space-separated words with punctuation stripped from their ends: a
+    word (letters only), a number (``[+-]?digit[digits.,:/%-]*``), a mix (letters and
+    digits) or other.  A sentence ends at a run of ``.!?。！？…`` followed by a space, a
+    closing quote or bracket, or the end.  The duplicate key is the block's letters,
+    lower-cased.  (The reference of the compiled ``_cvictor.scan``.)
+    """
     t_alpha = t_num = t_mix = t_other = stop = 0
-    digits = False
-    stopwords = rules.stopwords
     for token in text.split():
         core = token.strip(_STRIP)
         if core.isalpha():
             t_alpha += 1
             stop += core.lower() in stopwords
-        elif core.isalnum() or _NUMBER.fullmatch(core):
-            digits = True
-            if _NUMBER.fullmatch(core):
-                t_num += 1
-            elif any(map(str.isalpha, core)):
-                t_mix += 1
-            else:
-                t_other += 1
+        elif _NUMBER.fullmatch(core):
+            t_num += 1
+        elif any(map(str.isalpha, core)) and any(map(str.isdecimal, core)):
+            t_mix += 1
         else:
             t_other += 1
-            digits = digits or any(map(str.isdigit, core))
     first = text[:1]
     begin = first.isupper() or first in _OPENERS or (first.isalpha() and not first.islower())
-    stops = sentences = end = 0
-    for mark in _END_MARKS:
-        if mark in text:
-            stops = 1
-            break
-    if stops:
-        sentences = len(_SENTENCE_END.findall(text))
-        end = _ENDS_SENTENCE.search(text) is not None
-    return (t_alpha, t_num, t_mix, t_other, sentences, begin, end, rules.url.first(text, digits),
-            rules.date.first(text, digits), rules.time.first(text, digits),
-            rules.bullets.bits(text, digits), stop)
+    sentences = len(_SENTENCE_END.findall(text))
+    end = _ENDS_SENTENCE.search(text) is not None
+    key = "".join(filter(str.isalpha, text)).lower()
+    return t_alpha, t_num, t_mix, t_other, stop, sentences, int(begin), int(end), key
+
+
+def _expressions(texts: Sequence[str], digits: np.ndarray, rules: _Rules) -> dict[str, np.ndarray]:
+    """regexp.url / date / time and bullet, each computed only on the blocks that can match:
+
+    - a set with ``regexp-X-requires`` searches the whole page once for those strings
+      (blocks joined by newlines; block texts hold none) and looks at the blocks a hit
+      falls in;
+    - a set whose every expression needs a digit looks at the blocks with a digit;
+    - otherwise every block; a combined expression (anchored ones: one ``match``) is
+      tried first, and only a block it matches is searched expression by expression.
+    Most blocks match nothing: this spares the searches that dominate the cost.
+    """
+    n = len(texts)
+    if rules.window:
+        texts = [t[:rules.window] for t in texts]
+    joined = "\n".join(texts) if n else ""
+    ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=n) + 1)
+    with_digit = np.nonzero(digits > 0)[0].tolist()
+    out = {}
+    for name, patterns, value in (("regexp.url", rules.url, rules.url.first),
+                                  ("regexp.date", rules.date, rules.date.first),
+                                  ("regexp.time", rules.time, rules.time.first),
+                                  ("bullet", rules.bullets, rules.bullets.bits)):
+        column = np.zeros(n)
+        if patterns.each:
+            if patterns.requires is not None and joined.count("\n") == n - 1:
+                todo: Iterable[int] = patterns.blocks_with_required(joined, ends)
+            else:
+                todo = with_digit if patterns.need_digit else range(n)
+            test = patterns.any
+            for i in todo:
+                if test(texts[i]) is not None:
+                    column[i] = value(texts[i])
+        out[name] = column
+    return out
 
 
 def _char_classes(texts: list[str]) -> dict[str, np.ndarray]:
@@ -155,6 +201,14 @@ def _char_classes(texts: list[str]) -> dict[str, np.ndarray]:
         running = np.concatenate(([0], np.cumsum(classes == k)))
         out[name] = (running[ends] - running[starts]).astype(np.float64)
     return out
+
+
+@lru_cache(maxsize=1)
+def _strip_table() -> np.ndarray:
+    """1 for the BMP characters :func:`scan` strips from the ends of a token."""
+    table = np.zeros(0x10000, dtype=np.uint8)
+    table[[ord(c) for c in _STRIP]] = 1
+    return table
 
 
 @lru_cache(maxsize=1)
@@ -215,14 +269,23 @@ def _markup(blocks: Sequence[Block], rules: _Rules) -> dict[str, np.ndarray]:
     n = len(blocks)
     names = [*rules.container_names, *rules.split_names]
     column = {name: j for j, name in enumerate(names)}
-    table = np.zeros((n, len(names)))
-    rows: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray] = {}
-    for i, block in enumerate(blocks):
+    index: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+    rows: list[list[float]] = []
+    which = []
+    known = rules.rows
+    if len(known) > 100_000:  # bounded memory over a long crawl
+        known.clear()
+    for block in blocks:  # one row per distinct (path, crossed): blocks and pages share them
         key = (block.path, block.crossed)
-        row = rows.get(key)
-        if row is None:
-            row = rows[key] = _markup_row(key, rules, column)
-        table[i] = row
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(rows)
+            row = known.get(key)
+            if row is None:
+                row = known[key] = _markup_row(key, rules, column)
+            rows.append(row)
+        which.append(k)
+    table = np.array(rows, dtype=np.float64).reshape(len(rows), len(names))[which] if n else np.zeros((0, len(names)))
     nodes = [b.node for b in blocks]
     if _compiled is not None:
         facts = _compiled.groups(nodes, class_id_flags)
@@ -243,16 +306,17 @@ def _dense(ids: np.ndarray) -> np.ndarray:
 
 
 def _markup_row(key: tuple[tuple[str, ...], tuple[str, ...]], rules: _Rules,
-                column: dict[str, int]) -> np.ndarray:
+                column: dict[str, int]) -> list[float]:
     """The container flags and split counts of one (path, crossed) pair."""
     path, crossed = key
-    row = np.zeros(len(column))
+    row = [0.0] * len(column)
+    containers, splits = rules.containers, rules.splits
     for tag in set(path):
-        for name in rules.containers.get(tag, ()):
-            row[column[name]] = 1
+        for name in containers.get(tag, ()):
+            row[column[name]] = 1.0
     for tag in crossed:
-        for name in rules.splits.get(tag[1:] if tag[0] == "/" else tag, ()):
-            row[column[name]] += 1
+        for name in splits.get(tag[1:] if tag[0] == "/" else tag, ()):
+            row[column[name]] += 1.0
     return row
 
 
@@ -293,6 +357,7 @@ class _Groups:
         return div, td, noise, content
 
 
+@lru_cache(maxsize=4096)
 def class_id_flags(text: str) -> tuple[int, int]:
     """(noise, content): whether a word of the class and id text of one element is in
     eatiht's useless-section vocabulary, or among the usual names of a main column."""
@@ -379,50 +444,54 @@ class _Rules:
                     for tag in tags:
                         table.setdefault(tag, []).append(f"{kind}.{key[len(kind) + 1:]}")
         self.container_names = sorted({n for names in self.containers.values() for n in names})
+        #: markup rows already computed, by (path, crossed), across pages
+        self.rows: dict[tuple[tuple[str, ...], tuple[str, ...]], list[float]] = {}
         self.split_names = sorted({n for names in self.splits.values() for n in names})
         self.url = _Patterns(config.get("regexp-url"), config.get("regexp-url-requires"))
         self.date = _Patterns(config.get("regexp-date"))
         self.time = _Patterns(config.get("regexp-time"))
         self.bullets = _Patterns(config.get("bullet-patterns"))
+        #: characters of a block the expressions look at (0: all)
+        self.window = int(config.value("regexp-window", "0"))
         self.stopwords = _stopwords()
 
 
 class _Patterns:
-    """A list of expressions behind one combined prefilter (most blocks match none)."""
+    """A list of expressions, one combined expression that tells whether any matches, and
+    what a block must hold to match (:func:`_expressions`)."""
 
     def __init__(self, expressions: Sequence[str], requires: Sequence[str] = ()) -> None:
         self.each = [re.compile(e) for e in expressions]
         scoped = [f"(?{e[2:e.index(')')]}:{e[e.index(')') + 1:]})" if e.startswith("(?") and
                   re.match(r"\(\?[aiLmsux]+\)", e) else f"(?:{e})" for e in expressions]
-        combined = re.compile("|".join(scoped)) if expressions else None
-        #: every expression is anchored at the start: one match attempt, not a scan
-        anchored = bool(expressions) and all(e.startswith("^") for e in expressions)
-        self.any = combined.match if anchored and combined else combined.search if combined else None
-        #: every expression needs a digit: blocks without one skip the search
+        combined = re.compile("|".join(scoped))
+        #: all anchored at the start: one match attempt, not a scan
+        anchored = all(e.startswith("^") for e in expressions)
+        self.any = combined.match if anchored else combined.search
+        #: every expression needs a digit (``\d``)
         self.need_digit = bool(expressions) and all(r"\d" in e for e in expressions)
-        #: characters one of which every match contains (``regexp-X-requires``), or empty
-        self.requires = tuple(requires)
+        #: the strings one of which every match contains (``regexp-X-requires``), any case
+        self.requires = (re.compile("|".join(map(re.escape, requires)), re.IGNORECASE)
+                         if requires else None)
 
-    def skip(self, text: str) -> bool:
-        """True when the text holds none of the required characters."""
-        if not self.requires:
-            return False
-        for char in self.requires:
-            if char in text:
-                return False
-        return True
+    def blocks_with_required(self, joined: str, ends: np.ndarray) -> list[int]:
+        """Indexes of the blocks holding a required string (``ends``: block end + 1 in
+        ``joined``, the blocks joined by newlines)."""
+        assert self.requires is not None
+        starts = [m.start() for m in self.requires.finditer(joined)]
+        if not starts:
+            return []
+        return sorted(set(np.searchsorted(ends, np.array(starts), side="right").tolist()))
 
-    def first(self, text: str, digits: bool = True) -> int:
-        if self.any is None or (self.need_digit and not digits) or self.skip(text) or self.any(text) is None:
-            return 0
+    def first(self, text: str) -> int:
+        """The number of the first expression that matches (1-based), 0 for none."""
         for i, pattern in enumerate(self.each, 1):
             if pattern.search(text):
                 return i
         return 0
 
-    def bits(self, text: str, digits: bool = True) -> int:
-        if self.any is None or (self.need_digit and not digits) or self.skip(text) or self.any(text) is None:
-            return 0
+    def bits(self, text: str) -> int:
+        """One bit per matching expression."""
         return sum(1 << i for i, p in enumerate(self.each) if p.search(text))
 
 

@@ -13,6 +13,7 @@ content itself (the units the labels make).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,8 +41,8 @@ def gather(inputs: Iterable[str | Path], *, split: str | None = None,
     """Samples from dataset folders and ``.anno`` files (see the module docstring).
 
     ``split`` keeps the pages of one half of the fixed split (:func:`split_of`),
-    ``langs`` the pages of these languages, ``limit`` the first N pages per input (in
-    the dataset's order).
+    ``langs`` the pages of these languages, ``limit`` the first N pages (in the
+    dataset's order) per dataset and language, or per folder of ``.anno`` files.
     """
     material = Material()
     for item in inputs:
@@ -65,20 +66,20 @@ def _from_dataset(path: Path, material: Material, split: str | None, langs: Sequ
     kinds = align.dataset_kinds(dataset) if options.kinds == "auto" else options.kinds
     opts = align.Options(threshold=options.threshold, kinds=kinds, unit=options.unit,  # type: ignore[arg-type]
                          timeout=options.timeout)
-    taken = 0
+    taken: Counter[str] = Counter()
     for doc in dataset.documents:
         if split is not None and split_of(dataset.name, doc.id) != split:
             continue
         if langs and doc.lang not in langs:
             continue
-        if limit is not None and taken >= limit:
-            break
+        if limit is not None and taken[doc.lang] >= limit:
+            continue
         labelled = align.label_document(doc, opts, dataset=dataset.name)
         material.reports.append(labelled.report)
         if labelled.page is None:
             material.skipped.append((f"{dataset.name}/{doc.id}", labelled.report.error or "failed"))
             continue
-        taken += 1
+        taken[doc.lang] += 1
         material.samples.append(Sample(f"{dataset.name}/{doc.id}", dataset.name, doc.lang,
                                        labelled.page.blocks, labelled.labels, doc.gold_blocks))
 
