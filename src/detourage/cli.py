@@ -350,7 +350,10 @@ def anno_command(dataset: str, out: str, threshold: float) -> None:
         summary = align.write_anno_dataset(dataset, out, align.Options(threshold=threshold))
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(str(summary), err=True)
+    click.echo(f"detourage: {summary.pages - summary.failed} .anno files → {out} ({summary.failed} pages "
+               f"failed{', ' + str(dict(summary.reasons)) if summary.reasons else ''}); alignment: mean "
+               f"coverage {summary.mean_coverage:.3f}, content precision {summary.mean_precision:.3f}, "
+               f"{summary.low_coverage} pages with coverage under 0.9", err=True)
 
 
 @main.command("methods")
