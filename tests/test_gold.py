@@ -195,3 +195,17 @@ def test_daniel_loads_fast():
     start = time.perf_counter()
     load_dataset(DATASETS / "daniel")
     assert time.perf_counter() - start < 2.0  # ~0.2 s; generous for slow machines
+
+
+def test_split_is_fixed_and_evaluate_keeps_one_half(tmp_path):
+    from detourage.evaluation.evaluate import page_jobs
+    from detourage.evaluation.gold import split_of
+
+    ids = [f"p{i}" for i in range(40)]
+    ds = load_dataset(make_dataset(tmp_path / "toy", {f"{i}.txt": b"<p> text" for i in ids}, ids, None))
+    halves = {i: split_of("toy", i) for i in ids}
+    assert set(halves.values()) == {"train", "held-out"}
+    assert split_of("toy", "p0") == split_of("toy", "p0")  # fixed: a hash, no state
+    held = [job.doc.id for job in page_jobs([ds], ["fulltext"], None, "held-out")]
+    assert held == [i for i in sorted(ids) if halves[i] == "held-out"]
+    assert len(list(page_jobs([ds], ["fulltext"], None, None))) == 40
