@@ -1,0 +1,6 @@
+"""Cross-page détourage (seed 004): pages of one site that share a template are compared
+with each other, and what differs between them is the useful content.  This package holds
+the pieces of that road — first :mod:`detourage.site.distance`, the structural distance
+between pages (a fast MinHash estimate used by default, an exact tree edit distance for
+checking) on which grouping pages by template rests.
+"""
