@@ -496,12 +496,9 @@ class _Patterns:
 
 
 @lru_cache(maxsize=8)
-def _compiled_rules(config: Config) -> _Rules:
-    return _Rules(config)
-
-
 def _rules(config: Config) -> _Rules:
-    return _compiled_rules(config)
+    """The configuration compiled once per configuration."""
+    return _Rules(config)
 
 
 @lru_cache(maxsize=1)
@@ -582,6 +579,6 @@ def _string_table(names: tuple[str, ...], offset: int) -> np.ndarray:
 
 
 def describe(matrix: Matrix, i: int) -> str:
-    """One block's non-zero features, for inspection (``detourage train victor --explain``)."""
+    """One block's non-zero features, for inspection."""
     return " ".join(f"{k}={v}" for k, v in matrix.row(i).items() if v)
 
