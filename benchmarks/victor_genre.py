@@ -36,20 +36,13 @@ DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 def score(model: Model, docs: list) -> dict[str, float]:
     """Micro TO and CAR P/R/F1 of a model over pages."""
-    sums = {mode: [0, 0, 0] for mode in (metrics.Mode.TO, metrics.Mode.CAR)}
+    sums = {mode: metrics.Counts(0, 0, 0) for mode in (metrics.Mode.TO, metrics.Mode.CAR)}
     for doc in docs:
         page = load(doc.read_html())
         pred = [(MARKERS[u.kind], u.text) for u in units(page.blocks, model.tag(page.blocks)) if u.text]
-        for mode, acc in sums.items():
-            c = metrics.cleaneval_scores(pred, list(doc.gold_blocks), mode)
-            acc[0] += c.matched
-            acc[1] += c.pred
-            acc[2] += c.gold
-    out = {}
-    for mode, (m, p, g) in sums.items():
-        prec, rec = (m / p if p else 0.0), (m / g if g else 0.0)
-        out[mode.name] = 100 * (2 * prec * rec / (prec + rec) if prec + rec else 0.0)
-    return out
+        for mode in sums:
+            sums[mode] += metrics.cleaneval_scores(pred, list(doc.gold_blocks), mode)
+    return {mode.name: 100 * counts.f1 for mode, counts in sums.items()}
 
 
 def main() -> int:

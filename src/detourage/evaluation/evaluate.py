@@ -28,6 +28,7 @@ from ..render import MARKERS
 from . import metrics
 from .gold import Block, Dataset, Document, load_dataset, split_of
 from .metrics import Counts, Mode
+from .stats import UNSEGMENTED_LANGS
 
 Record = dict[str, Any]
 
@@ -102,7 +103,7 @@ def score_page(pred: Sequence[Block], doc: Document) -> Record:
 
 def _unsegmented(lang: str) -> bool:
     """Languages written without spaces between words: cosine over characters (seed 002 §4.1)."""
-    return lang.split("-")[0] in {"zh", "ja", "th", "lo", "km", "my"}
+    return lang.split("-")[0] in UNSEGMENTED_LANGS
 
 
 # --------------------------------------------------------------------------- running

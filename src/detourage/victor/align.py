@@ -89,6 +89,7 @@ from ..evaluation.gold import Block as GoldBlock
 from ..evaluation.gold import Dataset, Document, load_dataset
 from ..evaluation.metrics import char_tokens, matching_blocks, word_tokens
 from ..evaluation.report import markdown_table
+from ..evaluation.stats import UNSEGMENTED_LANGS
 from ..methods.common import kind_of
 from ..model import Block, Label, Page
 from . import anno
@@ -98,7 +99,7 @@ Unit = Literal["auto", "words", "chars"]
 
 #: languages aligned over characters with ``unit="auto"``: those written without spaces
 #: between words (the set evaluation scores cosine over characters for)
-CHAR_LANGUAGES = frozenset({"zh", "ja", "th", "lo", "km", "my"})
+CHAR_LANGUAGES = UNSEGMENTED_LANGS
 
 #: upper edges of the partial-match buckets: share < 0.3, < 0.5, < 0.7, < 1
 BUCKETS = (0.3, 0.5, 0.7, 1.0)

@@ -155,21 +155,12 @@ def _row(items: list[Outcome]) -> dict[str, Any]:
                            "acc_full": 100 * sum(o.correct for o in items) / blocks,
                            "acc_content_noise": 100 * sum(o.correct_content_noise for o in items) / blocks}
     for name in ("to", "tm"):
-        triples = [getattr(o, name) for o in items]
-        m, p, g = (sum(t[i] for t in triples) for i in range(3))
-        prec, rec = _safe(m, p), _safe(m, g)
-        row[f"{name}_p"], row[f"{name}_r"] = 100 * prec, 100 * rec
-        row[f"{name}_f1"] = 100 * _f1(prec, rec)
-        row[f"{name}_f1_macro"] = 100 * sum(_f1(_safe(t[0], t[1]), _safe(t[0], t[2])) for t in triples) / len(triples)
+        pages = [metrics.Counts(*getattr(o, name)) for o in items]
+        total = sum(pages, metrics.Counts(0, 0, 0))
+        row[f"{name}_p"], row[f"{name}_r"] = 100 * total.precision, 100 * total.recall
+        row[f"{name}_f1"] = 100 * total.f1
+        row[f"{name}_f1_macro"] = 100 * sum(c.f1 for c in pages) / len(pages)
     return row
-
-
-def _safe(a: int, b: int) -> float:
-    return a / b if b else 0.0
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r else 0.0
 
 
 COLUMNS = (("pages", "pages", "{:d}"), ("acc_full", "acc full", "{:.2f}"),
