@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
 import click
 
 from . import __version__, methods
@@ -35,17 +40,24 @@ def main() -> None:
 @click.option("--max-bytes", type=int, default=Limits().max_bytes, show_default=True,
               help="Largest page accepted, in bytes.")
 @click.option("--url", default=None, help="URL of the page (single input only).")
+@click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs.")
 @click.option("--model", default=None, help="A trained model for the method (see `detourage train`).")
+@click.option("--template", "template_file", default=None,
+              help="A site template for -m template (see `detourage template fit`); without "
+                   "one, -m template fits one on the pages given.")
 @click.option("--cleaneval-id", is_flag=True,
               help="With --format cleaneval: wrap each page in <text id=\"…\"> with a URL: line.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
-            timeout: float, max_bytes: int, url: str | None, model: str | None, cleaneval_id: bool,
-            progress: bool | None) -> None:
+            timeout: float, max_bytes: int, url: str | None, urls: str | None, model: str | None,
+            template_file: str | None, cleaneval_id: bool, progress: bool | None) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
     try:
         options = methods.with_model(method, model)
+        options.update(methods.with_template(method, template_file))
+        fit_batch = template_file is None and methods.uses_template(method)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
     jobs = list(read_inputs(paths))
@@ -55,12 +67,59 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
         if len(jobs) != 1:
             raise click.UsageError("--url needs exactly one input page")
         jobs = [Job(jobs[0].id, jobs[0].path, jobs[0].data, url)]
+    jobs = _with_urls(jobs, urls)
+    if fit_batch and len(jobs) > 1:
+        with _fitted(jobs, workers or default_workers(), Limits(max_bytes=max_bytes), timeout) as path:
+            options.update(methods.with_template(method, path))
+            _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress)
+        return
+    _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress)
+
+
+def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: int, timeout: float,
+             max_bytes: int, cleaneval_id: bool, options: dict, progress: bool | None) -> None:
     step = Step(method=method, format=fmt, limits=Limits(max_bytes=max_bytes), timeout=timeout,
                 cleaneval_wrapper=cleaneval_id, options=tuple(options.items()))
     summary = _run(jobs, step, workers or default_workers(), Writer(out, fmt), progress)
     click.echo(f"detourage: {summary}", err=True)
     if summary.ok == 0:
         sys.exit(1)
+
+
+def _with_urls(jobs: list[Job], urls: str | None) -> list[Job]:
+    """The jobs with the URLs of a JSON-lines file of {"id", "url"} (ids as `extract` names pages)."""
+    if urls is None:
+        return jobs
+    import json
+
+    known = {}
+    with open(urls, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                    known[str(row["id"])] = row.get("url")
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise click.UsageError(f"{urls}:{number}: not a {{\"id\", \"url\"}} line ({exc})") from None
+    return [Job(j.id, j.path, j.data, known.get(j.id, j.url)) for j in jobs]
+
+
+@contextlib.contextmanager
+def _fitted(jobs: Iterable[Job], workers: int, limits: Limits, timeout: float,
+            group_by: str = "host") -> Iterator[str]:
+    """Fit a template on the pages themselves, in a temporary file (``-m template`` on a batch)."""
+    from .site import template as site_template
+
+    template, failed = site_template.fit_jobs(jobs, workers=workers, group_by=group_by,
+                                              limits=limits, timeout=timeout)
+    rows = site_template.describe(template)
+    click.echo(f"detourage: template fitted on {template.pages} pages of {len(rows)} sites "
+               f"({sum(r['templates'] for r in rows)} templates, {sum(r['outliers'] for r in rows)} "
+               f"outlier pages); {len(failed)} pages could not be read", err=True)
+    with tempfile.TemporaryDirectory(prefix="detourage-template-") as folder:
+        path = os.path.join(folder, "template.json.gz")
+        site_template.save(template, path)
+        yield path
 
 
 def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bool | None) -> Summary:
@@ -100,22 +159,48 @@ def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bo
 @click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
               help="Only the pages of one half of the fixed split (shipped models train on "
                    "'train': score them on 'held-out').")
+@click.option("--template", "template_file", default=None,
+              help="A site template for the methods that take one; without it they are fitted "
+                   "on the evaluated pages themselves (never on their gold).")
 def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str, workers: int,
                      sample: int | None, task: str | None, task_resources: str | None, timeout: float,
-                     model: str | None, bootstrap: int, progress: bool | None, split: str | None) -> None:
+                     model: str | None, bootstrap: int, progress: bool | None, split: str | None,
+                     template_file: str | None) -> None:
     """Score methods against gold datasets (CleanEval TO/TM/CAR, shingles, cosine, snippets)."""
-    from .evaluation.evaluate import PageScorer, evaluate, task_table
-    from .evaluation.report import write_reports
-
     try:
         options: dict = {}
         for name in method_names:
             methods.chain(name)
             if model is not None:
                 options.update(methods.with_model(name, model))
+            if template_file is not None:
+                options.update(methods.with_template(name, template_file))
         resources = _task_resources(task, task_resources, datasets)
+        fit_batch = template_file is None and any(methods.uses_template(n) for n in method_names)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
+    with contextlib.ExitStack() as stack:
+        if fit_batch:
+            from .evaluation.evaluate import page_jobs
+            from .evaluation.gold import load_dataset
+
+            docs = {job.doc.id: job.doc for job in page_jobs([load_dataset(d) for d in datasets],
+                                                              ["-"], sample, split)}
+            jobs = [Job(doc.id, str(doc.html_path), None, doc.meta.get("url")) for doc in docs.values()]
+            path = stack.enter_context(_fitted(jobs, workers or default_workers(), Limits(), timeout))
+            for name in method_names:
+                if methods.uses_template(name):
+                    options.update(methods.with_template(name, path))
+        _evaluate(datasets, method_names, out, workers, sample, task, timeout, bootstrap, progress,
+                  split, options, resources)
+
+
+def _evaluate(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str, workers: int,
+              sample: int | None, task: str | None, timeout: float, bootstrap: int,
+              progress: bool | None, split: str | None, options: dict, resources: str | None) -> None:
+    from .evaluation.evaluate import PageScorer, evaluate, task_table
+    from .evaluation.report import write_reports
+
     scorer = PageScorer(timeout=timeout, keep_blocks=task is not None, options=tuple(options.items()))
     show = sys.stderr.isatty() if progress is None else progress
     with click.progressbar(length=0, file=sys.stderr, label="pages", hidden=not show) as bar:
@@ -354,6 +439,68 @@ def anno_command(dataset: str, out: str, threshold: float) -> None:
                f"failed{', ' + str(dict(summary.reasons)) if summary.reasons else ''}); alignment: mean "
                f"coverage {summary.mean_coverage:.3f}, content precision {summary.mean_precision:.3f}, "
                f"{summary.low_coverage} pages with coverage under 0.9", err=True)
+
+
+@main.group("template")
+def template_group() -> None:
+    """Cross-page détourage (seed 004): fit site templates once, apply them to new pages."""
+
+
+@template_group.command("fit")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--out", required=True, help="Template file to write (gzipped JSON).")
+@click.option("--group-by", type=click.Choice(["host", "all"]), default="host", show_default=True,
+              help="Site of a page: the host of its URL (canonical link or og:url when read "
+                   "from a file), or all pages as one site.")
+@click.option("--clustering", type=click.Choice(["agglomerative", "kmeans"]), default="agglomerative",
+              show_default=True, help="How a site's pages are grouped into templates.")
+@click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs "
+                   "(ids as `extract` names pages).")
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Worker processes (0: one per CPU).")
+@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds allowed per page.")
+def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: str, urls: str | None,
+                 workers: int, timeout: float) -> None:
+    """Learn the templates of the sites of PATHS (files, folders) and write them to --out."""
+    from .site import template as site_template
+
+    jobs = list(read_inputs(paths))
+    if not jobs:
+        raise click.UsageError("no input pages found")
+    jobs = _with_urls(jobs, urls)
+    template, failed = site_template.fit_jobs(jobs, workers=workers or default_workers(),
+                                              group_by=group_by, method=clustering,  # type: ignore[arg-type]
+                                              timeout=timeout)
+    site_template.save(template, out)
+    for record in failed:
+        click.echo(f"detourage: {record['id']}: {record['error']}: {record.get('message', '')}", err=True)
+    _show(template)
+    click.echo(f"detourage: {template.pages} pages, {len(failed)} failed; template written to {out} "
+               f"({os.path.getsize(out) / 1024:.0f} KiB)", err=True)
+
+
+@template_group.command("show")
+@click.argument("template_file", type=click.Path(exists=True, dir_okay=False))
+def template_show(template_file: str) -> None:
+    """Sites, templates and outliers of a template file."""
+    from .site import template as site_template
+
+    try:
+        _show(site_template.load(template_file))
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _show(template) -> None:  # type: ignore[no-untyped-def]
+    from .site import template as site_template
+
+    rows = site_template.describe(template)
+    width = max([4, *(len(r["site"]) for r in rows)])
+    click.echo(f"{'site':<{width}}  pages  templates  outliers  silhouette")
+    for r in rows:
+        sil = "" if r["silhouette"] is None else f"{r['silhouette']:.3f}"
+        click.echo(f"{r['site']:<{width}}  {r['pages']:>5}  {r['templates']:>9}  {r['outliers']:>8}  {sil:>10}")
 
 
 @main.command("methods")

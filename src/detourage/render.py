@@ -158,6 +158,10 @@ def render_json(result: Result, *, blocks: bool = True, indent: int | None = Non
     return json.dumps(as_record(result, blocks=blocks), ensure_ascii=False, indent=indent)
 
 
+#: the keys of a method's details that the JSON output shows (JSON-ready by contract)
+REPORTED_DETAILS = ("template",)
+
+
 def as_record(result: Result, *, blocks: bool = True) -> dict[str, Any]:
     """The JSON-ready dictionary behind :func:`render_json`."""
     page = result.page
@@ -175,6 +179,9 @@ def as_record(result: Result, *, blocks: bool = True) -> dict[str, Any]:
             {"id": b.id, "label": label.value, "text": b.text, "path": "/".join(b.path)}
             for b, label in zip(page.blocks, result.labels.labels, strict=True)
         ]
+    report = {k: v for k, v in result.labels.details.items() if k in REPORTED_DETAILS}
+    if report:
+        record["details"] = report
     timings = {**page.timings, **result.timings}
     record["timings_ms"] = {k: round(v * 1000, 3) for k, v in timings.items()}
     return record

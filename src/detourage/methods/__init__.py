@@ -24,6 +24,7 @@ MODULES = {
     "justext": "detourage.methods.justext",
     "ncleaner": "detourage.methods.ncleaner",
     "victor": "detourage.methods.victor",
+    "template": "detourage.methods.template",
 }
 
 #: named configurations of a registered method: name → (method, its ``Options`` keyword
@@ -38,6 +39,11 @@ VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
                        "jusText without stop-word list (language-independent): seed 002's JTS"),
     "ncleaner-nl": ("ncleaner", {"nonlexical": True},
                     "NCleaner, non-lexical model (letters → a, digits → 0): seed 002's NCNL"),
+    "template-element": ("template", {"mode": "element"},
+                         "cross-page, seed 004 §4.4 as written: the minimal element holding the "
+                         "article's differing text"),
+    "template-victor": ("template", {"inner": "victor"},
+                        "cross-page: victor's output less the site's template text"),
 }
 
 #: modules that register several methods through ``registrations()`` (the peers)
@@ -108,6 +114,24 @@ def with_model(spec: str, model: str | None) -> dict[str, Any]:
     if not out:
         raise UnknownMethod(f"--model: no method of {spec!r} takes a model")
     return out
+
+
+def with_template(spec: str, template: str | None) -> dict[str, Any]:
+    """Options giving a template file to every method of a chain that takes one."""
+    if template is None:
+        return {}
+    out = {}
+    for method in chain(spec):
+        if "template" in getattr(method.options, "__dataclass_fields__", {}):
+            out[method.name] = method.options(**{**dict(method.defaults), "template": template})
+    if not out:
+        raise UnknownMethod(f"--template: no method of {spec!r} takes a template")
+    return out
+
+
+def uses_template(spec: str) -> bool:
+    """Whether a method of the chain takes a template (and so can be fitted on a batch)."""
+    return any("template" in getattr(m.options, "__dataclass_fields__", {}) for m in chain(spec))
 
 
 def available() -> list[Method]:

@@ -1,0 +1,373 @@
+"""Fit once, apply many: a site's templates learnt from its pages (issue 6 item 4).
+
+:func:`fit` reads pages once each, grouped by a site key (the host by default), and keeps
+of each page only a :class:`PageSummary` (MinHash signature, the page's (key, text) pairs
+and its texts by XPath; never the parsed tree), so memory grows with the pages' text, not
+their trees.  Per site the summaries are clustered into templates
+(:func:`detourage.site.cluster.cluster` on :func:`detourage.site.distance.distances`); per
+template (cluster) the :class:`TemplateCluster` keeps:
+
+* the pivot's signature and the largest member distance to it (the *radius*), to assign a
+  new page to the template;
+* the (key, text) pairs held by at least two member pages — the template text;
+* the pivot's texts by XPath, and a second member's (the pivot's nearest), the reference
+  a page is paired with (the pivot compares with the second);
+* the fingerprints of the member pages, so that a page that was fitted is recognised
+  (its own texts are then discounted from the counts) and the site's outliers too.
+
+A :class:`Template` is saved as gzipped JSON (:func:`save`, :func:`load`) and applied by
+:func:`reference_for`, which tells which :class:`~detourage.site.content.Reference` a page
+is compared with — or why there is none (unknown site, outlier, no comparable template),
+in which case the method falls back to a single-page method.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from ..errors import DetourageError
+from ..model import Page
+from ..parse import DEFAULT_LIMITS, Limits
+from . import cluster as site_cluster
+from . import distance as site_distance
+from .content import BlockText, Reference, block_texts, pivot_texts, recurring_pairs
+
+#: the site key of a template fitted on all pages as one group (``--group-by all``)
+ALL = "*"
+GROUPINGS = ("host", "all")
+
+FORMAT = "detourage-template"
+VERSION = 1
+#: a new page joins the nearest template when its distance to the pivot is at most
+#: radius × RADIUS_SLACK + RADIUS_MARGIN
+RADIUS_SLACK = 1.5
+RADIUS_MARGIN = 0.05
+
+
+class TemplateError(DetourageError):
+    """A template file that cannot be read, or of another format or version."""
+
+
+def site_key(url: str | None) -> str:
+    """The site of a URL: its host, lower case, without ``www.`` (empty when unknown)."""
+    if not url:
+        return ""
+    host = (urlsplit(url if "//" in url else f"//{url}").hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+_CANONICAL = re.compile(
+    r"""<(?:link[^>]+rel=["']?canonical["']?[^>]*href|meta[^>]+property=["']?og:url["']?[^>]*content)"""
+    r"""=["']?([^"' >]+)""", re.IGNORECASE)
+
+
+def page_url(page: Page) -> str | None:
+    """The page's URL as given, else its canonical link or og:url (first 64 KB)."""
+    if page.url:
+        return page.url
+    match = _CANONICAL.search(page.html[:65536])
+    return match.group(1) if match else None
+
+
+def fingerprint(page: Page) -> str:
+    """A stable hash of the page's decoded text: the same page is recognised later."""
+    return hashlib.blake2b(page.html.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+@dataclass(slots=True)
+class PageSummary:
+    """What fitting keeps of a page."""
+
+    id: str
+    fingerprint: str
+    signature: np.ndarray
+    pairs: set[str]
+    texts: dict[str, str]
+    #: the pairs of the page's long blocks (≥ :data:`LONG_TOKENS` tokens): its article
+    long: set[str] = field(default_factory=set)
+    #: the page's URL without fragment (two crawls of one URL are one article)
+    url: str = ""
+
+
+#: a block this long is article-like; two pages sharing most of their long blocks are copies
+LONG_TOKENS = 8
+#: Jaccard index of the long blocks above which two pages are the same article
+DUPLICATE_JACCARD = 0.8
+
+
+def summarise(page: Page, page_id: str = "") -> PageSummary:
+    texts: list[BlockText] = block_texts(page)
+    return PageSummary(page_id, fingerprint(page), site_distance.signature(page.tree),
+                       recurring_pairs(texts), pivot_texts(page, texts),
+                       recurring_pairs([t for t in texts if t.tokens >= LONG_TOKENS]),
+                       (page_url(page) or "").split("#")[0].rstrip("/"))
+
+
+def duplicate_groups(pages: Sequence[PageSummary]) -> list[int]:
+    """A group number per page: pages holding the same article (same fingerprint or URL,
+    or long blocks with Jaccard ≥ :data:`DUPLICATE_JACCARD`) share one.  A site crawled daily
+    holds such copies; counted apart, a copy would make its article look like template text.
+    """
+    parent = list(range(len(pages)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(pages)):
+        for j in range(i):
+            a, b = pages[i], pages[j]
+            same = a.fingerprint == b.fingerprint or bool(a.url) and a.url == b.url
+            if not same and a.long and b.long:
+                same = len(a.long & b.long) / len(a.long | b.long) >= DUPLICATE_JACCARD
+            if same:
+                parent[find(i)] = find(j)
+    return [find(i) for i in range(len(pages))]
+
+
+@dataclass(slots=True)
+class TemplateCluster:
+    signature: np.ndarray
+    radius: float
+    recurring: dict[str, int]
+    pivot: dict[str, str]
+    #: the reference of the pivot page itself (another member's texts)
+    second: dict[str, str]
+    pivot_fingerprint: str
+    members: frozenset[str]
+    pivot_id: str = ""
+    #: fingerprints of the pivot and its copies: they are paired with ``second``
+    pivot_copies: frozenset[str] = frozenset()
+    #: for members with copies in the cluster: the pairs their group holds (discounted
+    #: once, like a page's own pairs)
+    own: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Site:
+    key: str
+    pages: int
+    clusters: list[TemplateCluster] = field(default_factory=list)
+    outliers: frozenset[str] = frozenset()
+    method: str = "agglomerative"
+    silhouette: float = float("nan")
+
+
+@dataclass(slots=True)
+class Template:
+    sites: dict[str, Site] = field(default_factory=dict)
+
+    @property
+    def pages(self) -> int:
+        return sum(s.pages for s in self.sites.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The outcome of :func:`reference_for` for one page."""
+
+    reference: Reference | None
+    site: str
+    cluster: int = -1
+    distance: float | None = None
+    #: why there is no reference: "unknown site", "outlier", "no comparable template",
+    #: "single page"
+    reason: str | None = None
+
+
+def fit(pages: Iterable[tuple[str, PageSummary]], *, method: site_cluster.Method = "agglomerative",
+        max_k: int | None = None) -> Template:
+    """Learn the templates of the sites of (site key, page summary) pairs."""
+    by_site: dict[str, list[PageSummary]] = defaultdict(list)
+    for key, summary in pages:
+        by_site[key].append(summary)
+    template = Template()
+    for key in sorted(by_site):
+        template.sites[key] = fit_site(key, by_site[key], method=method, max_k=max_k)
+    return template
+
+
+def fit_site(key: str, pages: Sequence[PageSummary], *, method: site_cluster.Method = "agglomerative",
+             max_k: int | None = None) -> Site:
+    """One site's templates (a site of one page has none: that page is an outlier)."""
+    if len(pages) < 2:
+        return Site(key, len(pages), [], frozenset(p.fingerprint for p in pages), method)
+    d = site_distance.distances([p.signature for p in pages])
+    clustering = site_cluster.cluster(d, method=method, max_k=max_k)
+    group = duplicate_groups(pages)
+    clusters = []
+    alone = list(clustering.outliers)
+    for c, members in enumerate(clustering.members):
+        pivot = clustering.pivots[c]
+        others = [m for m in members if group[m] != group[pivot]]
+        if not others:  # copies of one article: nothing to compare with
+            alone.extend(members)
+            continue
+        second = min(others, key=lambda m: (d[pivot, m], m))
+        held: dict[int, set[str]] = defaultdict(set)
+        for m in members:
+            held[group[m]] |= pages[m].pairs
+        counts: Counter[str] = Counter()
+        for pairs in held.values():
+            counts.update(pairs)
+        clusters.append(TemplateCluster(
+            signature=pages[pivot].signature, radius=float(max(d[pivot, m] for m in members)),
+            recurring={p: n for p, n in sorted(counts.items()) if n >= 2},
+            pivot=pages[pivot].texts, second=pages[second].texts,
+            pivot_fingerprint=pages[pivot].fingerprint,
+            members=frozenset(pages[m].fingerprint for m in members), pivot_id=pages[pivot].id,
+            pivot_copies=frozenset(pages[m].fingerprint for m in members if group[m] == group[pivot]),
+            own={pages[m].fingerprint: sorted(held[group[m]]) for m in members
+                 if sum(group[x] == group[m] for x in members) > 1}))
+    outliers = frozenset(pages[i].fingerprint for i in alone)
+    return Site(key, len(pages), clusters, outliers, method, clustering.silhouette)
+
+
+def reference_for(template: Template, site: str, summary: PageSummary) -> Match:
+    """The reference a page is compared with, or why there is none.  A template fitted
+    with every page in one group (site key :data:`ALL`) serves every site."""
+    entry = template.sites.get(site) or template.sites.get(ALL)
+    if entry is None:
+        return Match(None, site, reason="unknown site")
+    for c, cl in enumerate(entry.clusters):
+        if summary.fingerprint in cl.members:
+            own = frozenset(cl.own.get(summary.fingerprint, summary.pairs))
+            pivot = cl.second if summary.fingerprint in cl.pivot_copies | {cl.pivot_fingerprint} else cl.pivot
+            return Match(Reference(cl.recurring, pivot, own), site, c, 0.0)
+    if summary.fingerprint in entry.outliers:
+        return Match(None, site, reason="outlier" if entry.pages > 1 else "single page")
+    if not entry.clusters:
+        return Match(None, site, reason="single page")
+    dists = [site_distance.distance(summary.signature, cl.signature) for cl in entry.clusters]
+    best = int(np.argmin(dists))
+    cl = entry.clusters[best]
+    if dists[best] > cl.radius * RADIUS_SLACK + RADIUS_MARGIN:
+        return Match(None, site, best, dists[best], reason="no comparable template")
+    return Match(Reference(cl.recurring, cl.pivot), site, best, dists[best])
+
+
+# --------------------------------------------------------------------- fitting many pages
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Summarise:
+    """Read, parse and summarise one page (a :class:`detourage.corpus.Job`): picklable,
+    so :func:`detourage.corpus.execute` runs it in worker processes, with the usual time
+    limit and error records."""
+
+    limits: Limits = DEFAULT_LIMITS
+    timeout: float = 30.0
+    group_by: str = "host"
+
+    def __call__(self, job: Any) -> dict[str, Any]:
+        from ..api import load
+        from ..corpus import _read, attempt, error_record
+
+        def work() -> dict[str, Any]:
+            data = job.data if job.data is not None else _read(job.path, self.limits.max_bytes)
+            page = load(data, url=job.url, limits=self.limits)
+            site = ALL if self.group_by == "all" else site_key(page_url(page))
+            return {"id": job.id, "ok": True, "site": site, "summary": summarise(page, job.id)}
+
+        record, reason, message = attempt(work, self.timeout)
+        return record if record is not None else error_record(job, reason or "error", message or "")
+
+
+def fit_jobs(jobs: Iterable[Any], *, workers: int = 1, group_by: str = "host",
+             method: site_cluster.Method = "agglomerative", limits: Limits = DEFAULT_LIMITS,
+             timeout: float = 30.0) -> tuple[Template, list[dict[str, Any]]]:
+    """Fit a template on pages given as corpus jobs; also returns the failed pages' records."""
+    from ..corpus import execute
+
+    if group_by not in GROUPINGS:
+        raise ValueError(f"group_by {group_by!r}; expected one of {GROUPINGS}")
+    summaries: list[tuple[str, PageSummary]] = []
+    failed = []
+    for record in execute(list(jobs), Summarise(limits=limits, timeout=timeout, group_by=group_by), workers):
+        if record.get("ok"):
+            summaries.append((record["site"], record["summary"]))
+        else:
+            failed.append(record)
+    summaries.sort(key=lambda item: (item[0], item[1].id))  # the same pages, the same template
+    return fit(summaries, method=method), failed
+
+
+def describe(template: Template) -> list[dict[str, Any]]:
+    """One row per site: pages, templates, outliers (``detourage template show``)."""
+    return [{"site": key, "pages": s.pages, "templates": len(s.clusters),
+             "pages_in_templates": sum(len(c.members) for c in s.clusters),
+             "outliers": len(s.outliers), "method": s.method,
+             "silhouette": None if s.silhouette != s.silhouette else round(s.silhouette, 3)}
+            for key, s in sorted(template.sites.items())]
+
+
+# ------------------------------------------------------------------------------ the file
+
+
+def to_json(template: Template) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "sites": {
+        key: {"pages": s.pages, "method": s.method,
+              "silhouette": None if s.silhouette != s.silhouette else s.silhouette,
+              "outliers": sorted(s.outliers),
+              "clusters": [{"signature": [int(x) for x in cl.signature], "radius": cl.radius,
+                            "pivot_id": cl.pivot_id, "pivot_fingerprint": cl.pivot_fingerprint,
+                            "members": sorted(cl.members), "recurring": cl.recurring,
+                            "pivot_copies": sorted(cl.pivot_copies), "own": cl.own,
+                            "pivot": cl.pivot, "second": cl.second}
+                           for cl in s.clusters]}
+        for key, s in template.sites.items()}}
+
+
+def from_json(data: Any) -> Template:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TemplateError("not a detourage template file")
+    if data.get("version") != VERSION:
+        raise TemplateError(f"template format version {data.get('version')!r}; this detourage reads {VERSION}")
+    template = Template()
+    try:
+        for key, s in data["sites"].items():
+            clusters = [TemplateCluster(
+                signature=np.asarray(cl["signature"], dtype=np.uint64), radius=float(cl["radius"]),
+                recurring={str(k): int(v) for k, v in cl["recurring"].items()},
+                pivot=dict(cl["pivot"]), second=dict(cl["second"]),
+                pivot_fingerprint=str(cl["pivot_fingerprint"]), members=frozenset(cl["members"]),
+                pivot_id=str(cl.get("pivot_id", "")), pivot_copies=frozenset(cl["pivot_copies"]),
+                own={str(k): list(v) for k, v in cl["own"].items()}) for cl in s["clusters"]]
+            sil = s.get("silhouette")
+            template.sites[key] = Site(key, int(s["pages"]), clusters, frozenset(s["outliers"]),
+                                       str(s.get("method", "")), float("nan") if sil is None else float(sil))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise TemplateError(f"malformed template file: {exc!r}") from None
+    return template
+
+
+def save(template: Template, path: str | os.PathLike[str]) -> None:
+    """Write a template as gzipped JSON (mtime 0: the same template gives the same bytes)."""
+    raw = json.dumps(to_json(template), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    Path(path).write_bytes(gzip.compress(raw, mtime=0))
+
+
+def load(path: str | os.PathLike[str]) -> Template:
+    """Read a template written by :func:`save`."""
+    try:
+        raw = gzip.decompress(Path(path).read_bytes())
+        data = json.loads(raw)
+    except OSError as exc:
+        raise TemplateError(f"cannot read template {os.fspath(path)!r}: {exc}") from None
+    except (ValueError, EOFError) as exc:
+        raise TemplateError(f"{os.fspath(path)!r} is not a template file: {exc}") from None
+    return from_json(data)
