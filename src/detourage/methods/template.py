@@ -80,18 +80,18 @@ def label(page: Page, options: Options = Options()) -> Labels:
     if options.mode not in MODES:
         raise UnknownMethod(f"template mode {options.mode!r}; expected one of {MODES}")
     site = options.site if options.site is not None else site_template.site_key(site_template.page_url(page))
-    summary = site_template.summarise(page)
     if options.template is None:
         match = site_template.Match(None, site, reason="no template given")
     else:
-        match = site_template.reference_for(load_template(options.template), site, summary)
+        texts = content.block_texts(page)
+        match = site_template.reference_for(load_template(options.template), site,
+                                            site_template.probe(page, texts), page.tree)
     report: dict[str, Any] = {"site": site, "mode": options.mode, "cluster": match.cluster,
-                              "distance": match.distance, "fallback": None}
+                              "distance": match.distance, "share": match.share, "fallback": None}
     if match.reference is None:
         labels = _run(options.fallback, page)
         report["fallback"] = {"method": options.fallback, "reason": match.reason}
         return Labels(NAME, labels.labels, {"template": report})
-    texts = content.block_texts(page)
     weight = content.weights(page, texts, match.reference)
     root = page.tree.getroottree() if page.tree is not None else None
     if options.mode == "filter":

@@ -119,6 +119,7 @@ def block_texts(page: Page) -> list[BlockText]:
         return []
     root = page.tree.getroottree()
     keys: dict[etree._Element, str] = {}
+    attrs: dict[etree._Element, str] = {}
 
     def key_of(el: etree._Element) -> str:
         known = keys.get(el)
@@ -126,8 +127,8 @@ def block_texts(page: Page) -> list[BlockText]:
             return known
         parent = el.getparent()
         tag = el.tag if isinstance(el.tag, str) else "?"
-        attrs = _attrs(el)
-        label = f"{tag}[{attrs}]" if attrs else tag
+        own = attrs[el] = _attrs(el) if el.get("id") or el.get("class") else ""
+        label = f"{tag}[{own}]" if own else tag
         out = label if parent is None else f"{key_of(parent)}/{label}"
         keys[el] = out
         return out
@@ -135,7 +136,8 @@ def block_texts(page: Page) -> list[BlockText]:
     out = []
     for block in page.blocks:
         node = block.node
-        out.append(BlockText(key_of(node), f"{root.getpath(node)}#{_attrs(node)}",
+        key = key_of(node)
+        out.append(BlockText(key, f"{root.getpath(node)}#{attrs[node]}",
                              digest(block.text), len(tokens(block.text))))
     return out
 

@@ -107,13 +107,19 @@ def walk(root: etree._Element | None, *, classes: bool = False,
 
 
 def tag_paths(root: etree._Element | None, *, classes: bool = False) -> list[str]:
-    """Each visible element's root-to-node path (``html/body/div``), in document order."""
-    paths: list[str] = []
-    prefix: list[str] = []
-    for depth, label in walk(root, classes=classes):
-        del prefix[depth:]
-        prefix.append(label)
-        paths.append("/".join(prefix))
+    """Each visible element's root-to-node path (``html/body/div``), in document order
+    (the paths of :func:`walk`, built in one C-level iteration of the tree)."""
+    if root is None or not _visible(root):
+        return []
+    known: dict[etree._Element, str] = {root: _label(root, classes)}
+    paths = [known[root]]
+    for el in root.iter(etree.Element):
+        parent = known.get(el.getparent())  # None: inside a skipped subtree (or the root)
+        if parent is None or not _visible(el):
+            continue
+        path = f"{parent}/{_label(el, classes)}"
+        known[el] = path
+        paths.append(path)
     return paths
 
 

@@ -54,6 +54,9 @@ VERSION = 1
 #: radius × RADIUS_SLACK + RADIUS_MARGIN
 RADIUS_SLACK = 1.5
 RADIUS_MARGIN = 0.05
+#: a new page that holds this share of a template's common text (the pairs at least half
+#: its pages hold) is of that template, without computing its signature
+CORE_SHARE = 0.5
 
 
 class TemplateError(DetourageError):
@@ -92,7 +95,8 @@ class PageSummary:
 
     id: str
     fingerprint: str
-    signature: np.ndarray
+    #: None in a page being matched (:func:`probe`): computed only when needed
+    signature: np.ndarray | None
     pairs: set[str]
     texts: dict[str, str]
     #: the pairs of the page's long blocks (≥ :data:`LONG_TOKENS` tokens): its article
@@ -107,12 +111,19 @@ LONG_TOKENS = 8
 DUPLICATE_JACCARD = 0.8
 
 
-def summarise(page: Page, page_id: str = "") -> PageSummary:
-    texts: list[BlockText] = block_texts(page)
+def summarise(page: Page, page_id: str = "", texts: Sequence[BlockText] | None = None) -> PageSummary:
+    """What fitting keeps of a page (``texts``: its :func:`block_texts`, if known)."""
+    texts = block_texts(page) if texts is None else texts
     return PageSummary(page_id, fingerprint(page), site_distance.signature(page.tree),
                        recurring_pairs(texts), pivot_texts(page, texts),
                        recurring_pairs([t for t in texts if t.tokens >= LONG_TOKENS]),
                        (page_url(page) or "").split("#")[0].rstrip("/"))
+
+
+def probe(page: Page, texts: Sequence[BlockText]) -> PageSummary:
+    """The little a page being matched needs: fingerprint and (key, text) pairs; the
+    signature is computed by :func:`reference_for` only if the page was not fitted."""
+    return PageSummary("", fingerprint(page), None, recurring_pairs(texts), {})
 
 
 def duplicate_groups(pages: Sequence[PageSummary]) -> list[int]:
@@ -120,7 +131,8 @@ def duplicate_groups(pages: Sequence[PageSummary]) -> list[int]:
     or long blocks with Jaccard ≥ :data:`DUPLICATE_JACCARD`) share one.  A site crawled daily
     holds such copies; counted apart, a copy would make its article look like template text.
     """
-    parent = list(range(len(pages)))
+    n = len(pages)
+    parent = list(range(n))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -128,14 +140,27 @@ def duplicate_groups(pages: Sequence[PageSummary]) -> list[int]:
             i = parent[i]
         return i
 
-    for i in range(len(pages)):
-        for j in range(i):
-            a, b = pages[i], pages[j]
-            same = a.fingerprint == b.fingerprint or bool(a.url) and a.url == b.url
-            if not same and a.long and b.long:
-                same = len(a.long & b.long) / len(a.long | b.long) >= DUPLICATE_JACCARD
-            if same:
-                parent[find(i)] = find(j)
+    def union(i: int, j: int) -> None:
+        parent[find(i)] = find(j)
+
+    first: dict[str, int] = {}
+    for i, page in enumerate(pages):
+        for key in (page.fingerprint, f"url:{page.url}" if page.url else None):
+            if key is not None:
+                union(i, first.setdefault(key, i))
+    # candidates for the long-block test: pages sharing a long block that few pages hold
+    # (an article's paragraph, not the template's), so the test stays near-linear
+    holders: dict[str, list[int]] = defaultdict(list)
+    for i, page in enumerate(pages):
+        for pair in page.long:
+            holders[pair].append(i)
+    rare = max(2, n // 10)
+    candidates = {(a, b) for idx in holders.values() if 1 < len(idx) <= rare
+                  for k, a in enumerate(idx) for b in idx[k + 1:]}
+    for a, b in sorted(candidates):
+        la, lb = pages[a].long, pages[b].long
+        if len(la & lb) / len(la | lb) >= DUPLICATE_JACCARD:
+            union(a, b)
     return [find(i) for i in range(len(pages))]
 
 
@@ -155,6 +180,16 @@ class TemplateCluster:
     #: for members with copies in the cluster: the pairs their group holds (discounted
     #: once, like a page's own pairs)
     own: dict[str, list[str]] = field(default_factory=dict)
+    #: distinct articles (groups of copies) among the members
+    groups: int = 0
+    _core: frozenset[str] | None = None
+
+    @property
+    def core(self) -> frozenset[str]:
+        """The template text most members hold (pairs held by at least half the groups)."""
+        if self._core is None:
+            self._core = frozenset(p for p, n in self.recurring.items() if 2 * n >= self.groups)
+        return self._core
 
 
 @dataclass(slots=True)
@@ -187,6 +222,8 @@ class Match:
     #: why there is no reference: "unknown site", "outlier", "no comparable template",
     #: "single page"
     reason: str | None = None
+    #: the share of the template's common text the page holds (pages not fitted)
+    share: float | None = None
 
 
 def fit(pages: Iterable[tuple[str, PageSummary]], *, method: site_cluster.Method = "agglomerative",
@@ -232,14 +269,16 @@ def fit_site(key: str, pages: Sequence[PageSummary], *, method: site_cluster.Met
             members=frozenset(pages[m].fingerprint for m in members), pivot_id=pages[pivot].id,
             pivot_copies=frozenset(pages[m].fingerprint for m in members if group[m] == group[pivot]),
             own={pages[m].fingerprint: sorted(held[group[m]]) for m in members
-                 if sum(group[x] == group[m] for x in members) > 1}))
+                 if sum(group[x] == group[m] for x in members) > 1}, groups=len(held)))
     outliers = frozenset(pages[i].fingerprint for i in alone)
     return Site(key, len(pages), clusters, outliers, method, clustering.silhouette)
 
 
-def reference_for(template: Template, site: str, summary: PageSummary) -> Match:
+def reference_for(template: Template, site: str, summary: PageSummary,
+                  tree: Any = None) -> Match:
     """The reference a page is compared with, or why there is none.  A template fitted
-    with every page in one group (site key :data:`ALL`) serves every site."""
+    with every page in one group (site key :data:`ALL`) serves every site.  A summary
+    without signature (:func:`probe`) gets one from ``tree`` when it is needed."""
     entry = template.sites.get(site) or template.sites.get(ALL)
     if entry is None:
         return Match(None, site, reason="unknown site")
@@ -252,12 +291,20 @@ def reference_for(template: Template, site: str, summary: PageSummary) -> Match:
         return Match(None, site, reason="outlier" if entry.pages > 1 else "single page")
     if not entry.clusters:
         return Match(None, site, reason="single page")
-    dists = [site_distance.distance(summary.signature, cl.signature) for cl in entry.clusters]
+    # the template whose common text the page holds most; enough of it is a match
+    shares = [len(summary.pairs & cl.core) / len(cl.core) if cl.core else 0.0 for cl in entry.clusters]
+    best = int(np.argmax(shares))
+    if shares[best] >= CORE_SHARE:
+        cl = entry.clusters[best]
+        return Match(Reference(cl.recurring, cl.pivot), site, best, None, share=shares[best])
+    # otherwise the nearest template by structure, if within its radius
+    signature = summary.signature if summary.signature is not None else site_distance.signature(tree)
+    dists = [site_distance.distance(signature, cl.signature) for cl in entry.clusters]
     best = int(np.argmin(dists))
     cl = entry.clusters[best]
     if dists[best] > cl.radius * RADIUS_SLACK + RADIUS_MARGIN:
-        return Match(None, site, best, dists[best], reason="no comparable template")
-    return Match(Reference(cl.recurring, cl.pivot), site, best, dists[best])
+        return Match(None, site, best, dists[best], reason="no comparable template", share=shares[best])
+    return Match(Reference(cl.recurring, cl.pivot), site, best, dists[best], share=shares[best])
 
 
 # --------------------------------------------------------------------- fitting many pages
@@ -327,6 +374,7 @@ def to_json(template: Template) -> dict[str, Any]:
                             "pivot_id": cl.pivot_id, "pivot_fingerprint": cl.pivot_fingerprint,
                             "members": sorted(cl.members), "recurring": cl.recurring,
                             "pivot_copies": sorted(cl.pivot_copies), "own": cl.own,
+                            "groups": cl.groups,
                             "pivot": cl.pivot, "second": cl.second}
                            for cl in s.clusters]}
         for key, s in template.sites.items()}}
@@ -346,7 +394,8 @@ def from_json(data: Any) -> Template:
                 pivot=dict(cl["pivot"]), second=dict(cl["second"]),
                 pivot_fingerprint=str(cl["pivot_fingerprint"]), members=frozenset(cl["members"]),
                 pivot_id=str(cl.get("pivot_id", "")), pivot_copies=frozenset(cl["pivot_copies"]),
-                own={str(k): list(v) for k, v in cl["own"].items()}) for cl in s["clusters"]]
+                own={str(k): list(v) for k, v in cl["own"].items()}, groups=int(cl["groups"]))
+                for cl in s["clusters"]]
             sil = s.get("silhouette")
             template.sites[key] = Site(key, int(s["pages"]), clusters, frozenset(s["outliers"]),
                                        str(s.get("method", "")), float("nan") if sil is None else float(sil))
