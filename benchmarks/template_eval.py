@@ -10,7 +10,7 @@ measures (detourage.evaluation.metrics.cosine_page: bag-of-words cosine, charact
 Chinese): exactitude (cos ≥ 0.9), mean cos, T = T*, T ⊂ T*, T* ⊂ T, per site and overall.
 
     python benchmarks/template_eval.py [--methods template boilerpipe …] [--per-site 5]
-        [--min-pages 5] [--seed 4] [--workers 2] [--sites] [--json out.json]
+        [--min-pages 5] [--seed 4] [--workers 2] [--clustering kmeans] [--sites] [--json out.json]
 
 The first method is the one shown per site (``--sites``); the overall table has all; the
 closing lines list the sites where the first method's exactitude is below the best
@@ -80,6 +80,7 @@ def main() -> int:
     ap.add_argument("--per-site", type=int, default=None)
     ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--clustering", choices=["agglomerative", "kmeans"], default="agglomerative")
     ap.add_argument("--sites", action="store_true", help="the per-site table of the first method")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
@@ -95,7 +96,8 @@ def main() -> int:
 
     t0 = time.perf_counter()
     jobs = [Job(d.id, str(d.html_path), None, d.meta.get("url")) for d in docs]
-    template, failed = site_template.fit_jobs(jobs, workers=args.workers)
+    template, failed = site_template.fit_jobs(jobs, workers=args.workers,
+                                              method=args.clustering)  # type: ignore[arg-type]
     fit_s = time.perf_counter() - t0
     rows = site_template.describe(template)
     print(f"template fitted in {fit_s:.1f} s: {sum(r['templates'] for r in rows)} templates, "
