@@ -105,33 +105,32 @@ def chain(spec: str) -> list[Method]:
 
 def with_model(spec: str, model: str | None) -> dict[str, Any]:
     """Options giving ``model`` to every method of a chain whose ``Options`` takes one."""
-    if model is None:
-        return {}
-    out = {}
-    for method in chain(spec):
-        if "model" in getattr(method.options, "__dataclass_fields__", {}):
-            out[method.name] = method.options(**{**dict(method.defaults), "model": model})
-    if not out:
-        raise UnknownMethod(f"--model: no method of {spec!r} takes a model")
-    return out
+    return _with_field(spec, "model", model)
 
 
 def with_template(spec: str, template: str | None) -> dict[str, Any]:
     """Options giving a template file to every method of a chain that takes one."""
-    if template is None:
+    return _with_field(spec, "template", template)
+
+
+def _takes(method: Method, name: str) -> bool:
+    return name in getattr(method.options, "__dataclass_fields__", {})
+
+
+def _with_field(spec: str, name: str, value: str | None) -> dict[str, Any]:
+    """Options setting ``name`` on every method of a chain whose ``Options`` has that field
+    (its variant's defaults kept); an error when none has it."""
+    if value is None:
         return {}
-    out = {}
-    for method in chain(spec):
-        if "template" in getattr(method.options, "__dataclass_fields__", {}):
-            out[method.name] = method.options(**{**dict(method.defaults), "template": template})
+    out = {m.name: m.options(**{**dict(m.defaults), name: value}) for m in chain(spec) if _takes(m, name)}
     if not out:
-        raise UnknownMethod(f"--template: no method of {spec!r} takes a template")
+        raise UnknownMethod(f"--{name}: no method of {spec!r} takes a {name}")
     return out
 
 
 def uses_template(spec: str) -> bool:
     """Whether a method of the chain takes a template (and so can be fitted on a batch)."""
-    return any("template" in getattr(m.options, "__dataclass_fields__", {}) for m in chain(spec))
+    return any(_takes(m, "template") for m in chain(spec))
 
 
 def available() -> list[Method]:
