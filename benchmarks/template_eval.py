@@ -72,6 +72,62 @@ def row(name: str, s: dict[str, Any]) -> str:
 HEADER = "| {} | exactitude | cos θ | T = T* | T ⊂ T* | T* ⊂ T | pages |\n|---|--:|--:|--:|--:|--:|--:|"
 
 
+def run_methods(docs: list[Document], names: list[str], template: site_template.Template,
+                workers: int) -> dict[str, list[dict[str, Any]]]:
+    """Every method on every page (the template methods with ``template``), scored."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "template.json.gz")
+        site_template.save(template, path)
+        options: dict[str, Any] = {}
+        for name in names:
+            if registry.uses_template(name):
+                options.update(registry.with_template(name, path))
+        scorer = PageScorer(options=tuple(options.items()))
+        records = list(execute([PageJob("daniel", d, m) for m in names for d in docs], scorer, workers))
+    by_method: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        by_method[r["method"]].append(r)
+    return by_method
+
+
+def tables(docs: list[Document], names: list[str], by_method: dict[str, list[dict[str, Any]]]
+           ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Seed 004's measures per method overall, and per site and method."""
+    host_of = {d.id: d.meta["host"] for d in docs}
+    overall = {m: summary(by_method[m]) for m in names}
+    per_site: dict[str, dict[str, Any]] = defaultdict(dict)
+    for m in names:
+        grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in by_method[m]:
+            grouped[host_of[r["id"]]].append(r)
+        for host, rs in grouped.items():
+            per_site[host][m] = summary(rs)
+    return overall, per_site
+
+
+def print_losses(names: list[str], overall: dict[str, Any], per_site: dict[str, dict[str, Any]],
+                 failed_pages: int) -> None:
+    """The best single-page method overall, and the sites where the first method is below
+    the best single-page method on that site."""
+    first = names[0]
+    single = [m for m in names if not registry.uses_template(m)]
+    if not single:
+        return
+    best = max(single, key=lambda m: overall[m]["exactitude"])
+    print(f"\nbest single-page method: {best} {100 * overall[best]['exactitude']:.1f} %; "
+          f"{first} {100 * overall[first]['exactitude']:.1f} %; failed pages of {first}: {failed_pages}")
+    losses = []
+    for host in sorted(per_site):
+        mine = per_site[host][first]["exactitude"]
+        top = max(single, key=lambda m: per_site[host][m]["exactitude"])
+        if mine < per_site[host][top]["exactitude"]:
+            losses.append(f"{host} ({per_site[host][first]['pages']} p.): {100 * mine:.0f} % vs "
+                          f"{top} {100 * per_site[host][top]['exactitude']:.0f} %")
+    print(f"sites where {first} is below the best single-page method there ({len(losses)} of {len(per_site)}):")
+    for line in losses:
+        print("  " + line)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
@@ -103,31 +159,9 @@ def main() -> int:
     print(f"template fitted in {fit_s:.1f} s: {sum(r['templates'] for r in rows)} templates, "
           f"{sum(r['outliers'] for r in rows)} outlier pages, {len(failed)} failed", file=sys.stderr)
 
-    with tempfile.TemporaryDirectory() as tmp:
-        path = str(Path(tmp) / "template.json.gz")
-        site_template.save(template, path)
-        options: dict[str, Any] = {}
-        for name in args.methods:
-            if registry.uses_template(name):
-                options.update(registry.with_template(name, path))
-        scorer = PageScorer(options=tuple(options.items()))
-        page_jobs = [PageJob("daniel", d, m) for m in args.methods for d in docs]
-        records = list(execute(page_jobs, scorer, args.workers))
-    host_of = {d.id: d.meta["host"] for d in docs}
-    by_method: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in records:
-        by_method[r["method"]].append(r)
-
-    overall = {m: summary(by_method[m]) for m in args.methods}
+    by_method = run_methods(docs, args.methods, template, args.workers)
+    overall, per_site = tables(docs, args.methods, by_method)
     first = args.methods[0]
-    per_site: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for m in args.methods:
-        grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for r in by_method[m]:
-            grouped[host_of[r["id"]]].append(r)
-        for host, rs in grouped.items():
-            per_site[host][m] = summary(rs)
-
     if args.sites:
         print(HEADER.format(f"site ({first})"))
         for host in sorted(per_site):
@@ -137,22 +171,8 @@ def main() -> int:
     print(HEADER.format("method"))
     for m in args.methods:
         print(row(m, overall[m]))
-    fallback = sum(1 for r in by_method[first] if r.get("ok") is False)
-    single = [m for m in args.methods if not registry.uses_template(m)]
-    if single:
-        best = max(single, key=lambda m: overall[m]["exactitude"])
-        print(f"\nbest single-page method: {best} {100 * overall[best]['exactitude']:.1f} %; "
-              f"{first} {100 * overall[first]['exactitude']:.1f} %; failed pages of {first}: {fallback}")
-        losses = []
-        for host in sorted(per_site):
-            mine = per_site[host][first]["exactitude"]
-            top = max(single, key=lambda m: per_site[host][m]["exactitude"])
-            if mine < per_site[host][top]["exactitude"]:
-                losses.append(f"{host} ({per_site[host][first]['pages']} p.): {100 * mine:.0f} % vs "
-                              f"{top} {100 * per_site[host][top]['exactitude']:.0f} %")
-        print(f"sites where {first} is below the best single-page method there ({len(losses)} of {len(per_site)}):")
-        for line in losses:
-            print("  " + line)
+    failed_pages = sum(1 for r in by_method[first] if r.get("ok") is False)
+    print_losses(args.methods, overall, per_site, failed_pages)
     if args.json:
         args.json.write_text(json.dumps({"overall": overall, "sites": per_site,
                                          "fit_seconds": fit_s}, indent=1))

@@ -37,7 +37,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from detourage.api import load, run
-from detourage.corpus import Job, execute
+from detourage.corpus import Job, Step, execute
 from detourage.evaluation.gold import load_dataset
 from detourage.methods import with_template
 from detourage.site import template as site_template
@@ -79,8 +79,6 @@ def pages_for(docs: list, n: int, offset: int = 0) -> list[Job]:
 
 
 def time_size(jobs: list[Job], workers: int) -> tuple[float, float, dict]:
-    from detourage.corpus import Step
-
     t0 = time.perf_counter()
     template, failed = site_template.fit_jobs(jobs, workers=workers)
     fit_s = time.perf_counter() - t0

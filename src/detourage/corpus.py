@@ -86,11 +86,7 @@ class Step:
         return record
 
     def _extract(self, job: Job) -> Record:
-        data = job.data if job.data is not None else _read(job.path, self.limits.max_bytes)
-        if len(data) > self.limits.max_bytes:
-            raise LimitExceeded("bytes", len(data), self.limits.max_bytes)
-        if looks_binary(data):
-            raise NotHTML("binary data, not a text document")
+        data = job_bytes(job, self.limits)
         result = run(load(data, url=job.url, limits=self.limits), self.method, dict(self.options))
         record: Record = {"id": job.id, "ok": True}
         options = dict(self.render_options)
@@ -102,6 +98,16 @@ class Step:
         record["text"] = render(result, self.format, **options)
         record["encoding"] = result.page.decoded.encoding
         return record
+
+
+def job_bytes(job: Job, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """A job's page bytes, refused when over the size limit or binary."""
+    data = job.data if job.data is not None else _read(job.path, limits.max_bytes)
+    if len(data) > limits.max_bytes:
+        raise LimitExceeded("bytes", len(data), limits.max_bytes)
+    if looks_binary(data):
+        raise NotHTML("binary data, not a text document")
+    return data
 
 
 def _read(path: str | None, max_bytes: int) -> bytes:

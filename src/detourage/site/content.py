@@ -142,10 +142,9 @@ def block_texts(page: Page) -> list[BlockText]:
     return out
 
 
-def recurring_pairs(texts: BlockText | Sequence[BlockText]) -> set[str]:
+def recurring_pairs(texts: Iterable[BlockText]) -> set[str]:
     """The distinct (key, text) pairs of one page, as stored in a :class:`Reference`."""
-    items = [texts] if isinstance(texts, BlockText) else texts
-    return {f"{t.key}\t{t.digest}" for t in items if t.tokens}
+    return {f"{t.key}\t{t.digest}" for t in texts if t.tokens}
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,10 +175,9 @@ def pivot_texts(page: Page, texts: Sequence[BlockText]) -> dict[str, str]:
 def weights(page: Page, texts: Sequence[BlockText], reference: Reference) -> list[float]:
     """Each block's differing tokens (see the module's docstring)."""
     out = []
-    pivot_of: dict[str, list[int]] = {}
+    by_xpath: dict[str, list[int]] = {}
     for i, t in enumerate(texts):
-        pivot_of.setdefault(t.xpath, []).append(i)
-    joined = {x: " ".join(page.blocks[i].text for i in idx) for x, idx in pivot_of.items()}
+        by_xpath.setdefault(t.xpath, []).append(i)
     cos_cache: dict[str, float] = {}
     for t in texts:
         if not t.tokens:
@@ -195,7 +193,8 @@ def weights(page: Page, texts: Sequence[BlockText], reference: Reference) -> lis
             out.append(float(t.tokens))
             continue
         if t.xpath not in cos_cache:
-            cos_cache[t.xpath] = cosine(joined[t.xpath], other)
+            mine = " ".join(page.blocks[i].text for i in by_xpath[t.xpath])
+            cos_cache[t.xpath] = cosine(mine, other)
         out.append(t.tokens * (1.0 - cos_cache[t.xpath]))
     return out
 
@@ -215,8 +214,6 @@ class Options:
     prune: bool = False
     #: drop the body's paragraphs whose text is more than this share link text (1: keep all)
     links: float = 1.0
-    #: weigh the differential by the element's depth (seed 004's "différentiel pondéré")
-    depth: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,9 +236,26 @@ def _noise(el: etree._Element) -> bool:
 def select(page: Page, weight: Sequence[float], options: Options = Options()) -> Selection:
     """Choose the body (and title) element from the blocks' differing weights."""
     n = len(page.blocks)
-    none = Selection((False,) * n, None, None, 0.0, 0.0)
-    if page.tree is None or not n:
-        return none
+    total = _totals(page, weight) if page.tree is not None else {}
+    if not total:
+        return Selection((False,) * n, None, None, 0.0, 0.0)
+    page_total = max(total.values())
+    body = _body(total, options.floor * page_total)
+    inside = [_inside(b.node, body) for b in page.blocks]
+    title = _title(page, body, inside, weight) if options.title else None
+    linky = _link_paragraphs(page.blocks, options.links) if options.links < 1 else set()
+    keep = []
+    for i, block in enumerate(page.blocks):
+        k = inside[i] and block.paragraph not in linky
+        if k and options.prune and weight[i] <= 0 and block.text.strip():
+            k = False
+        keep.append(k or (title is not None and _inside(block.node, title)))
+    return Selection(tuple(keep), body, title, page_total, total[body])
+
+
+def _totals(page: Page, weight: Sequence[float]) -> dict[etree._Element, float]:
+    """Each element's differing tokens, summed up from its blocks (the seed's
+    back-propagation), blocks inside comment and gallery elements left out."""
     noisy: dict[etree._Element, bool] = {}
 
     def in_noise(el: etree._Element) -> bool:
@@ -253,11 +267,10 @@ def select(page: Page, weight: Sequence[float], options: Options = Options()) ->
             if known is not None:
                 verdict = known
                 break
+            chain.append(cur)
             if isinstance(cur.tag, str) and cur.tag not in ("html", "body") and _noise(cur):
                 verdict = True
-                chain.append(cur)
                 break
-            chain.append(cur)
             cur = cur.getparent()
         for c in chain:
             noisy[c] = verdict
@@ -271,40 +284,26 @@ def select(page: Page, weight: Sequence[float], options: Options = Options()) ->
         while el is not None:
             total[el] = total.get(el, 0.0) + w
             el = el.getparent()
-    if not total:
-        return none
-    page_total = max(total.values())
+    return total
+
+
+def _body(total: Mapping[etree._Element, float], floor: float) -> etree._Element:
+    """The element above ``floor`` with the largest differential (its weight minus its
+    heaviest child's); on ties the deeper one."""
     heaviest_child: dict[etree._Element, float] = {}
     for el, w in total.items():
         parent = el.getparent()
         if parent is not None and w > heaviest_child.get(parent, 0.0):
             heaviest_child[parent] = w
-    floor = options.floor * page_total
     body, best = None, -1.0
     for el, w in total.items():
-        if w < floor or el.tag in ("a",):
+        if w < floor or el.tag == "a":
             continue
         diff = w - heaviest_child.get(el, 0.0)
-        if options.depth:
-            diff *= _depth(el)
-        # ties: the deeper element (the minimal one)
         if diff > best or (diff == best and body is not None and _inside(el, body)):
             body, best = el, diff
-    assert body is not None
-    inside = [_inside(b.node, body) for b in page.blocks]
-    title = _title(page, body, inside, weight) if options.title else None
-    linky = _link_paragraphs(page.blocks, options.links) if options.links < 1 else set()
-    keep = []
-    for i, block in enumerate(page.blocks):
-        k = inside[i]
-        if k and options.prune and weight[i] <= 0 and block.text.strip():
-            k = False
-        if k and block.paragraph in linky:
-            k = False
-        if title is not None and _inside(block.node, title):
-            k = True
-        keep.append(k)
-    return Selection(tuple(keep), body, title, page_total, total[body])
+    assert body is not None  # the root holds every weight, and is above any floor ≤ 1
+    return body
 
 
 def _link_paragraphs(blocks: Sequence[Block], limit: float) -> set[int]:
@@ -315,15 +314,6 @@ def _link_paragraphs(blocks: Sequence[Block], limit: float) -> set[int]:
         c[0] += b.link_chars
         c[1] += len(b.text.strip())
     return {p for p, (link, total) in chars.items() if total and link / total > limit}
-
-
-def _depth(el: etree._Element) -> int:
-    n = 0
-    cur = el.getparent()
-    while cur is not None:
-        n += 1
-        cur = cur.getparent()
-    return n
 
 
 def _inside(el: etree._Element, ancestor: etree._Element) -> bool:

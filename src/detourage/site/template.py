@@ -258,6 +258,7 @@ def fit_site(key: str, pages: Sequence[PageSummary], *, method: site_cluster.Met
         held: dict[int, set[str]] = defaultdict(set)
         for m in members:
             held[group[m]] |= pages[m].pairs
+        copies = Counter(group[m] for m in members)
         counts: Counter[str] = Counter()
         for pairs in held.values():
             counts.update(pairs)
@@ -269,7 +270,7 @@ def fit_site(key: str, pages: Sequence[PageSummary], *, method: site_cluster.Met
             members=frozenset(pages[m].fingerprint for m in members), pivot_id=pages[pivot].id,
             pivot_copies=frozenset(pages[m].fingerprint for m in members if group[m] == group[pivot]),
             own={pages[m].fingerprint: sorted(held[group[m]]) for m in members
-                 if sum(group[x] == group[m] for x in members) > 1}, groups=len(held)))
+                 if copies[group[m]] > 1}, groups=len(held)))
     outliers = frozenset(pages[i].fingerprint for i in alone)
     return Site(key, len(pages), clusters, outliers, method, clustering.silhouette)
 
@@ -285,7 +286,7 @@ def reference_for(template: Template, site: str, summary: PageSummary,
     for c, cl in enumerate(entry.clusters):
         if summary.fingerprint in cl.members:
             own = frozenset(cl.own.get(summary.fingerprint, summary.pairs))
-            pivot = cl.second if summary.fingerprint in cl.pivot_copies | {cl.pivot_fingerprint} else cl.pivot
+            pivot = cl.second if summary.fingerprint in cl.pivot_copies else cl.pivot
             return Match(Reference(cl.recurring, pivot, own), site, c, 0.0)
     if summary.fingerprint in entry.outliers:
         return Match(None, site, reason="outlier" if entry.pages > 1 else "single page")
@@ -322,11 +323,10 @@ class Summarise:
 
     def __call__(self, job: Any) -> dict[str, Any]:
         from ..api import load
-        from ..corpus import _read, attempt, error_record
+        from ..corpus import attempt, error_record, job_bytes
 
         def work() -> dict[str, Any]:
-            data = job.data if job.data is not None else _read(job.path, self.limits.max_bytes)
-            page = load(data, url=job.url, limits=self.limits)
+            page = load(job_bytes(job, self.limits), url=job.url, limits=self.limits)
             site = ALL if self.group_by == "all" else site_key(page_url(page))
             return {"id": job.id, "ok": True, "site": site, "summary": summarise(page, job.id)}
 
@@ -356,7 +356,6 @@ def fit_jobs(jobs: Iterable[Any], *, workers: int = 1, group_by: str = "host",
 def describe(template: Template) -> list[dict[str, Any]]:
     """One row per site: pages, templates, outliers (``detourage template show``)."""
     return [{"site": key, "pages": s.pages, "templates": len(s.clusters),
-             "pages_in_templates": sum(len(c.members) for c in s.clusters),
              "outliers": len(s.outliers), "method": s.method,
              "silhouette": None if s.silhouette != s.silhouette else round(s.silhouette, 3)}
             for key, s in sorted(template.sites.items())]
