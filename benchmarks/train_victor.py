@@ -10,8 +10,10 @@ pl, ru, zh), L3S-GN1 — labelled from their gold by :mod:`detourage.victor.alig
 ``detourage evaluate DATASETS -m victor --split held-out``.
 
 Configuration: the shipped ``victor.conf`` (seed 003's features plus the extra group),
-L-BFGS with its c1 / c2 / iterations.  Prints the alignment report, the training time
-and the model size.
+L-BFGS with its c1 / c2 / iterations.  The model keeps its training pages (features and
+labels, no text: ``training.npz.xz``) so that ``detourage train victor PAGES --base default``
+can retrain it with a user's pages added.  Prints the alignment report, the training
+time and the model size.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def main() -> int:
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
     provenance = {"script": "benchmarks/train_victor.py", "split": "train",
                   "datasets": list(NAMES), "selection": "sha256('<dataset>/<id>')[0] even"}
-    model = train(examples, default(), provenance=provenance)
+    model = train(examples, default(), provenance=provenance, keep_data=True)
     model.meta["name"] = "victor-default"
     out = ROOT / "src" / "detourage" / "data" / DEFAULT_MODEL if args.write else args.out
     print(f"pages {len(examples)}, skipped {len(material.skipped)}; labelling {prepared:.1f} s, "

@@ -15,7 +15,8 @@ from detourage.cli import main
 from detourage.model import Label
 from detourage.victor import features, training
 from detourage.victor.config import ABLATIONS, Config, ConfigError, default
-from detourage.victor.crf import Example, Model, ModelError, load_model, train
+from detourage.errors import DetourageError
+from detourage.victor.crf import Example, Model, ModelError, load_model, train, train_more
 from detourage.victor.crossval import Sample, assign_folds, crossval, setting_config, table
 
 from conftest import DATASETS
@@ -269,6 +270,24 @@ def test_model_file_round_trip_keeps_configuration(tmp_path: Path, material: tra
     assert loaded.tag(blocks) == trained.tag(blocks)
 
 
+def test_kept_training_pages_round_trip_and_retraining_equals_training_on_the_union(
+        tmp_path: Path, material: training.Material) -> None:
+    examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
+    base = train(examples[:8], default(), max_iterations=30, keep_data=True)
+    base.save(tmp_path / "base.zip")
+    loaded = Model.load(tmp_path / "base.zip")
+    kept = loaded.training_data()
+    assert kept is not None and kept.lengths.tolist() == [len(e.blocks) for e in examples[:8]]
+    assert kept.labels == tuple(y for e in examples[:8] for y in e.labels)
+    more = train_more(loaded, examples[8:12])
+    union = train(examples[:12], default(), max_iterations=30)
+    assert more.meta["base"]["pages"] == 8 and more.meta["pages"] == 4 and more.data is None
+    assert more.meta["parameters"] == base.meta["parameters"]
+    assert more.crf == union.crf  # the stored features are exactly the computed ones
+    with pytest.raises(DetourageError, match="does not keep its training pages"):
+        train_more(union, examples[12:14])
+
+
 def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "x.zip").write_bytes(b"not a zip")
     with pytest.raises(ModelError, match="not a Victor model"):
@@ -280,6 +299,8 @@ def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
 def test_shipped_model_loads_and_labels_a_page() -> None:
     model = load_model()
     assert model.meta["provenance"]["split"] == "train"
+    kept = model.training_data()  # for `train victor --base default`
+    assert kept is not None and len(kept.lengths) == model.meta["pages"]
     paragraphs = "".join(f"<p>Paragraph {i} has a long sentence of the article that goes on. " * 3 + "</p>"
                          for i in range(5))
     result = extract("<html><body><ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>"
@@ -340,6 +361,23 @@ def test_cli_train_then_extract_with_the_model(tmp_path: Path, dataset: Path) ->
     result = runner.invoke(main, ["extract", str(page), "-m", "victor", "--model", str(out)])
     assert result.exit_code == 0, result.output
     assert "Story number 3" in result.output and "Menu" not in result.output
+
+
+def test_cli_train_with_a_base_model_adds_its_pages(tmp_path: Path, dataset: Path) -> None:
+    runner = CliRunner()
+    base, genre = tmp_path / "base.zip", tmp_path / "genre.zip"
+    result = runner.invoke(main, ["train", "victor", str(dataset), "-o", str(base), "--limit", "10",
+                                  "--max-iterations", "30", "--keep-data"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["train", "victor", str(dataset), "-o", str(genre), "--base", str(base)])
+    assert result.exit_code == 0, result.output
+    assert f"trained victor on 24 pages + the 10 pages of {base}" in result.output
+    assert Model.load(genre).meta["parameters"]["max_iterations"] == 30
+    result = runner.invoke(main, ["train", "victor", str(dataset), "-o", str(genre), "--base", str(base),
+                                  "--c2", "1"])
+    assert result.exit_code == 2 and "--c2: with --base the base model's settings are used" in result.output
+    result = runner.invoke(main, ["train", "victor", str(dataset), "-o", str(genre), "--base", str(genre)])
+    assert result.exit_code == 2 and "does not keep its training pages" in result.output
 
 
 def test_cli_crossval_prints_table(dataset: Path) -> None:

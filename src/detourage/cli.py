@@ -351,24 +351,46 @@ def _victor_options(f):
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--out", required=True, help="Model file to write (a zip: CRF + configuration + provenance).")
 @click.option("--ablation", default=None, help="Switch features off: none, seed, exp2, exp3, content-only, markup-only, without:F,G.")
+@click.option("--base", default=None,
+              help="Retrain this model (a file, or 'default' for the shipped one) on its own training pages "
+                   "plus INPUTS, with its configuration and parameters; it must keep its pages (--keep-data).")
+@click.option("--keep-data", is_flag=True,
+              help="Store the training pages in the model (features and labels, no text), so that it can be a --base.")
 @_victor_options
-def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, config: str | None,
-                 split: str | None, langs: tuple[str, ...], limit: int | None, threshold: float,
-                 c1: float | None, c2: float | None, max_iterations: int | None) -> None:
+def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: str | None, keep_data: bool,
+                 config: str | None, split: str | None, langs: tuple[str, ...], limit: int | None,
+                 threshold: float, c1: float | None, c2: float | None, max_iterations: int | None) -> None:
     """Victor's CRF (seed 003) from labelled pages.
 
     INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
-    from .victor.crf import Example, train as train_crf
+    from .victor.crf import Example, ModelError, load_model, train as train_crf, train_more
 
-    cfg = _victor_config(config, ablation)
+    if base is not None:
+        fixed = [name for name, value in (("--config", config), ("--ablation", ablation), ("--c1", c1),
+                                          ("--c2", c2), ("--max-iterations", max_iterations)) if value is not None]
+        if fixed:
+            raise click.UsageError(f"{', '.join(fixed)}: with --base the base model's settings are used")
+        try:
+            base_model = load_model(None if base == "default" else base)
+        except ModelError as exc:
+            raise click.UsageError(str(exc)) from None
+    cfg = _victor_config(config, ablation) if base is None else base_model.config
     material = _victor_material(inputs, split, langs, limit, threshold)
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
     provenance = {"inputs": list(inputs), "split": split, "langs": list(langs), "limit": limit,
-                  "threshold": threshold, "ablation": ablation}
-    model = train_crf(examples, cfg, c1=c1, c2=c2, max_iterations=max_iterations, provenance=provenance)
+                  "threshold": threshold, "ablation": ablation, "base": base}
+    try:
+        if base is None:
+            model = train_crf(examples, cfg, c1=c1, c2=c2, max_iterations=max_iterations,
+                              provenance=provenance, keep_data=keep_data)
+        else:
+            model = train_more(base_model, examples, keep_data=keep_data, provenance=provenance)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
     model.save(out)
     size = Path(out).stat().st_size
-    click.echo(f"detourage: trained victor on {len(examples)} pages in {model.meta['seconds']} s "
+    added = f" + the {model.meta['base']['pages']} pages of {base}" if base is not None else ""
+    click.echo(f"detourage: trained victor on {len(examples)} pages{added} in {model.meta['seconds']} s "
                f"→ {out} ({size / 1024:.0f} KiB)", err=True)
 
 

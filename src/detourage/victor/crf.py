@@ -7,13 +7,17 @@ L-BFGS with L1 (``c1``) and L2 (``c2``) regularisation.
 A **model file** is a zip archive holding ``model.crfsuite`` (CRFsuite's binary model),
 ``victor.conf`` (the exact configuration it was trained with, ablations included, so the
 features at tagging time are the features at training time) and ``meta.json`` (format,
-training pages and their provenance, parameters, label counts, training time).
+training pages and their provenance, parameters, label counts, training time); and, when
+it was trained with ``keep_data``, ``training.npz.xz``: its training pages as discretised
+feature matrices and labels (no text), so that :func:`train_more` can retrain it on its
+own pages plus a user's — the shipped model keeps them (0.7 MB).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import lzma
 import os
 import tempfile
 import time
@@ -50,6 +54,10 @@ class Model:
     config: Config
     crf: bytes
     meta: dict[str, Any] = field(default_factory=dict)
+    #: the training pages, when the model keeps them (see :meth:`training_data`)
+    data: TrainingData | None = None
+    #: ``training.npz.xz`` as read from a model file: decoded only when needed (0.2 s)
+    packed_data: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._tagger = pycrfsuite.Tagger()
@@ -70,12 +78,22 @@ class Model:
         xseq = features.items(features.compute(blocks, self.config), self.config)
         return tuple(LABELS[y] for y in self._tagger.tag(xseq))
 
+    def training_data(self) -> TrainingData | None:
+        """The pages the model was trained on, if it kept them."""
+        if self.data is None and self.packed_data is not None:
+            self.data = TrainingData.from_bytes(self.packed_data, self.config,
+                                                str(self.meta.get("name", "model")))
+        return self.data
+
     def save(self, path: str | Path) -> None:
         with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
             z.writestr("model.crfsuite", self.crf)
             z.writestr("victor.conf", self.config.text)
             z.writestr("meta.json", json.dumps({**self.meta, "format": FORMAT,
                                                 "disabled": list(self.config.disabled)}, indent=1))
+            packed = self.data.to_bytes() if self.data is not None else self.packed_data
+            if packed is not None:
+                z.writestr("training.npz.xz", packed, compress_type=zipfile.ZIP_STORED)
 
     @classmethod
     def load(cls, path: str | Path) -> Model:
@@ -92,12 +110,65 @@ class Model:
                 meta = json.loads(z.read("meta.json"))
                 text = z.read("victor.conf").decode("utf-8")
                 crf = z.read("model.crfsuite")
+                data = z.read("training.npz.xz") if "training.npz.xz" in z.namelist() else None
         except (zipfile.BadZipFile, KeyError, ValueError) as exc:
             raise ModelError(f"{name}: not a Victor model ({exc})") from None
         if meta.get("format") != FORMAT:
             raise ModelError(f"{name}: not a Victor model (format {meta.get('format')!r})")
         config = Config.parse(text, f"{name}:victor.conf").without(*meta.get("disabled", []))
-        return cls(config, crf, meta)
+        return cls(config, crf, meta, packed_data=data)
+
+
+@dataclass(frozen=True)
+class TrainingData:
+    """A model's training pages as the CRF saw them: discretised features and labels.
+
+    ``values`` holds every page's feature matrix (``config.features`` columns) one after
+    the other, ``lengths`` each page's number of blocks, ``labels`` one label per block;
+    no text is kept.
+    """
+
+    names: tuple[str, ...]
+    values: np.ndarray  # int8 [blocks, features]
+    lengths: np.ndarray  # int64 [pages]
+    labels: tuple[Label, ...]
+
+    @classmethod
+    def of(cls, matrices: Sequence[features.Matrix], labels: Sequence[Sequence[Label]]) -> TrainingData:
+        names = matrices[0].names if matrices else ()
+        width = len(names)
+        values = np.concatenate([m.values for m in matrices]) if matrices else np.zeros((0, width))
+        return cls(names, values.astype(np.int8), np.array([len(m.values) for m in matrices], dtype=np.int64),
+                   tuple(y for page in labels for y in page))
+
+    def pages(self) -> Iterable[tuple[features.Matrix, tuple[Label, ...]]]:
+        at = 0
+        for n in self.lengths.tolist():
+            yield (features.Matrix(self.names, self.values[at:at + n].astype(np.int32)),
+                   self.labels[at:at + n])
+            at += n
+
+    def to_bytes(self) -> bytes:
+        order = list(LABELS)
+        out = io.BytesIO()
+        np.savez(out, names=np.array(self.names), values=self.values, lengths=self.lengths,
+                 labels=np.array([order.index(y.value) for y in self.labels], dtype=np.int8),
+                 label_names=np.array(order))
+        return lzma.compress(out.getvalue())  # half the size of the npz's own deflate
+
+    @classmethod
+    def from_bytes(cls, raw: bytes, config: Config, name: str) -> TrainingData:
+        try:
+            with np.load(io.BytesIO(lzma.decompress(raw)), allow_pickle=False) as z:
+                names = tuple(z["names"].tolist())
+                order = z["label_names"].tolist()
+                data = cls(names, z["values"], z["lengths"],
+                           tuple(LABELS[order[k]] for k in z["labels"].tolist()))
+        except (KeyError, ValueError, OSError, lzma.LZMAError) as exc:
+            raise ModelError(f"{name}: unreadable training.npz.xz ({exc})") from None
+        if names != config.features or not int(data.lengths.sum()) == len(data.values) == len(data.labels):
+            raise ModelError(f"{name}: training.npz.xz does not match the model's features")
+        return data
 
 
 class Weights:
@@ -208,8 +279,13 @@ class Example:
 
 def train(examples: Iterable[Example], config: Config, *, c1: float | None = None,
           c2: float | None = None, max_iterations: int | None = None,
-          provenance: dict[str, Any] | None = None, verbose: bool = False) -> Model:
-    """L-BFGS training on labelled pages; parameters default to the configuration's."""
+          provenance: dict[str, Any] | None = None, verbose: bool = False,
+          keep_data: bool = False, base: Model | None = None) -> Model:
+    """L-BFGS training on labelled pages; parameters default to the configuration's.
+
+    ``keep_data`` stores the training pages in the model (:class:`TrainingData`);
+    ``base``, a model that kept its pages, adds them to the examples (:func:`train_more`).
+    """
     params = {**config.crf_parameters}
     for key, value in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)):
         if value is not None:
@@ -217,23 +293,51 @@ def train(examples: Iterable[Example], config: Config, *, c1: float | None = Non
     trainer = pycrfsuite.Trainer(algorithm="lbfgs", verbose=verbose)
     trainer.set_params({**params, "feature.possible_transitions": True})
     names, counts = [], Counter()
+    matrices: list[features.Matrix] = []
+    labels: list[Sequence[Label]] = []
     start = time.perf_counter()
+    kept = base.training_data() if base is not None else None
+    if base is not None:
+        if kept is None:
+            raise DetourageError("the base model does not keep its training pages: retrain it with "
+                                 "keep_data (detourage train victor --keep-data)")
+        for matrix, page_labels in kept.pages():
+            trainer.append(features.items(matrix, config), [label.value for label in page_labels])
+            counts.update(label.value for label in page_labels)
+            if keep_data:
+                matrices.append(matrix)
+                labels.append(page_labels)
     for example in examples:
         if not example.blocks:
             continue
         if len(example.blocks) != len(example.labels):
             raise ValueError(f"{example.name}: {len(example.labels)} labels for {len(example.blocks)} blocks")
-        xseq = features.items(features.compute(example.blocks, config), config)
-        trainer.append(xseq, [label.value for label in example.labels])
+        matrix = features.compute(example.blocks, config)
+        trainer.append(features.items(matrix, config), [label.value for label in example.labels])
         names.append(example.name)
         counts.update(label.value for label in example.labels)
+        if keep_data:
+            matrices.append(matrix)
+            labels.append(example.labels)
     if not names:
         raise DetourageError("no training page with blocks")
     crf = _fit(trainer)
     meta = {"pages": len(names), "names": names, "labels": dict(counts), "parameters": params,
             "features": list(config.features), "seconds": round(time.perf_counter() - start, 1),
             "provenance": provenance or {}}
-    return Model(config, crf, meta)
+    if base is not None:
+        meta["base"] = {"name": base.meta.get("name", "model"), "pages": len(kept.lengths)}  # type: ignore[union-attr]
+    return Model(config, crf, meta, TrainingData.of(matrices, labels) if keep_data else None)
+
+
+def train_more(base: Model, examples: Iterable[Example], *, keep_data: bool = False,
+               provenance: dict[str, Any] | None = None, verbose: bool = False) -> Model:
+    """The base model retrained on its own training pages plus ``examples`` ("train for your
+    genre" on top of the shipped model): same configuration and CRF parameters as the base."""
+    params = base.meta.get("parameters", {})
+    return train(examples, base.config, c1=params.get("c1"), c2=params.get("c2"),
+                 max_iterations=params.get("max_iterations"), provenance=provenance, verbose=verbose,
+                 keep_data=keep_data, base=base)
 
 
 def _fit(trainer: pycrfsuite.Trainer) -> bytes:
