@@ -343,6 +343,19 @@ def test_crossval_scores_every_page_once_per_setting(material: training.Material
     assert full["to_f1"] > 90
 
 
+def test_crossval_with_a_base_scores_it_as_is_and_retrained(material: training.Material) -> None:
+    examples = [Example(s.blocks, s.labels, s.name) for s in material.samples[:6]]
+    base = train(examples, default(), max_iterations=20, keep_data=True)
+    samples = material.samples[6:12]
+    outcomes = crossval(samples, default(), folds=2, base=base)
+    assert sorted({o.setting for o in outcomes}) == ["base", "base+pages"]
+    for o in outcomes:
+        sample = next(s for s in samples if s.name == o.name)
+        if o.setting == "base":
+            assert o.correct == sum(p is g for p, g in zip(base.tag(sample.blocks), sample.labels))
+    assert len(outcomes) == 12
+
+
 def test_unknown_ablation_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown ablation 'bogus'"):
         setting_config(default(), "bogus")
@@ -378,6 +391,13 @@ def test_cli_train_with_a_base_model_adds_its_pages(tmp_path: Path, dataset: Pat
     assert result.exit_code == 2 and "--c2: with --base the base model's settings are used" in result.output
     result = runner.invoke(main, ["train", "victor", str(dataset), "-o", str(genre), "--base", str(genre)])
     assert result.exit_code == 2 and "does not keep its training pages" in result.output
+    result = runner.invoke(main, ["crossval", "victor", str(dataset), "--base", str(base), "--folds", "2",
+                                  "--by", "all"])
+    assert result.exit_code == 0, result.output
+    assert "| base | 24 |" in result.output and "| base+pages | 24 |" in result.output
+    result = runner.invoke(main, ["crossval", "victor", str(dataset), "--base", str(base),
+                                  "--ablation", "seed"])
+    assert result.exit_code == 2 and "--ablation: with --base" in result.output
 
 
 def test_cli_crossval_prints_table(dataset: Path) -> None:

@@ -8,6 +8,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -329,6 +330,26 @@ def _victor_config(config: str | None, ablation: str | None):
         raise click.UsageError(str(exc)) from None
 
 
+def _victor_base(base: str | None, **fixed: Any):
+    """The --base model (a file, or 'default'); None without --base.  The options in
+    ``fixed`` must then be unset: the base model's own settings are used."""
+    if base is None:
+        return None
+    from .victor.crf import ModelError, load_model
+
+    given = ["--" + name.replace("_", "-") for name, value in fixed.items() if value is not None]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: with --base the base model's settings are used")
+    try:
+        model = load_model(None if base == "default" else base)
+    except ModelError as exc:
+        raise click.UsageError(str(exc)) from None
+    if model.training_data() is None:
+        raise click.UsageError(f"{base}: the model does not keep its training pages "
+                               "(train it with --keep-data)")
+    return model
+
+
 def _victor_options(f):
     """Options shared by `train victor` and `crossval victor`."""
     for option in reversed([
@@ -363,24 +384,17 @@ def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: 
     """Victor's CRF (seed 003) from labelled pages.
 
     INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
-    from .victor.crf import Example, ModelError, load_model, train as train_crf, train_more
+    from .victor.crf import Example, train as train_crf, train_more
 
-    if base is not None:
-        fixed = [name for name, value in (("--config", config), ("--ablation", ablation), ("--c1", c1),
-                                          ("--c2", c2), ("--max-iterations", max_iterations)) if value is not None]
-        if fixed:
-            raise click.UsageError(f"{', '.join(fixed)}: with --base the base model's settings are used")
-        try:
-            base_model = load_model(None if base == "default" else base)
-        except ModelError as exc:
-            raise click.UsageError(str(exc)) from None
-    cfg = _victor_config(config, ablation) if base is None else base_model.config
+    base_model = _victor_base(base, config=config, ablation=ablation, c1=c1, c2=c2,
+                              max_iterations=max_iterations)
+    cfg = _victor_config(config, ablation) if base_model is None else base_model.config
     material = _victor_material(inputs, split, langs, limit, threshold)
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
     provenance = {"inputs": list(inputs), "split": split, "langs": list(langs), "limit": limit,
                   "threshold": threshold, "ablation": ablation, "base": base}
     try:
-        if base is None:
+        if base_model is None:
             model = train_crf(examples, cfg, c1=c1, c2=c2, max_iterations=max_iterations,
                               provenance=provenance, keep_data=keep_data)
         else:
@@ -410,11 +424,14 @@ def crossval() -> None:
               show_default=True, help="Rows of the table.")
 @click.option("-w", "--workers", type=int, default=1, show_default=True, help="Folds trained in parallel (0: one per CPU).")
 @click.option("--json", "json_out", default=None, help="Also write every page's outcome as JSON lines here.")
+@click.option("--base", default=None,
+              help="Compare this model (a file, or 'default') with itself retrained on its pages plus "
+                   "the other folds (settings base, base+pages); it must keep its pages.")
 @_victor_options
 def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: tuple[str, ...], by: str,
-                    workers: int, json_out: str | None, config: str | None, split: str | None,
-                    langs: tuple[str, ...], limit: int | None, threshold: float, c1: float | None,
-                    c2: float | None, max_iterations: int | None) -> None:
+                    workers: int, json_out: str | None, base: str | None, config: str | None,
+                    split: str | None, langs: tuple[str, ...], limit: int | None, threshold: float,
+                    c1: float | None, c2: float | None, max_iterations: int | None) -> None:
     """k-fold cross-validation of Victor (seed 003 Table 6.1): labelling accuracy, TO and TM.
 
     INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
@@ -423,6 +440,8 @@ def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: t
 
     from .victor import crossval as cv
 
+    base_model = _victor_base(base, config=config, ablation=ablations or None, c1=c1, c2=c2,
+                              max_iterations=max_iterations)
     cfg = _victor_config(config, None)
     settings = ablations or ("none",)
     for setting in settings:
@@ -431,7 +450,8 @@ def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: t
     train_options = {k: v for k, v in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)) if v is not None}
     try:
         outcomes = cv.crossval(material.samples, cfg, folds=folds, seed=seed, settings=settings,
-                               workers=workers or default_workers(), train_options=train_options)
+                               workers=workers or default_workers(), train_options=train_options,
+                               base=base_model)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     group = {"dataset": ("setting", "dataset"), "lang": ("setting", "lang"),

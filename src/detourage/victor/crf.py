@@ -301,6 +301,9 @@ def train(examples: Iterable[Example], config: Config, *, c1: float | None = Non
         if kept is None:
             raise DetourageError("the base model does not keep its training pages: retrain it with "
                                  "keep_data (detourage train victor --keep-data)")
+        if kept.names != config.features:
+            raise DetourageError("the base model's training pages have other features than this "
+                                 "configuration: retrain with the base's (train_more)")
         for matrix, page_labels in kept.pages():
             trainer.append(features.items(matrix, config), [label.value for label in page_labels])
             counts.update(label.value for label in page_labels)

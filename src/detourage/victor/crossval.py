@@ -13,6 +13,11 @@ it.  Measures (seed 003 §5):
    (text + labelled markup), P / R / F1, micro (summed over pages) and macro (mean of
    page F1, the CleanEval convention).
 
+With a **base** model (``crossval victor PAGES --base default``) the two settings are
+``base`` (the base model as it is) and ``base+pages`` (the base retrained on its own
+training pages plus the other folds, :func:`.crf.train_more`): whether your pages make
+the shipped model better on pages like them, before you ship the result.
+
 Folds run in worker processes (fork): each trains a CRF, which is the cost.
 """
 
@@ -30,7 +35,7 @@ from ..evaluation import metrics
 from ..model import Block, Label
 from ..render import MARKERS, units
 from .config import ABLATIONS, Config
-from .crf import Example, train
+from .crf import Example, Model, train, train_more
 
 #: gold text blocks: (kind, text), kind in p/h/l
 GoldBlock = tuple[str, str]
@@ -86,16 +91,24 @@ def assign_folds(samples: Sequence[Sample], k: int, seed: int = 0) -> list[int]:
 _STATE: dict[str, Any] = {}
 
 
+#: the settings of a cross-validation with a base model
+BASE_SETTINGS = ("base", "base+pages")
+
+
 def crossval(samples: Sequence[Sample], config: Config, *, folds: int = 6, seed: int = 0,
              settings: Sequence[str] = ("none",), workers: int = 1,
-             train_options: dict[str, Any] | None = None) -> list[Outcome]:
+             train_options: dict[str, Any] | None = None, base: Model | None = None) -> list[Outcome]:
     """Every page scored once per setting (an ablation name of :data:`ABLATIONS`, or
-    ``without:feature,feature``) by a model trained on the other folds."""
+    ``without:feature,feature``) by a model trained on the other folds; with ``base``, by
+    the base model and by the base retrained with the other folds (:data:`BASE_SETTINGS`)."""
     if folds < 2 or folds > len(samples):
         raise ValueError(f"need 2 ≤ folds ≤ pages, got folds={folds} for {len(samples)} pages")
     fold_of = assign_folds(samples, folds, seed)
-    _STATE.update(samples=samples, fold_of=fold_of, train_options=train_options or {})
-    jobs = [(setting_config(config, s), s, f) for s in settings for f in range(folds)]
+    _STATE.update(samples=samples, fold_of=fold_of, train_options=train_options or {}, base=base)
+    if base is not None:
+        jobs = [(base.config, s, f) for s in BASE_SETTINGS for f in range(folds)]
+    else:
+        jobs = [(setting_config(config, s), s, f) for s in settings for f in range(folds)]
     if workers <= 1:
         results = [_run_fold(*job) for job in jobs]
     else:
@@ -121,7 +134,11 @@ def _run_fold(config: Config, setting: str, fold: int) -> list[Outcome]:
     samples: Sequence[Sample] = _STATE["samples"]
     fold_of: list[int] = _STATE["fold_of"]
     examples = (Example(s.blocks, s.labels, s.name) for s, f in zip(samples, fold_of) if f != fold)
-    model = train(examples, config, **_STATE["train_options"])
+    base: Model | None = _STATE["base"]
+    if base is None:
+        model = train(examples, config, **_STATE["train_options"])
+    else:
+        model = base if setting == "base" else train_more(base, examples)
     return [score(setting, fold, s, model.tag(s.blocks))
             for s, f in zip(samples, fold_of) if f == fold]
 
