@@ -1,4 +1,4 @@
-"""Build the optional compiled loops (``detourage._csegment``, ``detourage._cvictor``).
+"""Build the optional compiled loops (``detourage._csegment``, ``_cvictor``, ``_cforest``).
 
 Everything else lives in pyproject.toml.  The extension is optional: where Cython or a C
 compiler is missing, or the build fails, the install goes on without it and
@@ -28,6 +28,7 @@ class OptionalBuildExt(build_ext):
 def extensions() -> list:
     try:
         import lxml
+        import numpy
         from Cython.Build import cythonize
         from setuptools import Extension
     except ImportError:
@@ -35,6 +36,8 @@ def extensions() -> list:
     exts = [Extension(f"detourage.{name}", [f"src/detourage/{name}.pyx"],
                       include_dirs=lxml.get_include(), optional=True)
             for name in ("_csegment", "_cvictor")]
+    exts.append(Extension("detourage._cforest", ["src/detourage/_cforest.pyx"],
+                          include_dirs=[numpy.get_include()], optional=True))
     try:
         return cythonize(exts, language_level=3, quiet=True)
     except Exception:  # noqa: BLE001 - a Cython error must not stop the install

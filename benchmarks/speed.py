@@ -58,11 +58,14 @@ DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEFAULT_METHODS = ("fulltext", "baseline", "eatiht")
 #: method → most its median may be, as a multiple of parse-only's median
 #: ratio to parse-only: issue 2 (fulltext, baseline, eatiht), issue 4 (seed 002's cleaners),
-#: issue 5 (victor)
-TARGETS = {"fulltext": 2.0, "baseline": 4.0, "eatiht": 4.0,
+#: issue 5 (victor), issue 12 (learned)
+TARGETS = {"fulltext": 2.0, "baseline": 4.0, "eatiht": 4.0, "learned": 4.0,
            **{name: 5.0 for name in ("boilerpipe", "boilerpipe-default", "justext", "justext-nostop",
                                      "ncleaner", "ncleaner-nl", "victor")}}
 YARDSTICK = "parse-only"
+#: method → (peer, how many times faster than the peer its median must be), checked when
+#: both run (issue 12: learned ≥ 3× faster than trafilatura)
+FASTER_THAN = {"learned": ("peer-trafilatura", 3.0)}
 
 
 @dataclass
@@ -351,6 +354,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"- tracemalloc peak (Python heap only) on the largest page, {largest.dataset}/{largest.id} "
           f"({len(largest.data) / 1024:.0f} KiB): {peak_text}")
     missed = [n for n, r in overall.items() if r["meets_target"] is False]
+    for name, (peer, factor) in FASTER_THAN.items():
+        if name in overall and peer in overall:
+            speedup = overall[peer]["median_ms"] / overall[name]["median_ms"]
+            ok = speedup >= factor
+            print(f"- {name} vs {peer}: {speedup:.1f}× faster at the median (target ≥ {factor:.0f}×: "
+                  f"{'ok' if ok else 'MISSED'})")
+            if not ok:
+                missed.append(f"{name} vs {peer}")
     verdict = "all ratio targets met" if not missed else f"targets missed: {', '.join(missed)}"
     total = time.perf_counter() - started
     print(f"\nVerdict: {verdict}. Script wall time {total:.1f} s.")

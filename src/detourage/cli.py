@@ -408,6 +408,34 @@ def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: 
                f"→ {out} ({size / 1024:.0f} KiB)", err=True)
 
 
+@train.command("learned")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("-o", "--out", required=True, help="Model file to write (a zip: trees + feature names + provenance).")
+@click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
+              help="Only dataset pages of one half of the fixed split.")
+@click.option("--max-iter", type=int, default=None, help="Boosting rounds (default: the shipped model's).")
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Processes labelling pages (0: one per CPU).")
+def train_learned(datasets: tuple[str, ...], out: str, split: str | None, max_iter: int | None,
+                  workers: int) -> None:
+    """detourage's learned extractor from DATASETS (folders of html/ + gold/ text).
+
+    Pages are labelled by aligning their blocks with the gold; add the shared datasets
+    to your own to keep what the shipped model knows.  Needs scikit-learn (the train extra)."""
+    from .learned import train as learned_train
+
+    try:
+        pages = learned_train.collect(datasets, workers=workers, split=split)
+        params = {"max_iter": max_iter} if max_iter else None
+        model = learned_train.fit(pages, params, meta={"name": Path(out).stem, "inputs": list(datasets),
+                                                       "split": split})
+    except (DetourageError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    model.save(out)
+    click.echo(f"detourage: trained learned on {len(pages)} pages ({model.meta['rows']} paragraphs) in "
+               f"{model.meta['fit_seconds']} s → {out} ({Path(out).stat().st_size / 1024:.0f} KiB)", err=True)
+
+
 @main.group()
 def crossval() -> None:
     """Cross-validate a trainable method on labelled pages."""

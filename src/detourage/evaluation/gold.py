@@ -1,6 +1,7 @@
 """Gold data: the CleanEval text format and dataset folders.
 
-A dataset folder (DESIGN.md, "Data formats") holds ``html/<id>.html`` (raw bytes),
+A dataset folder (DESIGN.md, "Data formats") holds ``html/<id>.html`` (raw bytes, or
+``html/<id>.html.gz`` gzipped, as ``datasets-extra`` and crawls store them),
 ``gold/<id>.txt`` (CleanEval ``<p>``/``<h>``/``<l>`` lines, or plain paragraphs one per
 line) or ``gold/<id>.json`` (``{"with": [...], "without": [...]}`` snippets),
 ``meta.jsonl`` and a README.
@@ -14,6 +15,7 @@ dataset is loaded (DANIEL, 1689 pages, loads in about 0.2 s warm); pages are rea
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -122,8 +124,9 @@ class Document:
         return self.gold_problem is None
 
     def read_html(self) -> bytes:
-        """The raw page bytes."""
-        return self.html_path.read_bytes()
+        """The raw page bytes (gunzipped when the file is ``.gz``)."""
+        data = self.html_path.read_bytes()
+        return gzip.decompress(data) if self.html_path.suffix == ".gz" else data
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +161,7 @@ def load_dataset(path: str | os.PathLike[str]) -> Dataset:
         raise DatasetError(f"{root}: not a dataset (needs html/ and gold/ folders)")
     problems: list[tuple[str, str]] = []
     meta = _read_meta(root / "meta.jsonl", problems)
-    html = _files(html_dir, (".html",))
+    html = _files(html_dir, (".html", ".html.gz"))
     gold = _gold_files(gold_dir)
     documents = []
     for doc_id in sorted(html):

@@ -25,6 +25,7 @@ MODULES = {
     "ncleaner": "detourage.methods.ncleaner",
     "victor": "detourage.methods.victor",
     "template": "detourage.methods.template",
+    "learned": "detourage.methods.learned",
 }
 
 #: named configurations of a registered method: name → (method, its ``Options`` keyword
@@ -42,6 +43,12 @@ VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
     "template-element": ("template", {"mode": "element"},
                          "cross-page, seed 004 §4.4 as written: the minimal element holding the "
                          "article's differing text"),
+    "learned-precision": ("learned", {"favor": "precision"},
+                          "the learned extractor, threshold moved toward precision (less boilerplate)"),
+    "learned-recall": ("learned", {"favor": "recall"},
+                       "the learned extractor, threshold moved toward recall (less content lost)"),
+    "learned-comments": ("learned", {"comments": True},
+                         "the learned extractor, comment sections kept"),
     "template-victor": ("template", {"inner": "victor"},
                         "cross-page: victor's output less the site's template text"),
 }

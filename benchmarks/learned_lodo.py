@@ -1,0 +1,222 @@
+"""Leave-one-dataset-out: the learned extractor on datasets it never saw, beside the peers.
+
+    python benchmarks/learned_lodo.py                  # full run (~25 min on 2 cores)
+    python benchmarks/learned_lodo.py --quick          # paragraph-level proxy only (~5 min)
+
+For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
+trained on the four others (:func:`detourage.learned.train.fit`, the shipped settings)
+and ``learned`` is run with it, through the whole pipeline, on every page of the one
+left out.  Inside wcxb-dev the pages are also split into five folds grouped by host; a
+model trained on the other datasets plus the other four folds cleans each fold (closer
+to the shipped model, which has seen wcxb-dev but none of these hosts).  ``boilerpipe``,
+``peer-trafilatura`` and ``peer-readability`` clean the same pages in the same run (their
+records are cached in ``build/learned/peers.jsonl``; ``--no-peer-cache`` reruns them).
+
+Reported per dataset, per DANIEL language and per wcxb-dev page type: shingle F1 (the
+public benchmarks' convention, P and R averaged over pages), TO F1 (CleanEval text-only,
+micro) and, for Chinese, CAR F1 — and the issue's bar: shingle F1 ≥ the better peer +
+0.01 and ≥ boilerpipe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from detourage.evaluation import metrics
+from detourage.evaluation.evaluate import PageScorer, evaluate
+from detourage.evaluation.gold import Dataset, load_dataset
+from detourage.learned import train
+from detourage.methods.learned import Options as LearnedOptions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_learned import CACHE, dataset_paths, load_pages  # noqa: E402
+
+PEERS = ("boilerpipe", "peer-trafilatura", "peer-readability")
+PEER_CACHE = CACHE.parent / "peers.jsonl"
+HOST_FOLDS = 5
+
+
+def host_fold(host: str, k: int = HOST_FOLDS) -> int:
+    return hashlib.sha256(host.encode()).digest()[0] % k
+
+
+# --------------------------------------------------------------------- folds
+
+
+def folds(pages: Sequence[train.PageData], names: Sequence[str]) -> list[tuple[str, list, set]]:
+    """(fold name, training pages, ids of the pages it scores): one per dataset left out,
+    then the host folds of wcxb-dev."""
+    out = []
+    for name in names:
+        out.append((name, [p for p in pages if p.dataset != name],
+                    {(name, p.id) for p in pages if p.dataset == name}))
+    if "wcxb-dev" in names:
+        for k in range(HOST_FOLDS):
+            inside = [p for p in pages if p.dataset == "wcxb-dev" and host_fold(p.host) == k]
+            ids = {(p.dataset, p.id) for p in inside}
+            out.append((f"wcxb-dev/hosts{k}", [p for p in pages if (p.dataset, p.id) not in ids], ids))
+    return out
+
+
+def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict) -> None:
+    """Paragraph-level proxy: character F1 of the kept paragraphs against the aligned gold."""
+    print("| fold | pages | char P | char R | char F1 (page mean) |\n|---|---:|---:|---:|---:|")
+    for fold, training, scored in folds(pages, names):
+        model = train.fit(training, params)
+        ps, rs, fs = [], [], []
+        for p in pages:
+            if (p.dataset, p.id) not in scored:
+                continue
+            keep = model.forest.probabilities(p.X) >= model.threshold
+            tp = float(p.chars[keep & p.y].sum())
+            pred, gold = float(p.chars[keep].sum()), float(p.chars[p.y].sum())
+            prec = tp / pred if pred else (1.0 if not gold else 0.0)
+            rec = tp / gold if gold else 1.0
+            ps.append(prec)
+            rs.append(rec)
+            fs.append(2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+        print(f"| {fold} | {len(fs)} | {np.mean(ps):.3f} | {np.mean(rs):.3f} | {np.mean(fs):.3f} |",
+              flush=True)
+
+
+# ------------------------------------------------------------------ full run
+
+
+def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
+                    params: dict) -> list[dict]:
+    """Every scored page of every fold, cleaned by ``learned`` with that fold's model."""
+    records = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fold, training, scored in folds(pages, list(datasets)):
+            t0 = time.perf_counter()
+            model = train.fit(training, params, meta={"name": f"lodo-{fold}"})
+            path = Path(tmp) / f"{fold.replace('/', '-')}.zip"
+            model.save(path)
+            name = fold.split("/")[0]
+            subset = replace(datasets[name], documents=tuple(
+                d for d in datasets[name].documents if (name, d.id) in scored))
+            scorer = PageScorer(options=(("learned", LearnedOptions(model=str(path))),))
+            run = evaluate([subset], ["learned"], workers=workers, scorer=scorer)
+            label = "learned" if "/" not in fold else "learned (host folds)"
+            records += [{**r, "method": label} for r in run.pages]
+            print(f"  fold {fold}: trained on {len(training)} pages, scored {len(run.pages)} "
+                  f"in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    return records
+
+
+def peer_records(datasets: dict[str, Dataset], workers: int, use_cache: bool) -> list[dict]:
+    """The peers' records on every scorable page, from the cache when complete."""
+    wanted = {(name, d.id, m) for name, ds in datasets.items() for d in ds.scorable for m in PEERS}
+    if use_cache and PEER_CACHE.is_file():
+        cached = [json.loads(line) for line in PEER_CACHE.open(encoding="utf-8")]
+        if {(r["dataset"], r["id"], r["method"]) for r in cached} >= wanted:
+            return [r for r in cached if (r["dataset"], r["id"], r["method"]) in wanted]
+    t0 = time.perf_counter()
+    run = evaluate(list(datasets.values()), list(PEERS), workers=workers)
+    print(f"  peers: {len(run.pages)} pages in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    PEER_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    with PEER_CACHE.open("w", encoding="utf-8") as fh:
+        for r in run.pages:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    return run.pages
+
+
+def scores(records: Sequence[dict]) -> dict[str, float]:
+    """Shingle F1 (page-averaged P and R), TO and CAR F1 (micro) of a group of pages."""
+    shingle = metrics.shingle_summary(
+        [metrics.ShingleCounts(r["shingle_tp"], r["shingle_fp"], r["shingle_fn"]) for r in records],
+        n_bootstrap=0)
+    out = {"pages": len(records), "shingle_f1": shingle.f1, "shingle_p": shingle.precision,
+           "shingle_r": shingle.recall}
+    for mode in ("to", "car"):
+        s = metrics.summarize(metrics.Counts(r[f"{mode}_matched"], r[f"{mode}_pred"], r[f"{mode}_gold"])
+                              for r in records)
+        out[f"{mode}_f1"] = s.micro.f1
+    out["failed"] = sum(not r["ok"] for r in records)
+    return out
+
+
+def groups(records: Iterable[dict], page_types: dict[tuple[str, str], str]) -> dict[str, list[dict]]:
+    """Records by row of the report: dataset, DANIEL language, wcxb-dev page type."""
+    out: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        out[r["dataset"]].append(r)
+        if r["dataset"] == "daniel":
+            out[f"daniel/{r['lang']}"].append(r)
+        if r["dataset"] == "wcxb-dev":
+            out[f"wcxb-dev/{page_types.get((r['dataset'], r['id']), '?')}"].append(r)
+    return out
+
+
+def report(records: Sequence[dict], page_types: dict[tuple[str, str], str]) -> tuple[str, list[dict]]:
+    by_method: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        by_method[r["method"]].append(r)
+    methods = [m for m in ("learned", "learned (host folds)", *PEERS) if m in by_method]
+    table = {m: {g: scores(rs) for g, rs in groups(by_method[m], page_types).items()} for m in methods}
+    rows = []
+    lines = ["| rows | pages | " + " | ".join(methods) + " | bar: learned ≥ best peer + 0.01 and ≥ boilerpipe |",
+             "|---|---:|" + "---:|" * len(methods) + "---|"]
+    for g in sorted(table["learned"], key=_order):
+        cell = {m: table[m].get(g) for m in methods}
+        best_peer = max(cell[p]["shingle_f1"] for p in ("peer-trafilatura", "peer-readability") if cell.get(p))
+        ours = cell["learned"]["shingle_f1"]
+        ok = ours >= best_peer + 0.01 and ours >= cell["boilerpipe"]["shingle_f1"]
+        metric = "car_f1" if g.endswith("/zh") else "to_f1"
+        fmt = " | ".join(f"{c['shingle_f1']:.3f} ({c[metric] * 100:.1f})" if c else "–" for c in cell.values())
+        lines.append(f"| {g} | {cell['learned']['pages']} | {fmt} | {'met' if ok else f'not met ({ours - best_peer:+.3f})'} |")
+        rows.append({"rows": g, **{m: c for m, c in cell.items()}, "bar_met": ok})
+    legend = ("\nshingle F1, with TO F1 ×100 in brackets (CAR F1 for Chinese); "
+              "`learned`: leave-one-dataset-out; `learned (host folds)`: wcxb-dev hosts never seen.")
+    return "\n".join(lines) + legend, rows
+
+
+def _order(g: str) -> tuple[int, str]:
+    return (g.count("/"), g)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="paragraph-level proxy, no pipeline, no peers")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-peer-cache", action="store_true")
+    parser.add_argument("--params", default="{}", help="JSON overriding train.PARAMS")
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    paths = dataset_paths()
+    pages = load_pages(paths, workers=args.workers)
+    params = json.loads(args.params)
+    names = [p.name for p in paths]
+    if args.quick:
+        quick(pages, names, params)
+        return 0
+    datasets = {p.name: load_dataset(p) for p in paths}
+    page_types = {(name, d.id): str(d.meta.get("page_type") or "") for name, ds in datasets.items() for d in ds}
+    records = learned_records(pages, datasets, args.workers, params)
+    records += peer_records(datasets, args.workers, not args.no_peer_cache)
+    text, rows = report(records, page_types)
+    print(text)
+    ms = {m: statistics.median(r["ms"] for r in records if r["method"] == m) for m in ("learned", *PEERS)}
+    print("\nmedian ms/page in this run (evaluation workers, page read + extract): "
+          + ", ".join(f"{m} {v:.1f}" for m, v in ms.items()))
+    print(f"wall time {time.perf_counter() - t0:.0f} s")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "ms": ms}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

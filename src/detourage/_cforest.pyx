@@ -1,0 +1,35 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True
+"""Compiled twin of :meth:`detourage.learned.forest.Forest.raw_scores_numpy`.
+
+Every row walks every tree from its root to a leaf; the raw score is the bias plus the
+leaves' values.  Same arrays, same comparisons (float32 features against float64
+thresholds), so the result equals the numpy walk up to summation order.
+"""
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+
+def raw_scores(const float[:, ::1] X, const int[::1] feature, const double[::1] threshold,
+               const int[::1] left, const int[::1] right, const double[::1] value,
+               const int[::1] roots, double bias):
+    cdef Py_ssize_t n = X.shape[0], trees = roots.shape[0], i, t
+    cdef int node
+    cdef double total
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] res = out
+    with nogil:
+        for i in range(n):
+            total = bias
+            for t in range(trees):
+                node = roots[t]
+                while left[node] >= 0:
+                    if X[i, feature[node]] <= threshold[node]:
+                        node = left[node]
+                    else:
+                        node = right[node]
+                total += value[node]
+            res[i] = total
+    return out

@@ -1,0 +1,598 @@
+"""Features of every paragraph of a page, in one float matrix.
+
+The unit is the paragraph view of the shared blocks (:attr:`Block.paragraph`).  Features
+are meant to carry across sites and languages; every group answers one question a reader
+asks of a line:
+
+``text``
+    its shape: length, words, punctuation, commas, sentence ends, digits, capitals,
+    separators (``|``, ``»``…), stop words of the shipped lists (jusText's signal),
+    link density;
+``kind``
+    heading level, list item, table cell, image, the container's tag;
+``dom``
+    for the container and its ancestors up to ``<html>``: how far up the nearest element
+    whose tag (``article``, ``nav``, ``footer``…) or class/id/role/itemprop vocabulary
+    (nav, comment, share, related, ad, content…) names a kind of region;
+``region``
+    for the container and four ancestors: the text, link density, paragraph count and
+    share of the page of its subtree, and a Readability-style score (commas, lengths,
+    spread to ancestors, times one minus link density) against the page's best;
+``context``
+    the neighbouring paragraphs' length, link density and stop words, and the
+    paragraph's position in the page;
+``page``
+    title and ``og:title`` overlap and distance to the ``<h1>``, the text repeated
+    elsewhere on the page, text found in JSON-LD ``articleBody``/``og:description``,
+    the page's size, link density and declared type (article, product, forum…).
+
+Everything per element or per paragraph is gathered in one Python pass each (elements
+on the containers' ancestor chains, then paragraphs); the rest is numpy over the page.
+Subtree sums come from cumulative sums over the paragraph range of each element, which
+is contiguous in document order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..model import Block, Page
+from ..segment import BLOCK_LEVEL
+
+# ---------------------------------------------------------------- vocabulary
+
+#: class/id/role/itemprop vocabulary: group → words matched at the start of a token
+CLASS_GROUPS: dict[str, str] = {
+    "nav": r"nav|menu|breadcrumb|pagination|pager|toolbar|topbar|skip|dropdown|tabs?(?![a-z])",
+    "footer": r"foot|copyright|colophon|legal|bottom|contentinfo|disclaimer",
+    "header": r"header|masthead|banner|branding|logo|site-?title",
+    "sidebar": r"sidebar|side|aside|widget|rail|complementary|secondary|sticky",
+    "comment": r"comment|repl(?:y|ies)|respond|discuss|disqus|feedback|conversation",
+    "social": r"share|sharing|social|facebook|twitter|follow|subscri|newsletter|signup|whatsapp|pinterest|linkedin",
+    "related": r"related|recommend|popular|trending|more|also|next|prev|teaser|suggest|outbrain|taboola",
+    "ad": r"ads?(?![a-z])|advert|adsense|adslot|sponsor|promo|dfp|doubleclick|commercial|affiliate",
+    "content": r"article|content|post|entry|story|body|text|main|blog|prose|markdown|rte|rich",
+    "meta": r"meta|byline|author|date|time|tags?(?![a-z])|categor|publish|dateline|stamp|info",
+    "media": r"caption|credit|gallery|photo|image|img|figure|slide|carousel|video|media|lightbox|thumb",
+    "overlay": r"hidden|hide|modal|popup|cookie|consent|overlay|dialog|gdpr|notice|alert|sr-only|visually|screen-?reader",
+    "title": r"title|headline|heading|hed(?![a-z])",
+    "forum": r"message|thread|topic|forum|postbody|bbcode|quote|answer|question",
+    "product": r"product|price|descr|spec|detail|review|rating|cart|buy|sku|offer",
+    "card": r"card|item|tile|grid|list|result|feed|col(?![a-z])|column|excerpt|summary",
+    "doc": r"docs?(?![a-z])|documentation|toc(?![a-z])|api(?![a-z])|reference|manual|guide|highlight|code",
+}
+_CLASS_RE = [re.compile(r"(?<![a-z])(?:" + rx + ")") for rx in CLASS_GROUPS.values()]
+
+#: tag groups of the same ancestor walk
+TAG_GROUPS: dict[str, frozenset[str]] = {
+    "t_article": frozenset({"article"}),
+    "t_main": frozenset({"main"}),
+    "t_aside": frozenset({"aside"}),
+    "t_nav": frozenset({"nav", "menu"}),
+    "t_footer": frozenset({"footer"}),
+    "t_header": frozenset({"header"}),
+    "t_form": frozenset({"form", "fieldset", "select", "button", "label", "option", "textarea"}),
+    "t_table": frozenset({"table"}),
+    "t_list": frozenset({"ul", "ol", "dl", "menu"}),
+    "t_quote": frozenset({"blockquote", "q"}),
+    "t_figure": frozenset({"figure", "figcaption", "picture"}),
+    "t_section": frozenset({"section"}),
+    "t_heading": frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "hgroup"}),
+    "t_code": frozenset({"pre", "code"}),
+    "t_link": frozenset({"a"}),
+    "t_address": frozenset({"address", "time"}),
+}
+GROUPS = (*CLASS_GROUPS, *TAG_GROUPS)
+_TAG_BITS: dict[str, int] = {}
+for _i, _tags in enumerate(TAG_GROUPS.values()):
+    for _t in _tags:
+        _TAG_BITS[_t] = _TAG_BITS.get(_t, 0) | 1 << (len(CLASS_GROUPS) + _i)
+
+#: container tags worth a flag of their own
+CONTAINER_TAGS = ("p", "div", "li", "td", "th", "span", "h1", "h2", "h3", "h4", "h5", "h6", "a",
+                  "pre", "blockquote", "dd", "dt", "section", "article", "font", "center", "figcaption",
+                  "caption", "label", "button", "option", "b", "strong", "em", "i", "small", "time",
+                  "cite", "header", "footer", "nav", "aside", "form", "table", "tr", "ul", "ol", "img",
+                  "main", "body")
+_TAG_CODE = {t: i + 1 for i, t in enumerate(CONTAINER_TAGS)}
+_HEADING_LEVEL = {f"h{i}": i for i in range(1, 7)}
+_LIST = frozenset({"li", "dd", "dt"})
+_CELL = frozenset({"td", "th"})
+
+#: JSON-LD / og:type words → page-type flags
+PAGE_TYPES = {
+    "article": ("article", "newsarticle", "blogposting", "reportage", "scholarlyarticle", "techarticle"),
+    "product": ("product", "offer", "aggregateoffer", "productgroup"),
+    "forum": ("discussionforumposting", "qapage", "question", "socialmediaposting", "comment"),
+    "listing": ("itemlist", "collectionpage", "searchresultspage", "offercatalog"),
+    "howto": ("recipe", "howto", "faqpage", "course", "event", "jobposting"),
+}
+
+LEVELS = 5  # the container and four ancestors
+
+
+# --------------------------------------------------------------- characters
+
+
+@lru_cache(maxsize=1)
+def _char_classes() -> np.ndarray:
+    """Class of every code point: 0 other letter/mark, 1 lower, 2 upper, 3 digit, 4 space,
+    5 comma, 6 sentence end, 7 other punctuation, 8 separator, 9 CJK."""
+    table = np.zeros(0x110000, dtype=np.uint8)
+    for c in range(0x10000):
+        ch = chr(c)
+        if ch.islower():
+            table[c] = 1
+        elif ch.isupper():
+            table[c] = 2
+        elif ch.isdigit():
+            table[c] = 3
+        elif ch.isspace() or c == 0:
+            table[c] = 4
+        elif not ch.isalnum() and not ch.isalpha():
+            table[c] = 7
+    for ch in ",，、;；":
+        table[ord(ch)] = 5
+    for ch in ".!?。！？…":
+        table[ord(ch)] = 6
+    for ch in "|•·»«›‹/\\>—–-_=*~#©®™":
+        table[ord(ch)] = 8
+    table[0x3400:0x4DC0] = 9
+    table[0x4E00:0xA000] = 9
+    table[0xF900:0xFB00] = 9
+    table[0x3040:0x3100] = 9
+    table[0xAC00:0xD7B0] = 9
+    return table
+
+
+N_CLASSES = 10
+
+
+@lru_cache(maxsize=1)
+def _stopwords() -> tuple[frozenset[str], np.ndarray]:
+    """The shipped stop lists of every language (one set), and the Chinese stop characters
+    as a code-point mask."""
+    from ..methods.justext import LANGUAGES, stoplist
+
+    words = frozenset().union(*(stoplist(lang) for lang in LANGUAGES if lang != "zh"))
+    mask = np.zeros(0x110000, dtype=bool)
+    for ch in stoplist("zh"):
+        if len(ch) == 1:
+            mask[ord(ch)] = True
+    return words, mask
+
+
+# ------------------------------------------------------------------- result
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraphs:
+    """A page's paragraphs: block ranges, texts, features, and what the method needs."""
+
+    #: first block of each paragraph, and one past its last
+    starts: np.ndarray
+    ends: np.ndarray
+    texts: list[str]
+    #: float32 (paragraphs, features), columns named by :func:`names`
+    X: np.ndarray
+    #: characters per paragraph
+    chars: np.ndarray
+    #: heading level 1–6, 0 for other paragraphs
+    heading: np.ndarray
+    #: distance in levels to the nearest comment-vocabulary container (99: none)
+    comment_distance: np.ndarray
+    #: index of the paragraph best matching the page title (-1: none)
+    title_index: int
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+
+@lru_cache(maxsize=1)
+def names() -> tuple[str, ...]:
+    """The feature columns, in order."""
+    text = ["log_chars", "log_words", "link_density", "mean_word_len", "share_lower", "share_upper",
+            "share_digit", "share_punct", "share_cjk", "commas", "sentence_ends", "separators",
+            "punct_per_word", "ends_sentence", "starts_upper", "stop_ratio", "stop_cjk_ratio",
+            "blocks", "log_link_chars", "has_copyright", "has_year"]
+    kind = ["heading_level", "is_list", "is_cell", "is_image", "container_tag"]
+    dom = [f"dist_{g}" for g in GROUPS] + ["depth"]
+    region = [f"l{lv}_{f}" for lv in range(LEVELS)
+              for f in ("log_chars", "link_density", "log_paragraphs", "share", "mean_chars", "score")]
+    region += ["in_top", "top_share", "top_link_density"]
+    context = [f"{side}{k}_{f}" for side in ("prev", "next") for k in (1, 2)
+               for f in ("log_chars", "link_density", "stop_ratio", "heading")]
+    context += ["win_link_density", "win_log_chars", "position", "chars_before"]
+    page = ["title_overlap", "is_title", "after_title", "title_distance", "after_h1", "h1_distance",
+            "repeated", "in_jsonld", "page_log_chars", "page_log_paragraphs", "page_link_density",
+            *(f"type_{t}" for t in PAGE_TYPES)]
+    return tuple(text + kind + dom + region + context + page)
+
+
+# ------------------------------------------------------------------ compute
+
+
+def compute(page: Page) -> Paragraphs:
+    """The paragraphs of a page and their features."""
+    blocks = page.blocks
+    n_blocks = len(blocks)
+    width = len(names())
+    if not n_blocks:
+        empty = np.zeros(0, dtype=np.int64)
+        return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, empty, -1)
+    para = np.fromiter((b.paragraph for b in blocks), dtype=np.int64, count=n_blocks)
+    starts = np.flatnonzero(np.r_[True, para[1:] != para[:-1]])
+    ends = np.r_[starts[1:], n_blocks]
+    texts = [" ".join(b.text for b in blocks[s:e]) for s, e in zip(starts.tolist(), ends.tolist())]
+    link = np.fromiter((b.link_chars for b in blocks), dtype=np.float64, count=n_blocks)
+    link_chars = np.add.reduceat(link, starts)
+    columns: dict[str, np.ndarray] = {}
+    chars, words, stop = _text(texts, columns)
+    columns["link_density"] = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
+    columns["log_link_chars"] = np.log1p(link_chars)
+    columns["blocks"] = (ends - starts).astype(np.float64)
+    firsts = [blocks[s] for s in starts.tolist()]
+    heading = _kind(firsts, columns)
+    containers = [_container(b) for b in firsts]
+    tree = _Tree(containers)
+    tree.distances(columns)
+    comment_distance = columns["dist_comment"].copy()
+    _regions(tree, chars, link_chars, columns)
+    _context(chars, columns, heading, stop / np.maximum(words, 1))
+    title_index = _page(page, texts, chars, link_chars, heading, columns)
+    X = np.empty((len(texts), width), dtype=np.float32)
+    for j, name in enumerate(names()):
+        X[:, j] = columns[name]
+    return Paragraphs(starts, ends, texts, X, chars.astype(np.int64), heading,
+                      comment_distance, title_index)
+
+
+def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Character-class counts over the page in one numpy pass, and the stop words."""
+    n = len(texts)
+    joined = "\x00".join(texts)
+    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    classes = _char_classes()[codes]
+    owner = np.cumsum(codes == 0)  # paragraph of each character (separators go with the next)
+    counts = np.bincount(owner * N_CLASSES + classes, minlength=n * N_CLASSES)
+    counts = counts.reshape(n, N_CLASSES).astype(np.float64)
+    counts[1:, 4] -= 1  # the separator
+    chars = np.fromiter(map(len, texts), dtype=np.float64, count=n)
+    space = classes == 4
+    starts_word = ~space & np.r_[True, space[:-1]]
+    words = np.bincount(owner, weights=starts_word, minlength=n)
+    words = np.maximum(words, counts[:, 9])  # a CJK character is a word
+    stopwords, cjk_stop = _stopwords()
+    stop = np.fromiter((sum(1 for w in t.lower().split() if w in stopwords) for t in texts),
+                       dtype=np.float64, count=n)
+    stop_cjk = np.bincount(owner, weights=cjk_stop[codes], minlength=n)
+    safe = np.maximum(chars, 1)
+    safe_words = np.maximum(words, 1)
+    punct = counts[:, 5] + counts[:, 6] + counts[:, 7]
+    out.update(
+        log_chars=np.log1p(chars), log_words=np.log1p(words),
+        mean_word_len=np.minimum(chars / safe_words, 30),
+        share_lower=counts[:, 1] / safe, share_upper=counts[:, 2] / safe,
+        share_digit=counts[:, 3] / safe, share_punct=punct / safe, share_cjk=counts[:, 9] / safe,
+        commas=np.log1p(counts[:, 5]), sentence_ends=np.log1p(counts[:, 6]),
+        separators=np.log1p(counts[:, 8]), punct_per_word=punct / safe_words,
+        stop_ratio=stop / safe_words, stop_cjk_ratio=stop_cjk / np.maximum(counts[:, 9], 1),
+    )
+    last = np.array([t[-1:] for t in texts])
+    first = np.array([t[:1] for t in texts])
+    out["ends_sentence"] = np.isin(last, list(".!?。！？…:;\"'”»)")).astype(np.float64)
+    out["starts_upper"] = np.char.isupper(first).astype(np.float64)
+    out["has_copyright"] = np.fromiter(("©" in t or "opyright" in t for t in texts), np.float64, n)
+    out["has_year"] = np.fromiter((_YEAR.search(t) is not None for t in texts), np.float64, n)
+    return chars, words, stop + stop_cjk
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _kind(firsts: Sequence[Block], out: dict[str, np.ndarray]) -> np.ndarray:
+    """Heading level, list item, table cell, image and container tag, from the paths."""
+    n = len(firsts)
+    heading = np.zeros(n, dtype=np.int64)
+    is_list = np.zeros(n)
+    is_cell = np.zeros(n)
+    for i, b in enumerate(firsts):
+        heading[i], is_list[i], is_cell[i] = _path_kind(b.path)
+    out["heading_level"] = heading.astype(np.float64)
+    out["is_list"] = is_list
+    out["is_cell"] = is_cell
+    out["is_image"] = np.fromiter((b.image is not None for b in firsts), np.float64, n)
+    out["container_tag"] = np.fromiter((_TAG_CODE.get(b.tag, 0) for b in firsts), np.float64, n)
+    return heading
+
+
+@lru_cache(maxsize=1 << 14)
+def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int]:
+    level = lst = cell = 0
+    for tag in reversed(path):
+        if not level and tag in _HEADING_LEVEL:
+            level = _HEADING_LEVEL[tag]
+        elif not lst and not level and tag in _LIST:
+            lst = 1
+        elif not cell and tag in _CELL:
+            cell = 1
+    return level, lst, cell
+
+
+def _container(block: Block):  # type: ignore[no-untyped-def]
+    """The nearest block-level element holding the block's text."""
+    node = block.node
+    while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
+        node = node.getparent()
+    return node if node is not None else block.node
+
+
+class _Tree:
+    """The elements on the containers' ancestor chains, with their paragraph ranges.
+
+    Index ``len(elements)`` is a virtual root above ``<html>`` spanning every paragraph.
+    """
+
+    def __init__(self, containers: Sequence) -> None:  # type: ignore[type-arg]
+        index: dict = {}
+        elements: list = []
+        parents: list = []
+        n = len(containers)
+        first: list[int] = []
+        for p, el in enumerate(containers):
+            while el is not None and el not in index:
+                index[el] = len(elements)
+                elements.append(el)
+                first.append(p)
+                el = el.getparent()
+                parents.append(el)
+        root = len(elements)
+        self.size = root + 1
+        self.parent = np.array([index.get(e, root) if e is not None else root for e in parents] + [root],
+                               dtype=np.int64)
+        self.first = np.array(first + [0], dtype=np.int64)
+        last = np.full(self.size, -1, dtype=np.int64)
+        last[root] = n - 1
+        for p in range(n - 1, -1, -1):
+            i = index[containers[p]] if containers[p] is not None else root
+            while last[i] < 0:
+                last[i] = p
+                i = self.parent[i]
+        self.last = last
+        self.container = np.array([index.get(c, root) if c is not None else root for c in containers],
+                                  dtype=np.int64)
+        self.elements = elements
+
+    def ancestors(self) -> list[np.ndarray]:
+        """Element index of each paragraph's container and of its LEVELS-1 ancestors."""
+        out = [self.container]
+        for _ in range(LEVELS - 1):
+            out.append(self.parent[out[-1]])
+        return out
+
+    def distances(self, out: dict[str, np.ndarray]) -> None:
+        """Levels from each container up to the nearest element of every group (99: none)."""
+        bits = np.array([_own_bits(el) for el in self.elements] + [0], dtype=np.int64)
+        masks = ((bits[:, None] >> np.arange(len(GROUPS))) & 1).astype(bool)
+        root = self.size - 1
+        current = self.container
+        dist = np.full((len(current), len(GROUPS)), 99.0)
+        depth = np.zeros(len(current))
+        level = 0
+        while True:
+            alive = current != root
+            if not alive.any():
+                break
+            hit = masks[current] & (dist == 99.0)
+            dist[hit] = level
+            depth += alive
+            current = self.parent[current]
+            level += 1
+        for j, group in enumerate(GROUPS):
+            out[f"dist_{group}"] = dist[:, j]
+        out["depth"] = depth
+
+
+def _own_bits(el) -> int:  # type: ignore[no-untyped-def]
+    """The groups an element's own tag and class/id/role/itemprop vocabulary name."""
+    tag = el.tag
+    bits = _TAG_BITS.get(tag, 0) if isinstance(tag, str) else 0
+    attrs = el.attrib
+    if not attrs:
+        return bits
+    words = " ".join(v for k in ("class", "id", "role", "itemprop") if (v := attrs.get(k)))
+    return bits | _vocabulary_bits(words) if words else bits
+
+
+@lru_cache(maxsize=1 << 16)
+def _vocabulary_bits(words: str) -> int:
+    """Class-group bits of a class/id/role/itemprop string (class names recur across pages)."""
+    words = words.lower()
+    bits = 0
+    for j, rx in enumerate(_CLASS_RE):
+        if rx.search(words):
+            bits |= 1 << j
+    return bits
+
+
+def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, out: dict[str, np.ndarray]) -> None:
+    """Subtree text, link density, paragraphs and Readability-style scores by level."""
+    n = len(chars)
+    total = max(chars.sum(), 1.0)
+    cs_chars = np.r_[0.0, np.cumsum(chars)]
+    cs_links = np.r_[0.0, np.cumsum(link_chars)]
+    first, last = tree.first, tree.last + 1
+    sub_chars = cs_chars[last] - cs_chars[first]
+    sub_links = cs_links[last] - cs_links[first]
+    sub_paras = (last - first).astype(np.float64)
+    link_density = np.minimum(sub_links / np.maximum(sub_chars, 1), 1.0)
+    commas = np.expm1(out["commas"])
+    readable = np.where(chars >= 25, 1 + commas + np.minimum(chars / 100, 3), 0.0)
+    levels = tree.ancestors()
+    score = np.zeros(tree.size)
+    for k, weight in enumerate((1.0, 0.5, 1 / 6, 1 / 9), start=1):
+        if k < len(levels):
+            np.add.at(score, levels[k], readable * weight)
+    score *= 1 - link_density
+    score[-1] = 0.0  # the virtual root is no candidate
+    top = int(np.argmax(score))
+    best = max(score[top], 1e-9)
+    for lv, anc in enumerate(levels):
+        out[f"l{lv}_log_chars"] = np.log1p(sub_chars[anc])
+        out[f"l{lv}_link_density"] = link_density[anc]
+        out[f"l{lv}_log_paragraphs"] = np.log1p(sub_paras[anc])
+        out[f"l{lv}_share"] = sub_chars[anc] / total
+        out[f"l{lv}_mean_chars"] = np.log1p(sub_chars[anc] / np.maximum(sub_paras[anc], 1))
+        out[f"l{lv}_score"] = score[anc] / best
+    idx = np.arange(n)
+    out["in_top"] = ((idx >= tree.first[top]) & (idx <= tree.last[top])).astype(np.float64)
+    out["top_share"] = np.full(n, sub_chars[top] / total)
+    out["top_link_density"] = np.full(n, link_density[top])
+
+
+def _shift(x: np.ndarray, k: int, fill: float) -> np.ndarray:
+    """x moved by k places (x[i - k] at i), ``fill`` where there is none."""
+    out = np.full_like(x, fill)
+    if k > 0:
+        out[k:] = x[:-k]
+    elif k < 0:
+        out[:k] = x[-k:]
+    return out
+
+
+def _context(chars: np.ndarray, out: dict[str, np.ndarray], heading: np.ndarray, stop_ratio: np.ndarray) -> None:
+    """Neighbours, a window around the paragraph, and its position."""
+    n = len(chars)
+    log_chars, link_density = out["log_chars"], out["link_density"]
+    is_heading = (heading > 0).astype(np.float64)
+    for side, sign in (("prev", 1), ("next", -1)):
+        for k in (1, 2):
+            out[f"{side}{k}_log_chars"] = _shift(log_chars, sign * k, -1.0)
+            out[f"{side}{k}_link_density"] = _shift(link_density, sign * k, -1.0)
+            out[f"{side}{k}_stop_ratio"] = _shift(stop_ratio, sign * k, -1.0)
+            out[f"{side}{k}_heading"] = _shift(is_heading, sign * k, -1.0)
+    out["win_link_density"] = _window_mean(link_density, 3)
+    out["win_log_chars"] = _window_mean(log_chars, 3)
+    out["position"] = np.arange(n) / max(n - 1, 1)
+    out["chars_before"] = (np.cumsum(chars) - chars) / max(chars.sum(), 1)
+
+
+def _window_mean(x: np.ndarray, k: int) -> np.ndarray:
+    """Mean of x over the window i-k … i+k (cut at the page's ends)."""
+    n = len(x)
+    cs = np.r_[0.0, np.cumsum(x)]
+    lo = np.maximum(np.arange(n) - k, 0)
+    hi = np.minimum(np.arange(n) + k + 1, n)
+    return (cs[hi] - cs[lo]) / (hi - lo)
+
+
+def _page(page: Page, texts: list[str], chars: np.ndarray, link_chars: np.ndarray,
+          heading: np.ndarray, out: dict[str, np.ndarray]) -> int:
+    """Title, ``<h1>``, repetition, JSON-LD and page-level features; returns the title index."""
+    n = len(texts)
+    hints = page_hints(page)
+    title_words = set(_WORD.findall(hints.title.lower()))
+    overlap = np.zeros(n)
+    lowered = [t.lower() for t in texts]
+    if title_words:
+        for i, t in enumerate(lowered):
+            if chars[i] < 400:
+                w = set(_WORD.findall(t))
+                if w:
+                    overlap[i] = len(w & title_words) / max(len(w | title_words), 1)
+    out["title_overlap"] = overlap
+    candidates = np.where(heading > 0, overlap + 0.2, overlap)
+    title_index = int(np.argmax(candidates)) if n and overlap.max() >= 0.5 else -1
+    idx = np.arange(n, dtype=np.float64)
+    out["is_title"] = (idx == title_index).astype(np.float64)
+    _distance(out, "title", idx, title_index)
+    h1 = np.flatnonzero(heading == 1)
+    _distance(out, "h1", idx, int(h1[0]) if len(h1) else -1)
+    seen = Counter(lowered)
+    out["repeated"] = np.fromiter((seen[t] - 1 for t in lowered), np.float64, n)
+    body = hints.body
+    out["in_jsonld"] = np.fromiter(
+        (bool(body) and len(t) >= 20 and " ".join(t.split())[:60] in body for t in lowered), np.float64, n)
+    total = chars.sum()
+    out["page_log_chars"] = np.full(n, np.log1p(total))
+    out["page_log_paragraphs"] = np.full(n, np.log1p(n))
+    out["page_link_density"] = np.full(n, link_chars.sum() / max(total, 1))
+    for kind, words in PAGE_TYPES.items():
+        out[f"type_{kind}"] = np.full(n, float(any(w in hints.types for w in words)))
+    return title_index
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _distance(out: dict[str, np.ndarray], name: str, idx: np.ndarray, at: int) -> None:
+    if at < 0:
+        out[f"after_{name}"] = np.zeros_like(idx)
+        out[f"{name}_distance"] = np.full_like(idx, 99.0)
+        return
+    out[f"after_{name}"] = (idx > at).astype(np.float64)
+    out[f"{name}_distance"] = np.sign(idx - at) * np.log1p(np.abs(idx - at))
+
+
+# -------------------------------------------------------------- page hints
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """What the page says of itself: its title, body text and types."""
+
+    #: ``og:title`` when given, else ``<title>``
+    title: str
+    #: JSON-LD articleBody/text/description and og:description, lower-cased, spaces collapsed
+    body: str
+    #: JSON-LD ``@type`` values and ``og:type``, lower-cased
+    types: frozenset[str]
+
+
+def page_hints(page: Page) -> Hints:
+    """The page's ``og:`` metadata and JSON-LD, read from the tree."""
+    tree = page.tree
+    if tree is None:
+        return Hints(page.title, "", frozenset())
+    meta = {}
+    for el in tree.iterfind(".//meta"):
+        key = el.get("property") or el.get("name")
+        if key and key.lower() in ("og:title", "og:description", "og:type", "description"):
+            meta.setdefault(key.lower(), el.get("content") or "")
+    bodies = [meta.get("og:description", ""), meta.get("description", "")]
+    types = {meta.get("og:type", "").lower()}
+    for el in tree.iterfind(".//script[@type='application/ld+json']"):
+        try:
+            data = json.loads(el.text or "")
+        except (ValueError, RecursionError):
+            continue
+        _walk_ld(data, bodies, types, 0)
+    body = " ".join(" ".join(bodies).lower().split())
+    return Hints(meta.get("og:title") or page.title, body, frozenset(t for t in types if t))
+
+
+def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # type: ignore[no-untyped-def]
+    if depth > 8:
+        return
+    if isinstance(node, list):
+        for item in node[:50]:
+            _walk_ld(item, bodies, types, depth + 1)
+    elif isinstance(node, dict):
+        kind = node.get("@type")
+        for t in kind if isinstance(kind, list) else [kind]:
+            if isinstance(t, str):
+                types.add(t.lower())
+        for key in ("articleBody", "text", "description", "reviewBody"):
+            value = node.get(key)
+            if isinstance(value, str):
+                bodies.append(value)
+        for key, value in node.items():
+            if isinstance(value, (dict, list)) and key != "@context":
+                _walk_ld(value, bodies, types, depth + 1)

@@ -1,0 +1,186 @@
+"""A gradient-boosted tree ensemble as plain arrays, and the model file that holds it.
+
+Training uses scikit-learn's ``HistGradientBoostingClassifier`` (:mod:`.train`); running
+needs only numpy: the trees are flattened into one node table (feature, threshold,
+left, right, leaf value) and scored by :func:`raw_scores`, which uses the compiled
+``detourage._cforest`` when it is built and a vectorised numpy walk otherwise (the two
+agree to float rounding; the test suite checks it).  A model file is a zip holding
+``forest.npz`` and ``meta.json`` (feature names, decision threshold, training
+provenance).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import DetourageError
+
+FORMAT = "detourage-learned/1"
+DEFAULT_MODEL = "learned-default.zip"
+
+
+class ModelError(DetourageError):
+    """A learned-extractor model file that cannot be read or does not fit the features."""
+
+
+@dataclass(frozen=True, eq=False)
+class Forest:
+    """Trees flattened into one node table; tree ``t`` starts at node ``roots[t]``.
+
+    A node is a leaf when ``left[i] < 0``; otherwise a row goes left when
+    ``X[row, feature[i]] <= threshold[i]``.  The raw score of a row is ``bias`` plus the
+    value of the leaf it reaches in every tree (a log-odds for a binary classifier).
+    """
+
+    feature: np.ndarray  # int32
+    threshold: np.ndarray  # float64
+    left: np.ndarray  # int32, -1 for leaves
+    right: np.ndarray  # int32
+    value: np.ndarray  # float64
+    roots: np.ndarray  # int32
+    bias: float
+
+    @classmethod
+    def from_sklearn(cls, model: Any) -> Forest:
+        """The trees of a fitted binary ``HistGradientBoostingClassifier``.
+
+        Reads its predictors' node tables (``_predictors[i][0].nodes``, the layout
+        scikit-learn ≥ 1.0 uses); categorical splits are not supported (we train none).
+        """
+        feature, threshold, left, right, value, roots = [], [], [], [], [], []
+        offset = 0
+        for (predictor,) in model._predictors:
+            nodes = predictor.nodes
+            if nodes["is_categorical"].any():
+                raise ModelError("categorical splits are not supported")
+            leaf = nodes["is_leaf"].astype(bool)
+            roots.append(offset)
+            feature.append(np.where(leaf, 0, nodes["feature_idx"]).astype(np.int32))
+            threshold.append(nodes["num_threshold"].astype(np.float64))
+            left.append(np.where(leaf, -1, nodes["left"].astype(np.int64) + offset).astype(np.int32))
+            right.append(np.where(leaf, -1, nodes["right"].astype(np.int64) + offset).astype(np.int32))
+            value.append(np.where(leaf, nodes["value"], 0.0))
+            offset += len(nodes)
+        bias = float(np.ravel(model._baseline_prediction)[0])
+        return cls(np.concatenate(feature), np.concatenate(threshold), np.concatenate(left),
+                   np.concatenate(right), np.concatenate(value), np.array(roots, np.int32), bias)
+
+    @property
+    def trees(self) -> int:
+        return len(self.roots)
+
+    def raw_scores(self, X: np.ndarray) -> np.ndarray:
+        """Log-odds of every row of ``X`` (float32 or float64, rows × features)."""
+        X = np.ascontiguousarray(X, dtype=np.float32)
+        if not len(X):
+            return np.zeros(0)
+        if _compiled is not None:
+            return _compiled(X, self.feature, self.threshold, self.left, self.right, self.value,
+                             self.roots, self.bias)
+        return self.raw_scores_numpy(X)
+
+    def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
+        """The reference walk: every (row, tree) pair moves down one level per step."""
+        X = np.asarray(X, dtype=np.float32)
+        rows = np.repeat(np.arange(len(X)), self.trees)
+        node = np.tile(self.roots, len(X)).astype(np.int64)
+        active = np.flatnonzero(self.left[node] >= 0)
+        while len(active):
+            at = node[active]
+            go_left = X[rows[active], self.feature[at]] <= self.threshold[at]
+            node[active] = np.where(go_left, self.left[at], self.right[at])
+            active = active[self.left[node[active]] >= 0]
+        return self.bias + self.value[node].reshape(len(X), self.trees).sum(axis=1)
+
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-self.raw_scores(X)))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"feature": self.feature, "threshold": self.threshold, "left": self.left,
+                "right": self.right, "value": self.value, "roots": self.roots,
+                "bias": np.array([self.bias])}
+
+
+@dataclass
+class Model:
+    """A forest, the feature names it was trained on, its threshold and provenance."""
+
+    forest: Forest
+    names: tuple[str, ...]
+    #: probability at or above which a paragraph is content (``favor="balanced"``)
+    threshold: float = 0.5
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, names: tuple[str, ...]) -> None:
+        """Refuse a model trained on other features than the running code computes."""
+        if tuple(names) != self.names:
+            missing = sorted(set(self.names) ^ set(names))[:5]
+            raise ModelError(f"model {self.meta.get('name', '?')!r} was trained on other features "
+                             f"({len(self.names)} vs {len(names)}; differing: {', '.join(missing) or 'order'}): "
+                             "retrain it with `detourage train learned`")
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        buf = io.BytesIO()
+        np.savez_compressed(buf, **self.forest.arrays())
+        meta = {**self.meta, "format": FORMAT, "names": list(self.names), "threshold": self.threshold}
+        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            z.writestr("forest.npz", buf.getvalue(), compress_type=zipfile.ZIP_STORED)
+            z.writestr("meta.json", json.dumps(meta, indent=1, sort_keys=True))
+
+    @classmethod
+    def from_bytes(cls, raw: bytes, name: str) -> Model:
+        try:
+            with zipfile.ZipFile(io.BytesIO(raw)) as z:
+                meta = json.loads(z.read("meta.json"))
+                arrays = np.load(io.BytesIO(z.read("forest.npz")))
+                forest = Forest(arrays["feature"], arrays["threshold"], arrays["left"],
+                                arrays["right"], arrays["value"], arrays["roots"],
+                                float(arrays["bias"][0]))
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+            raise ModelError(f"{name}: not a learned-extractor model ({exc})") from None
+        if meta.get("format") != FORMAT:
+            raise ModelError(f"{name}: not a learned-extractor model (format {meta.get('format')!r})")
+        return cls(forest, tuple(meta.pop("names")), float(meta.pop("threshold")), meta)
+
+
+@lru_cache(maxsize=8)
+def load_model(path: str | None = None) -> Model:
+    """A model file, or the shipped default (``data/learned-default.zip``), loaded once."""
+    if path is not None:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise ModelError(f"cannot read model {path}: {exc.strerror}") from None
+        return Model.from_bytes(raw, str(path))
+    entry = resources.files("detourage").joinpath("data", DEFAULT_MODEL)
+    try:
+        raw = entry.read_bytes()
+    except FileNotFoundError:
+        raise ModelError(f"the shipped model {DEFAULT_MODEL} is missing: rebuild it with "
+                         "python benchmarks/train_learned.py --write") from None
+    return Model.from_bytes(raw, DEFAULT_MODEL)
+
+
+def _load_compiled():  # type: ignore[no-untyped-def]
+    if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from .. import _cforest  # type: ignore[attr-defined]  # compiled, no stub
+    except ImportError:
+        return None
+    return _cforest.raw_scores
+
+
+_compiled = _load_compiled()
+#: which scorer :meth:`Forest.raw_scores` runs: ``"compiled"`` or ``"numpy"``
+IMPLEMENTATION = "numpy" if _compiled is None else "compiled"

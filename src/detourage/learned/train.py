@@ -1,0 +1,143 @@
+"""Training the learned extractor: gold → paragraph labels → features → trees.
+
+A dataset page is labelled by the gold aligner (:mod:`detourage.victor.align`, the one
+Victor trains from); a paragraph is content when at least half of its characters are in
+blocks the aligner kept.  Rows are weighted so that no source dominates: every dataset
+weighs ``sqrt(pages)`` in all (DANIEL's 1 689 pages count about 5× CleanEval's 58, not
+29×), every page of a dataset weighs the same, and inside a page half the weight is
+spread by characters (what the token metrics count) and half evenly over paragraphs (so
+short menu lines still matter).  Fitting needs scikit-learn (``pip install
+".[train]"``); the fitted trees are exported to a :class:`~.forest.Forest`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from ..errors import MissingExtra
+from ..evaluation.gold import Dataset, Document, load_dataset, split_of
+from ..victor import align
+from . import features
+from .forest import Forest, Model
+
+#: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py)
+PARAMS: dict[str, Any] = {
+    "max_iter": 300, "learning_rate": 0.08, "max_leaf_nodes": 31, "min_samples_leaf": 50,
+    "l2_regularization": 1.0, "max_bins": 255, "early_stopping": False, "random_state": 0,
+}
+
+#: share of a paragraph's characters the aligner must keep for it to be content
+CONTENT_SHARE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class PageData:
+    """One labelled page as the trees see it."""
+
+    dataset: str
+    id: str
+    lang: str
+    page_type: str
+    host: str
+    X: np.ndarray  # float32 (paragraphs, features)
+    y: np.ndarray  # bool (paragraphs,)
+    chars: np.ndarray  # int (paragraphs,)
+
+
+def host_of(url: str | None) -> str:
+    host = (urlsplit(url).hostname or "") if url else ""
+    return host[4:] if host.startswith("www.") else host
+
+
+def page_data(doc: Document, dataset: str, options: align.Options) -> PageData | None:
+    """Label one page and compute its features; None when it cannot be labelled."""
+    labelled = align.label_document(doc, options, dataset=dataset)
+    if labelled.page is None or not labelled.labels:
+        return None
+    para = features.compute(labelled.page)
+    kept = np.fromiter((len(b.text) if lab.kept else 0 for b, lab in zip(labelled.page.blocks, labelled.labels)),
+                       dtype=np.float64, count=len(labelled.labels))
+    kept_chars = np.add.reduceat(kept, para.starts) if len(para) else np.zeros(0)
+    total = np.maximum(para.chars, 1)
+    y = kept_chars / total >= CONTENT_SHARE
+    return PageData(dataset, doc.id, doc.lang, str(doc.meta.get("page_type") or ""),
+                    host_of(doc.meta.get("url")), para.X, y, para.chars)
+
+
+def _job(args: tuple[Document, str, align.Options]) -> PageData | None:
+    return page_data(*args)
+
+
+def collect(datasets: Iterable[str | os.PathLike[str] | Dataset], *, workers: int = 1,
+            split: str | None = None, progress: Any = None) -> list[PageData]:
+    """Every labellable page of the datasets (of one half of the fixed split, if given)."""
+    jobs = []
+    for ds in datasets:
+        ds = ds if isinstance(ds, Dataset) else load_dataset(ds)
+        options = replace(align.Options(), kinds=align.dataset_kinds(ds))
+        docs = [d for d in ds.scorable if d.gold_kind == "cleaneval"
+                and (split is None or split_of(ds.name, d.id) == split)]
+        jobs += [(d, ds.name, options) for d in docs]
+    out: list[PageData] = []
+    if workers == 1:
+        results: Iterable[PageData | None] = map(_job, jobs)
+    else:
+        pool = cf.ProcessPoolExecutor(workers or os.cpu_count())
+        results = pool.map(_job, jobs, chunksize=8)
+    for i, item in enumerate(results):
+        if item is not None and len(item.y):
+            out.append(item)
+        if progress is not None:
+            progress(i + 1, len(jobs))
+    if workers != 1:
+        pool.shutdown()
+    return out
+
+
+def weights(pages: Sequence[PageData]) -> np.ndarray:
+    """Row weights: datasets by sqrt(pages), pages equal, rows half by characters."""
+    per_dataset: dict[str, int] = defaultdict(int)
+    for p in pages:
+        per_dataset[p.dataset] += 1
+    parts = []
+    for p in pages:
+        n = per_dataset[p.dataset]
+        page_weight = np.sqrt(n) / n
+        chars = p.chars.astype(np.float64)
+        share = 0.5 * chars / max(chars.sum(), 1.0) + 0.5 / len(chars)
+        parts.append(page_weight * share)
+    w = np.concatenate(parts)
+    return w * (len(w) / w.sum())
+
+
+def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
+        meta: dict[str, Any] | None = None) -> Model:
+    """Fit the trees on labelled pages and export them."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+    except ImportError:
+        raise MissingExtra('training needs scikit-learn: pip install "detourage[train]"') from None
+    if not pages:
+        raise ValueError("no labelled pages to train on")
+    X = np.concatenate([p.X for p in pages])
+    y = np.concatenate([p.y for p in pages]).astype(np.int8)
+    if len(set(y.tolist())) < 2:
+        raise ValueError("the training pages have a single class: nothing to learn")
+    settings = {**PARAMS, **(params or {})}
+    t0 = time.perf_counter()
+    clf = HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=weights(pages))
+    seconds = time.perf_counter() - t0
+    datasets = sorted({p.dataset for p in pages})
+    provenance = {"datasets": datasets, "pages": len(pages), "rows": int(len(y)),
+                  "content_share": round(float(y.mean()), 4), "params": settings,
+                  "fit_seconds": round(seconds, 1)}
+    return Model(Forest.from_sklearn(clf), features.names(), 0.5, {**provenance, **(meta or {})})

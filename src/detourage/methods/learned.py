@@ -1,0 +1,115 @@
+"""detourage's own extractor: gradient-boosted trees over paragraph features.
+
+The story of :func:`label`: compute the features of every paragraph
+(:mod:`detourage.learned.features`), score them with the shipped tree ensemble
+(:mod:`detourage.learned.forest`), keep those at or above the decision threshold, then
+three page-level steps a reader expects:
+
+1. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
+   when it comes before or inside the kept content;
+2. **comments** are what the model learned — left out of articles, kept as the content
+   of forum pages — and ``comments=True`` adds the paragraphs of comment sections;
+3. **never empty by accident**: when the page has text and the model keeps almost none
+   of it, the paragraphs of the best Readability-style container are kept instead, and
+   the labels' details say so (``details["learned"]["fallback"]``).
+
+The shipped model (``data/learned-default.zip``) is rebuilt by
+``python benchmarks/train_learned.py --write``; ``detourage train learned`` trains one on
+your own gold and ``--model`` uses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from ..learned import features
+from ..learned.forest import Model, load_model
+from ..model import Labels, Page
+from .common import label_paragraphs
+
+NAME = "learned"
+SEED = "own"
+DESCRIPTION = ("detourage's own extractor: gradient-boosted trees classify every paragraph from "
+               "features that carry across sites (DOM context, densities, title, JSON-LD, neighbours)")
+
+#: threshold shift of ``favor``: trafilatura's favor_precision / favor_recall
+FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.15, "recall": -0.15}
+
+#: fall back when the page has at least this many characters of text…
+FALLBACK_PAGE_CHARS = 500
+#: …and the model keeps fewer than this share of them
+FALLBACK_SHARE = 0.05
+
+#: a comment section: a container at most this many levels up names comments
+COMMENT_LEVELS = 4
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Options:
+    #: a model file written by ``detourage train learned``, or a :class:`Model`; None
+    #: for the shipped model
+    model: str | Path | Model | None = None
+    #: move the decision threshold toward precision (less boilerplate) or recall (less loss)
+    favor: Literal["balanced", "precision", "recall"] = "balanced"
+    #: also keep comment sections
+    comments: bool = False
+    #: keep the best container when the model keeps almost nothing of a page with text
+    fallback: bool = True
+
+    def __post_init__(self) -> None:
+        if self.favor not in FAVOR_SHIFT:
+            raise ValueError(f"favor must be one of {', '.join(FAVOR_SHIFT)}, not {self.favor!r}")
+
+
+def label(page: Page, options: Options = Options()) -> Labels:
+    """Score every paragraph and keep the content."""
+    model = options.model
+    if not isinstance(model, Model):
+        model = load_model(None if model is None else str(model))
+    model.check(features.names())
+    para = features.compute(page)
+    details: dict = {"model": model.meta.get("name", "learned")}
+    if not len(para):
+        return Labels(NAME, (), {NAME: details})
+    probability = model.forest.probabilities(para.X)
+    threshold = model.threshold + FAVOR_SHIFT[options.favor]
+    keep = probability >= threshold
+    if options.comments:
+        keep |= (para.comment_distance <= COMMENT_LEVELS) & (probability >= threshold / 3)
+    _keep_title(para, keep)
+    if options.fallback:
+        details.update(_fallback(para, keep))
+    per_block = np.repeat(keep, para.ends - para.starts)
+    details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
+    return Labels(NAME, label_paragraphs(page.blocks, per_block.tolist()), {NAME: details})
+
+
+def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
+    """Keep the title heading when it precedes or sits inside the kept content."""
+    i = para.title_index
+    if i < 0 or keep[i] or not para.heading[i]:
+        return
+    kept = np.flatnonzero(keep)
+    if len(kept) and i <= kept[-1]:
+        keep[i] = True
+
+
+def _fallback(para: features.Paragraphs, keep: np.ndarray) -> dict:
+    """Keep the best container's low-link paragraphs when the model kept almost nothing."""
+    total = int(para.chars.sum())
+    kept = int(para.chars[keep].sum())
+    if total < FALLBACK_PAGE_CHARS or kept >= FALLBACK_SHARE * total:
+        return {}
+    names = features.names()
+    in_top = para.X[:, names.index("in_top")] > 0
+    low_links = para.X[:, names.index("link_density")] < 0.5
+    rescue = in_top & low_links
+    if int(para.chars[rescue].sum()) <= kept:
+        return {}
+    keep |= rescue
+    return {"fallback": "best-container",
+            "reason": f"the model kept {kept} of {total} characters"}

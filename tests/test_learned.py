@@ -1,0 +1,192 @@
+"""The learned extractor: features, the tree scorer, training, the method and its options."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import detourage
+from detourage.api import load, run
+from detourage.cli import main
+from detourage.learned import features, forest, train
+from detourage.learned.forest import Forest, Model, ModelError
+from detourage.methods import learned
+
+ARTICLE = """<html><head><title>Storm floods the old harbour - Daily Gazette</title>
+<meta property="og:title" content="Storm floods the old harbour">
+<script type="application/ld+json">{"@type": "NewsArticle",
+ "articleBody": "The storm reached the coast on Monday night. Boats were lifted onto the quay."}</script>
+</head><body>
+<nav class="top-menu"><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>
+<li><a href="/sport">Sport</a></li></ul></nav>
+<div class="ad-slot">Advertisement</div>
+<article><h1>Storm floods the old harbour</h1>
+<p>The storm reached the coast on Monday night. Boats were lifted onto the quay, and the water
+rose higher than anyone in the town could remember, people said.</p>
+<p>The mayor said the repairs would take months, and that the harbour would stay closed to
+visitors until the walls have been checked by engineers.</p></article>
+<div id="comments"><p>Great article, thanks for sharing this with us all!</p></div>
+<footer class="site-footer"><p>© 2026 Daily Gazette. All rights reserved.</p></footer>
+</body></html>"""
+
+
+def column(para: features.Paragraphs, name: str) -> np.ndarray:
+    return para.X[:, features.names().index(name)]
+
+
+def test_features_describe_the_page():
+    para = features.compute(load(ARTICLE))
+    assert para.X.shape == (len(para.texts), len(features.names()))
+    assert np.isfinite(para.X).all()
+    texts = para.texts
+    home, ad = texts.index("Home"), texts.index("Advertisement")
+    first = next(i for i, t in enumerate(texts) if t.startswith("The storm"))
+    assert column(para, "link_density")[home] == 1.0
+    assert column(para, "dist_nav")[home] <= 2 and column(para, "dist_t_nav")[home] <= 3
+    assert column(para, "dist_ad")[ad] == 0
+    assert column(para, "dist_t_article")[first] == 1
+    assert column(para, "in_jsonld")[first] == 1 and column(para, "in_jsonld")[home] == 0
+    assert column(para, "type_article")[0] == 1
+    assert texts[para.title_index] == "Storm floods the old harbour"
+    assert para.heading[para.title_index] == 1
+    comment = texts.index("Great article, thanks for sharing this with us all!")
+    assert para.comment_distance[comment] <= 1 and para.comment_distance[first] == 99
+
+
+def test_features_of_empty_and_tiny_pages():
+    for html in ("", "<p>x</p>", "<img src=a.png>", "<table><tr><td>a<td>b</table>"):
+        para = features.compute(load(html))
+        assert para.X.shape[1] == len(features.names())
+        assert np.isfinite(para.X).all()
+
+
+def _toy_forest() -> Forest:
+    """Two trees: keep a paragraph with low link density and more than 3 words."""
+    names = features.names()
+    ld, words = names.index("link_density"), names.index("log_words")
+    return Forest(feature=np.array([ld, 0, 0, words, 0, 0], np.int32),
+                  threshold=np.array([0.5, 0, 0, np.log1p(3), 0, 0]),
+                  left=np.array([1, -1, -1, 4, -1, -1], np.int32),
+                  right=np.array([2, -1, -1, 5, -1, -1], np.int32),
+                  value=np.array([0, 2.0, -4.0, 0, -3.0, 1.5]),
+                  roots=np.array([0, 3], np.int32), bias=0.0)
+
+
+def test_compiled_and_numpy_scorers_agree():
+    f = _toy_forest()
+    rng = np.random.default_rng(0)
+    X = rng.random((200, len(features.names())), dtype=np.float32) * 4
+    assert np.allclose(f.raw_scores(X), f.raw_scores_numpy(X))
+    assert f.raw_scores(np.zeros((0, X.shape[1]), np.float32)).shape == (0,)
+
+
+def test_forest_matches_sklearn():
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(600, 5)).astype(np.float32)
+    y = (X[:, 0] + X[:, 1] * X[:, 2] > 0).astype(int)
+    clf = sklearn.HistGradientBoostingClassifier(max_iter=20, random_state=0).fit(X, y)
+    f = Forest.from_sklearn(clf)
+    assert np.allclose(1 / (1 + np.exp(-f.raw_scores(X))), clf.predict_proba(X)[:, 1], atol=1e-6)
+    assert np.allclose(f.raw_scores_numpy(X), f.raw_scores(X))
+
+
+def test_model_round_trip_and_feature_check(tmp_path):
+    model = Model(_toy_forest(), features.names(), 0.5, {"name": "toy"})
+    model.save(tmp_path / "m.zip")
+    back = forest.load_model(str(tmp_path / "m.zip"))
+    assert back.names == model.names and back.meta["name"] == "toy"
+    assert np.array_equal(back.forest.value, model.forest.value)
+    with pytest.raises(ModelError, match="other features"):
+        Model(_toy_forest(), ("a", "b"), 0.5).check(features.names())
+    (tmp_path / "bad.zip").write_bytes(b"not a zip")
+    with pytest.raises(ModelError, match="not a learned-extractor model"):
+        forest.load_model(str(tmp_path / "bad.zip"))
+
+
+def test_method_keeps_what_the_model_scores_and_the_title():
+    toy = Model(_toy_forest(), features.names(), 0.5, {"name": "toy"})
+    result = run(load(ARTICLE), "learned", {"learned": learned.Options(model=toy)})
+    text = result.text
+    assert text.splitlines()[0] == "Storm floods the old harbour"  # the title heading, kept
+    assert "The mayor said" in text and "Home" not in text and "Sport" not in text
+    assert result.labels.details["learned"]["kept"] >= 3
+
+
+def test_favor_moves_the_threshold():
+    toy = Model(_toy_forest(), features.names(), 0.5, {"name": "toy"})
+    page = load(ARTICLE)
+    kept = {favor: len(run(page, "learned", {"learned": learned.Options(model=toy, favor=favor)}).text)
+            for favor in ("precision", "balanced", "recall")}
+    assert kept["precision"] <= kept["balanced"] <= kept["recall"]
+    with pytest.raises(ValueError, match="favor"):
+        learned.Options(favor="both")
+
+
+def test_fallback_when_the_model_keeps_nothing():
+    nothing = Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32),
+                     np.array([-1], np.int32), np.zeros(1), np.zeros(1, np.int32), bias=-9.0)
+    model = Model(nothing, features.names(), 0.5, {"name": "nothing"})
+    body = "".join(f"<p>Paragraph {i} of the story, long enough to count, with words, and commas.</p>"
+                   for i in range(12))
+    page = load(f"<html><body><div><a href=/>Home</a></div><div class=story>{body}</div></body></html>")
+    result = run(page, "learned", {"learned": learned.Options(model=model)})
+    assert result.labels.details["learned"]["fallback"] == "best-container"
+    assert "Paragraph 11 of the story" in result.text and "Home" not in result.text
+    off = run(page, "learned", {"learned": learned.Options(model=model, fallback=False)})
+    assert off.text == "" and "fallback" not in off.labels.details["learned"]
+
+
+def _dataset(root: Path) -> Path:
+    """A small dataset folder (one page gzipped) whose gold keeps the article."""
+    (root / "html").mkdir(parents=True)
+    (root / "gold").mkdir()
+    meta = []
+    for i in range(8):
+        html = ARTICLE.replace("Monday", f"day {i}")
+        if i % 2:
+            (root / "html" / f"p{i}.html.gz").write_bytes(gzip.compress(html.encode()))
+        else:
+            (root / "html" / f"p{i}.html").write_text(html, encoding="utf-8")
+        page = load(html)
+        gold = [t for t in features.compute(page).texts if "storm" in t.lower() or "mayor" in t.lower()]
+        (root / "gold" / f"p{i}.txt").write_text("\n".join(gold) + "\n", encoding="utf-8")
+        meta.append({"id": f"p{i}", "lang": "en", "url": f"https://news{i % 3}.example/a"})
+    (root / "meta.jsonl").write_text("\n".join(json.dumps(m) for m in meta) + "\n")
+    return root
+
+
+def test_train_collect_and_fit(tmp_path):
+    pytest.importorskip("sklearn")
+    pages = train.collect([_dataset(tmp_path / "ds")])
+    assert len(pages) == 8 and {p.host for p in pages} == {"news0.example", "news1.example", "news2.example"}
+    assert all(p.y.any() and not p.y.all() for p in pages)
+    w = train.weights(pages)
+    assert w.shape == (sum(len(p.y) for p in pages),) and np.isclose(w.mean(), 1.0)
+    model = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2})
+    assert model.meta["pages"] == 8 and model.names == features.names()
+
+
+def test_cli_train_learned_then_extract(tmp_path):
+    pytest.importorskip("sklearn")
+    ds = _dataset(tmp_path / "ds")
+    out = tmp_path / "m.zip"
+    runner = CliRunner()
+    res = runner.invoke(main, ["train", "learned", str(ds), "--out", str(out), "--max-iter", "20"])
+    assert res.exit_code == 0, res.output
+    assert "trained learned on 8 pages" in res.output
+    page = tmp_path / "page.html"
+    page.write_text(ARTICLE, encoding="utf-8")
+    res = runner.invoke(main, ["extract", str(page), "-m", "learned", "--model", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "The mayor said" in res.output
+
+
+def test_learned_is_registered_with_its_variants():
+    names = {m.name for m in detourage.methods.available()}
+    assert {"learned", "learned-precision", "learned-recall", "learned-comments"} <= names
