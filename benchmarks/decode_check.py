@@ -53,7 +53,22 @@ Markers (a documented, deliberately conservative list; every hit is printed):
     a C1 control character (U+0080–U+009F): never text; what cp1252's quotes and dashes
     (bytes 0x80–0x9F) become when a page is read as latin-1 or another iso-8859 codec.
 
+Two more uses:
+
+``--outputs PATH`` / ``--compare PATH``
+    write every page's codec, reason and a digest of its output; compare with such a file
+    written by an earlier version, and list the pages whose output changed (how a fix is
+    shown to leave the pages that were right before alone).
+``--tolerance``
+    the measurement behind ``decode.MOSTLY_MULTIBYTE_RATIO``: every page's text re-encoded
+    in each single-byte codec able to hold it (cp1250-1253, koi8-r, iso8859-7), decoded
+    with each multibyte codec with replacement; the fewest invalid sequences per valid
+    character a wrong multibyte codec leaves, and how many pages each ratio would accept.
+
+Pages are ``html/<id>.html`` or gzipped ``html/<id>.html.gz`` (``datasets-extra``).
+
     python benchmarks/decode_check.py [--datasets DIR] [--only NAME…] [--short] [--json PATH]
+                                      [--outputs PATH] [--compare PATH] [--tolerance]
 
 Exit status 0 when no page is in the ``detourage`` bin, 1 otherwise, 2 when the datasets
 are missing.
@@ -62,6 +77,8 @@ are missing.
 from __future__ import annotations
 
 import argparse
+import gzip
+import hashlib
 import html
 import json
 import re
@@ -188,12 +205,24 @@ def visible(text: str) -> str:
     return "".join(c if c.isprintable() or c == " " else f"\\x{ord(c):02x}" for c in text)
 
 
-def check_page(dataset: str, path: Path, gold_dir: Path, stats: DatasetStats, hits: list[Hit]) -> None:
+def page_files(folder: Path) -> list[Path]:
+    """A dataset's pages, plain or gzipped."""
+    return sorted([*(folder / "html").glob("*.html"), *(folder / "html").glob("*.html.gz")])
+
+
+def page_bytes(path: Path) -> tuple[str, bytes]:
+    """(page id, raw bytes) of a page file, gunzipped when it ends in ``.gz``."""
+    if path.suffix == ".gz":
+        return path.name.removesuffix(".html.gz"), gzip.decompress(path.read_bytes())
+    return path.stem, path.read_bytes()
+
+
+def check_page(dataset: str, path: Path, gold_dir: Path, stats: DatasetStats, hits: list[Hit],
+               outputs: dict[str, list[str]]) -> None:
     from detourage.api import load, run
     from detourage.render import render
 
-    page_id = path.stem
-    data = path.read_bytes()
+    page_id, data = page_bytes(path)
     try:
         page = load(data)
         text = render(run(page, "fulltext"), "txt")
@@ -201,8 +230,11 @@ def check_page(dataset: str, path: Path, gold_dir: Path, stats: DatasetStats, hi
         stats.crashed += 1
         hits.append(Hit(dataset, page_id, "crash", "exception", type(exc).__name__, 1, "?", "?",
                         None, str(exc)[:120]))
+        outputs[f"{dataset}/{page_id}"] = ["crash", type(exc).__name__, ""]
         return
     decoded = page.decoded
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    outputs[f"{dataset}/{page_id}"] = [decoded.encoding, decoded.reason, digest]
     stats.encodings[decoded.encoding] += 1
     stats.reasons[decoded.reason.split(" ", 1)[0]] += 1
     found = find_hits(text, read_gold(gold_dir / f"{page_id}.txt"), reference_text(data), decoded.encoding)
@@ -216,12 +248,12 @@ def check_page(dataset: str, path: Path, gold_dir: Path, stats: DatasetStats, hi
                         decoded.encoding, decoded.reason, decoded.declared, snippet(text, match)))
 
 
-def check_dataset(folder: Path, hits: list[Hit]) -> DatasetStats:
+def check_dataset(folder: Path, hits: list[Hit], outputs: dict[str, list[str]]) -> DatasetStats:
     stats = DatasetStats(folder.name)
     t0 = time.perf_counter()
-    for path in sorted((folder / "html").glob("*.html")):
+    for path in page_files(folder):
         stats.pages += 1
-        check_page(folder.name, path, folder / "gold", stats, hits)
+        check_page(folder.name, path, folder / "gold", stats, hits, outputs)
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -265,6 +297,70 @@ def hit_list(hits: list[Hit], long: bool) -> str:
     return "\n".join(lines)
 
 
+def compare(before: dict[str, list[str]], after: dict[str, list[str]]) -> str:
+    """The pages whose output changed since ``before`` (an earlier ``--outputs`` file)."""
+    changed = sorted(k for k in after if k in before and before[k][2] != after[k][2])
+    lines = [f"Pages whose output changed: {len(changed)} of {len(after)} "
+             f"({len(set(after) - set(before))} new, {len(set(before) - set(after))} gone)"]
+    for key in changed:
+        lines.append(f"- {key}: {before[key][0]} → {after[key][0]}; reason {before[key][1]!r} → "
+                     f"{after[key][1]!r}")
+    return "\n".join(lines)
+
+
+#: single-byte codecs a page's text is re-encoded in, and the multibyte codecs tried on it
+TOLERANCE_SOURCES = ("cp1250", "cp1251", "cp1252", "cp1253", "koi8-r", "iso8859-7")
+TOLERANCE_TARGETS = ("gb18030", "big5hkscs", "cp932", "cp949", "euc_jp")
+TOLERANCE_RATIOS = (10, 25, 50, 75, 100, 150, 200, 250, 300)
+
+
+def invalid_counts(data: bytes, codec: str) -> tuple[int, int]:
+    """(invalid sequences, valid non-ASCII characters) of ``data`` decoded with replacement."""
+    text = data.decode(codec, "replace")
+    errors = text.count("\ufffd")
+    return errors, len(text) - len(text.encode("ascii", "ignore")) - errors
+
+
+def tolerance(folders: list[Path]) -> str:
+    """How few invalid sequences a wrong multibyte codec leaves on real text (see --tolerance)."""
+    from detourage.decode import MOSTLY_MULTIBYTE_MIN, MOSTLY_MULTIBYTE_RATIO, MOSTLY_RATIO_BY_CODEC, decode
+
+    wrong: dict[str, list[tuple[float, int, str, str, int]]] = {c: [] for c in TOLERANCE_TARGETS}
+    pages = 0
+    for folder in folders:
+        for path in page_files(folder):
+            page_id, data = page_bytes(path)
+            text = decode(data).text
+            counts = Counter(c for c in text if ord(c) > 127)
+            pages += 1
+            for source in TOLERANCE_SOURCES:
+                if sum(n for c, n in counts.items() if c.encode(source, "ignore")) < 0.95 * sum(counts.values()):
+                    continue  # the text does not fit this codec
+                encoded = text.encode(source, "ignore")
+                for target in TOLERANCE_TARGETS:
+                    errors, valid = invalid_counts(encoded, target)
+                    if errors:  # valid bytes never reach the tolerant path
+                        wrong[target].append((valid / errors, valid, source, f"{folder.name}/{page_id}", errors))
+    lines = [f"Single-byte re-encodings of {pages} pages decoded with each multibyte codec (wrong "
+             f"decodings): the most valid characters per invalid sequence seen, over all of them and "
+             f"over those with ≥ {MOSTLY_MULTIBYTE_MIN} valid characters, and how many of the latter each "
+             "ratio would accept", "",
+             "| codec | decodings | most, all | most, ≥ min | page | in use accepts | "
+             + " | ".join(f"≥{r}" for r in TOLERANCE_RATIOS) + " |",
+             "|---|--:|--:|--:|---|--:|" + "--:|" * len(TOLERANCE_RATIOS)]
+    for codec, rows in wrong.items():
+        big = [r for r in rows if r[1] >= MOSTLY_MULTIBYTE_MIN]
+        ratio = MOSTLY_RATIO_BY_CODEC.get(codec, MOSTLY_MULTIBYTE_RATIO)
+        top, top_big = max(rows, default=None), max(big, default=None)
+        cells = [f"{r[0]:.0f} ({r[2]}, {r[4]}/{r[1]})" if r else "–" for r in (top, top_big)]
+        accepted = [sum(1 for r in big if r[0] >= at) for at in (ratio, *TOLERANCE_RATIOS)]
+        lines.append(f"| {codec} | {len(rows)} | {cells[0]} | {cells[1]} | {top_big[3] if top_big else ''} | "
+                     + " | ".join(map(str, accepted)) + " |")
+    lines.append(f"\nIn use (decode.py): at least {MOSTLY_MULTIBYTE_MIN} valid characters and "
+                 f"{MOSTLY_MULTIBYTE_RATIO} per invalid sequence ({MOSTLY_RATIO_BY_CODEC} by codec).")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -276,6 +372,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="also write the figures and every hit as JSON")
     parser.add_argument("--short", action="store_true",
                         help="one line per page whose own bytes hold the damage (no snippet)")
+    parser.add_argument("--outputs", type=Path, default=None, metavar="PATH",
+                        help="write every page's codec, reason and output digest as JSON")
+    parser.add_argument("--compare", type=Path, default=None, metavar="PATH",
+                        help="list the pages whose output differs from an earlier --outputs file")
+    parser.add_argument("--tolerance", action="store_true",
+                        help="only measure how few invalid sequences wrong multibyte codecs leave")
     args = parser.parse_args(argv)
     if not args.datasets.is_dir():
         parser.exit(2, f"decode_check: datasets folder not found: {args.datasets} (use --datasets)\n")
@@ -285,8 +387,12 @@ def main(argv: list[str] | None = None) -> int:
     if not folders:
         sys.exit(f"decode_check: no dataset with an html/ folder under {args.datasets}")
 
+    if args.tolerance:
+        print(tolerance(folders))
+        return 0
     hits: list[Hit] = []
-    stats = [check_dataset(folder, hits) for folder in folders]
+    outputs: dict[str, list[str]] = {}
+    stats = [check_dataset(folder, hits, outputs) for folder in folders]
     ours = [h for h in hits if h.where in ("detourage", "crash")]
     theirs = [h for h in hits if h.where == "source"]
     print(f"# Decoding check: fulltext output vs gold and page bytes ({args.datasets})\n")
@@ -298,6 +404,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nDamage already in the page bytes (information; {len({(h.dataset, h.id) for h in theirs})} pages):")
     print(hit_list(theirs, long=not args.short))
     bad_pages = len({(h.dataset, h.id) for h in ours})
+    if args.compare:
+        print("\n" + compare(json.loads(args.compare.read_text(encoding="utf-8")), outputs))
+    if args.outputs:
+        args.outputs.write_text(json.dumps(outputs, ensure_ascii=False, indent=0), encoding="utf-8")
     print(f"\nTarget 0 pages damaged by detourage: {'PASS' if bad_pages == 0 else f'FAIL ({bad_pages} pages)'}")
     if args.json:
         args.json.write_text(json.dumps({

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import random
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from detourage.decode import decode, python_codec, sniff_declared
+from detourage.decode import decode, looks_binary, python_codec, sniff_declared
 from detourage.model import Decoded
 
 #: the shared data folder beside the repository (absent on a bare clone)
@@ -313,7 +314,7 @@ def test_never_raises_and_always_returns_text(
     assert codecs.lookup(result.encoding)
     assert result.reason.split(" ")[0] in {
         "bom", "declared", "http", "meta", "utf-16-sniffed", "utf-8-valid", "utf-8-mostly",
-        "detected", "fallback",
+        "detected", "detected-mostly", "fallback",
     }
 
 
@@ -397,3 +398,86 @@ def test_shared_pages_decode_without_mojibake() -> None:
     assert pages == 621 + 1689
     assert not failures, "\n".join(failures[:20])
     assert time.perf_counter() - started < 20
+
+
+# --- multibyte text with a few damaged bytes (issue 13) ----------------------------------
+
+#: enough Chinese text for the tolerant path (MOSTLY_MULTIBYTE_MIN valid characters)
+CHINESE = GBK_ONLY * 8
+#: a lead byte before a space: an invalid sequence in every CJK codec
+DAMAGE = b"\x81 "
+
+
+def damaged(data: bytes, every: int) -> bytes:
+    """``data`` with DAMAGE after every ``every`` bytes of its body."""
+    start = data.index(b"<p>") + 3
+    body = data[start:]
+    return data[:start] + DAMAGE.join(body[i : i + every] for i in range(0, len(body), every))
+
+
+def test_declared_gb2312_with_a_few_invalid_bytes_stays_gb18030() -> None:
+    data = page(CHINESE, meta("gb2312")).encode("gb18030")
+    data = data.replace("北京".encode("gb18030"), "北京".encode("gb18030") + DAMAGE, 2)
+    result = decode(data)
+    assert (result.encoding, result.declared) == ("gb18030", "gb2312")
+    assert result.reason == "meta (meta:gb2312 mostly valid, 2 invalid sequences of gb18030 replaced)"
+    assert result.text.count("\ufffd") == 2 and "朱镕基总理" in result.text
+
+
+@pytest.mark.parametrize(("label", "codec", "text"), [
+    ("big5", "big5hkscs", "朱鎔基總理今天在北京會見了來訪的外國客人，雙方就共同關心的問題交換了意見。" * 4),
+    ("shift_jis", "cp932", JAPANESE * 2),
+    ("euc-kr", "cp949", KOREAN * 2),
+    ("euc-jp", "euc_jp", JAPANESE * 2),
+])
+def test_other_multibyte_declarations_tolerate_a_damaged_byte(label: str, codec: str, text: str) -> None:
+    data = page(text, meta(label)).encode(codec)
+    middle = len(page(text[:40], meta(label)).encode(codec)) - len(b"</p></body></html>")
+    result = decode(data[:middle] + DAMAGE + data[middle:])
+    assert result.encoding == codec and "mostly valid, 1 invalid sequence" in result.reason
+    assert text[:40] in result.text
+
+
+def test_undeclared_damaged_multibyte_text_is_detected_as_mostly_valid() -> None:
+    data = page(CHINESE).encode("gb18030")
+    data = data.replace("北京".encode("gb18030"), "北京".encode("gb18030") + DAMAGE, 1)
+    result = decode(data)
+    assert (result.encoding, result.reason) == ("gb18030", "detected-mostly (1 invalid sequence of gb18030 replaced)")
+
+
+def test_heavily_damaged_or_short_multibyte_text_is_not_trusted() -> None:
+    heavy = damaged(page(CHINESE, meta("gb2312")).encode("gb18030"), 40)
+    assert "failed validation" in decode(heavy).reason
+    short = damaged(page(GBK_ONLY, meta("gb2312")).encode("gb18030"), 40)  # 36 characters, 1 error
+    assert "failed validation" in decode(short).reason
+
+
+def test_single_byte_text_under_a_lying_cjk_declaration_is_not_taken_for_it() -> None:
+    result = decode(page(FRENCH * 8, meta("gb2312")).encode("cp1252"))
+    assert result.encoding == "cp1252" and FRENCH in result.text
+
+
+# --- binary sniffing ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "big5hkscs", "cp932", "cp949", "euc_jp", "koi8-r", "cp1251"])
+def test_legacy_text_with_stray_control_bytes_is_not_binary(codec: str) -> None:
+    text = {"big5hkscs": "朱鎔基總理今天在北京會見了來訪的外國客人。" * 3, "cp932": JAPANESE,
+            "euc_jp": JAPANESE, "cp949": KOREAN, "koi8-r": RUSSIAN, "cp1251": RUSSIAN}.get(codec, GBK_ONLY * 3)
+    # a CleanEval-style wrapper, no <meta>; control bytes as old editors leave them
+    data = f'<text id="p1" title="\x0b{text[:10]}">\n<p>\x01{text}\x08</p>\x1f</text>'.encode(codec)
+    assert not looks_binary(data)
+
+
+@pytest.mark.parametrize("data", [
+    random.Random(0).randbytes(4096),
+    b"\x00" * 3000 + b"<p>text</p>" + b"\x00" * 3000,
+    b"\x89PNG\r\n\x1a\n" + b"\x00" * 100,
+    b"\x1f\x8b\x08\x00" + bytes(100),
+])
+def test_binary_data_is_binary(data: bytes) -> None:
+    assert looks_binary(data)
+
+
+def test_utf16_text_is_not_binary() -> None:
+    assert not looks_binary(page(RUSSIAN).encode("utf-16-le"))

@@ -10,11 +10,13 @@ this order, the first that holds wins:
    ``<meta charset>`` / ``<meta http-equiv>`` / ``<?xml encoding>`` near the top of the
    page.  Declarations lie (shared datasets hold UTF-8 pages that still declare
    iso-8859-1 or gb2312), so each is checked against the bytes first: valid UTF-8 with
-   non-ASCII bytes beats any other declaration, a declaration the bytes do not decode
-   under is set aside, a UTF-16 declaration on bytes that are not UTF-16 is ignored;
+   non-ASCII bytes beats any other declaration, a multibyte declaration (GBK, Big5,
+   Shift_JIS, EUC…) the bytes decode under but for a few invalid sequences holds, with
+   those replaced by U+FFFD as a browser does, any other declaration the bytes do not
+   decode under is set aside, a UTF-16 declaration on bytes that are not UTF-16 is ignored;
 3. detection: the zero-byte pattern of UTF-16 without a BOM, valid UTF-8, UTF-8 with a
    few stray bytes, charset-normalizer's best guess among the encodings browsers know,
-   and finally cp1252.
+   the multibyte encoding the bytes are mostly valid in, and finally cp1252.
 
 Labels follow the WHATWG Encoding Standard (through ``webencodings``), mapped to the
 Python codec that decodes what browsers decode: ``gb2312`` and ``gbk`` become
@@ -22,10 +24,12 @@ Python codec that decodes what browsers decode: ``gb2312`` and ``gbk`` become
 
 Reasons read ``head`` or ``head (note; note)``.  The head names the step that chose the
 encoding: ``bom``, ``declared``, ``http``, ``meta``, ``utf-16-sniffed``, ``utf-8-valid``,
-``utf-8-mostly``, ``detected`` or ``fallback``.  Notes say which declarations were set
-aside and why, as ``<source>:<label> <why>``, e.g.
+``utf-8-mostly``, ``detected``, ``detected-mostly`` or ``fallback``.  Notes say which
+declarations were set aside and why, as ``<source>:<label> <why>``, e.g.
 ``"utf-8-valid (meta:iso-8859-1 overridden, bytes are valid utf-8)"`` or
-``"detected (http:utf-8 failed validation, bytes are not valid utf-8)"``.
+``"detected (http:utf-8 failed validation, bytes are not valid utf-8)"``, and how many
+invalid sequences were replaced when the chosen encoding did not fit every byte:
+``"meta (meta:gb2312 mostly valid, 3 invalid sequences of gb18030 replaced)"``.
 """
 
 from __future__ import annotations
@@ -57,6 +61,20 @@ DETECT_BYTES = 65_536
 #: encodings form valid UTF-8 sequences only by accident, for roughly one character in
 #: ten (GBK) or far fewer (cp1252), so they stay well below this.
 MOSTLY_UTF8_RATIO = 10
+#: A multibyte codec's text with at most one invalid sequence per this many valid
+#: non-ASCII characters, and at least MOSTLY_MULTIBYTE_MIN of them, is that codec with a
+#: few damaged bytes (a page cut and joined, a pasted byte), decoded with U+FFFD for them
+#: as a browser does; otherwise the bytes are taken for another encoding.  Measured with
+#: ``benchmarks/decode_check.py --tolerance``: the shared pages (datasets and
+#: datasets-extra) re-encoded in single-byte codecs (cp1250-1253, koi8-r, iso8859-7) and
+#: decoded with each multibyte codec.  Among decodings with 100 valid characters or more,
+#: the most valid characters per invalid sequence were 35 under gb18030, big5 and euc-kr
+#: and 5 under euc-jp; below 100, one invalid sequence in 85-98 characters happens, so
+#: short pages stay strict.  Shift_JIS reads bytes 0xA1-0xDF alone as katakana: koi8-r
+#: Russian decodes under it with 1 invalid sequence per 213 characters, hence its ratio.
+MOSTLY_MULTIBYTE_RATIO = 50
+MOSTLY_RATIO_BY_CODEC = {"cp932": 250}
+MOSTLY_MULTIBYTE_MIN = 100
 #: How close to charset-normalizer's best a candidate must be to count as a tie (mess
 #: ratio, then coherence; see ``_pick``).  Chosen on daniel pages re-encoded without
 #: their <meta> (50 a language: ru cp1251/koi8-r, el cp1253/iso8859-7, pl
@@ -174,10 +192,10 @@ def decode(
         if isinstance(verdict, str):
             notes.append(verdict)
             continue
-        text, codec = verdict
-        return Decoded(text, codec, _reason(source, notes), label)
-    text, codec, head = _detect(data, facts)
-    return Decoded(text, codec, _reason(head, notes), first_label)
+        text, codec, note = verdict
+        return Decoded(text, codec, _reason(source, [*notes, note] if note else notes), label)
+    text, codec, head, note = _detect(data, facts)
+    return Decoded(text, codec, _reason(head, [*notes, note] if note else notes), first_label)
 
 
 def python_codec(label: str) -> str | None:
@@ -270,8 +288,9 @@ def _http_charset(headers: Mapping[str, str] | None) -> str | None:
     return None
 
 
-def _judge(data: bytes, facts: _Facts, source: str, label: str) -> tuple[str, str] | str:
-    """(text, codec) when the declaration holds for these bytes, else a note saying why not."""
+def _judge(data: bytes, facts: _Facts, source: str, label: str) -> tuple[str, str, str | None] | str:
+    """(text, codec, note or None) when the declaration holds for these bytes, else a note
+    saying why not."""
     tag = f"{source}:{label}"
     codec = python_codec(label)
     if codec is None:
@@ -280,29 +299,95 @@ def _judge(data: bytes, facts: _Facts, source: str, label: str) -> tuple[str, st
         # a declaration readable as ASCII cannot be truthful about UTF-16 (WHATWG)
         if facts.utf16 is None:
             return f"{tag} ignored, bytes are not utf-16"
-        return data.decode(facts.utf16, "replace"), facts.utf16
+        return data.decode(facts.utf16, "replace"), facts.utf16, None
     if facts.utf16 is not None:
         return f"{tag} ignored, bytes look like {facts.utf16}"
     if facts.utf8 is not None and facts.utf8_errors == 0 and codec == "utf-8":
-        return facts.utf8, codec
+        return facts.utf8, codec, None
     if facts.utf8 is not None and codec != "utf-8" and not facts.ascii:
         return f"{tag} overridden, bytes are {'mostly' if facts.utf8_errors else 'valid'} utf-8"
     text = _strict(data, codec)
-    if text is None:
+    if text is not None:
+        return text, codec, None
+    mostly = _mostly(data, codec)
+    if mostly is None:
         return f"{tag} failed validation, bytes are not valid {codec}"
-    return text, codec
+    text, errors = mostly
+    return text, codec, f"{tag} mostly valid, {_replaced(errors, codec)}"
 
 
-def _detect(data: bytes, facts: _Facts) -> tuple[str, str, str]:
-    """(text, codec, reason head) from the bytes alone."""
+def _mostly(data: bytes, codec: str) -> tuple[str, int] | None:
+    """(text, invalid sequences replaced) when ``data`` is a multibyte codec's text with a
+    few damaged bytes (see MOSTLY_MULTIBYTE_RATIO), else None."""
+    if codec not in _MULTIBYTE:
+        return None
+    text = data.decode(codec, "replace")
+    # U+FFFD written in the page itself is not an error
+    written = "\ufffd".encode(codec, "ignore")
+    errors = text.count("\ufffd") - (data.count(written) if written else 0)
+    valid = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")
+    ratio = MOSTLY_RATIO_BY_CODEC.get(codec, MOSTLY_MULTIBYTE_RATIO)
+    # no error at all: the bytes are valid, and whoever rejected them judged their text
+    return (text, errors) if 0 < errors and valid >= max(ratio * errors, MOSTLY_MULTIBYTE_MIN) else None
+
+
+def _replaced(errors: int, codec: str) -> str:
+    return f"{errors} invalid sequence{'s' if errors != 1 else ''} of {codec} replaced"
+
+
+def _detect(data: bytes, facts: _Facts) -> tuple[str, str, str, str | None]:
+    """(text, codec, reason head, note or None) from the bytes alone."""
     if facts.utf16 is not None:
-        return data.decode(facts.utf16, "replace"), facts.utf16, "utf-16-sniffed"
+        return data.decode(facts.utf16, "replace"), facts.utf16, "utf-16-sniffed", None
     if facts.utf8 is not None:
-        return facts.utf8, "utf-8", "utf-8-mostly" if facts.utf8_errors else "utf-8-valid"
+        return facts.utf8, "utf-8", "utf-8-mostly" if facts.utf8_errors else "utf-8-valid", None
     guess = _guess(data)
     if guess is not None:
-        return data.decode(guess, "replace"), guess, "detected"
-    return data.decode("cp1252", "replace"), "cp1252", "fallback"
+        return data.decode(guess, "replace"), guess, "detected", None
+    # charset-normalizer drops every codec a single byte fails: a GBK page with one
+    # damaged character would otherwise end as cp1252 mojibake
+    mostly = _mostly_multibyte(data)
+    if mostly is not None:
+        text, codec, errors = mostly
+        return text, codec, "detected-mostly", _replaced(errors, codec)
+    return data.decode("cp1252", "replace"), "cp1252", "fallback", None
+
+
+def _mostly_multibyte(data: bytes) -> tuple[str, str, int] | None:
+    """(text, codec, errors) for the multibyte codec ``data`` is mostly valid in, if any.
+
+    GB18030's byte ranges hold most of the other codecs' pairs, so the fewest invalid
+    sequences would not tell them apart: each candidate's text, its damaged bytes left
+    out, is judged by charset-normalizer like any undeclared page (see ``_pick``).
+    """
+    sample = _sample(data)
+    candidates = [codec for codec in _WEB_CODECS if codec in _MULTIBYTE and _mostly(sample, codec)]
+    if len(candidates) > 1:
+        candidates = [_best_cleaned(sample, candidates)]
+    mostly = _mostly(data, candidates[0]) if candidates else None
+    if mostly is None:
+        return None
+    return mostly[0], candidates[0], mostly[1]
+
+
+def _best_cleaned(sample: bytes, candidates: list[str]) -> str:
+    """The candidate whose text (invalid sequences dropped) charset-normalizer finds least
+    messy, then most coherent; the first (most used on the web) when it judges none."""
+    from charset_normalizer import from_bytes
+
+    scores = []
+    for codec in candidates:
+        cleaned = sample.decode(codec, "replace").replace("\ufffd", "").encode(codec, "ignore")
+        try:
+            best = from_bytes(_strip_markup(cleaned), cp_isolation=[codec]).best()
+        except Exception:  # a detector failure must not break decode's totality
+            best = None
+        if best is not None:
+            scores.append((best.chaos, -best.coherence, _web_rank(codec), codec))
+    if not scores:
+        return candidates[0]
+    least = min(scores)[0]
+    return min(s for s in scores if s[0] <= least + CHAOS_TIE)[3]
 
 
 def _guess(data: bytes) -> str | None:
@@ -434,15 +519,26 @@ _MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-",
           b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00", b"RIFF", b"OggS", b"\x00\x00\x01\x00", b"wOFF", b"wOF2")
 #: WHATWG MIME sniffing's "binary data bytes" (C0 controls other than whitespace and ESC)
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]")
+#: How many bytes the binary test reads.
+BINARY_SNIFF_BYTES = 4096
+#: Bytes are binary when more than one in this many of the head are binary data bytes
+#: (and at least BINARY_MIN_BYTES of them).  Random or compressed bytes hold one in
+#: ten; real pages carry a few stray controls (29 in one shared daniel page, one in the
+#: first KB of a Big5 page would have been enough to refuse it under WHATWG's
+#: any-byte rule), and legacy multibyte encodings (GBK, Big5, Shift_JIS, EUC-KR, KOI8-R)
+#: never use C0 bytes, so their text always passes.
+BINARY_SHARE = 32
+BINARY_MIN_BYTES = 4
 
 
 def looks_binary(data: bytes) -> bool:
-    """True for bytes that are not a text document: a known file signature, or binary
-    data bytes in the first KB (WHATWG MIME sniffing), unless they sniff as UTF-16."""
+    """True for bytes that are not a text document: a known file signature, or binary data
+    bytes making a real share of the first 4 KB, unless they sniff as UTF-16 or UTF-32."""
     if data.startswith(_MAGIC):
         return True
-    head = data[:1024]
-    if not _BINARY_BYTES.search(head) or _sniff_utf16(data) is not None:
+    head = data[:BINARY_SNIFF_BYTES]
+    found = len(_BINARY_BYTES.findall(head))
+    if found < BINARY_MIN_BYTES or found * BINARY_SHARE <= len(head) or _sniff_utf16(data) is not None:
         return False
     return data[:4] not in (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE) and not data.startswith(
         (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
