@@ -2,8 +2,9 @@
 
 A case has either ``page.html`` (committed) or ``page.ref`` (a path under
 ``../shared/datasets``; skipped when absent), and one ``expected-<method>.<format>`` file
-per method and format checked.  ``pytest --update-golden`` rewrites them.  Every fix of
-an algorithm adds a case named after the behaviour it fixes.
+per method and format checked; an optional ``options.json`` gives the page's ``url`` and
+render options (``{"url": "https://…", "links": true}``).  ``pytest --update-golden``
+rewrites them.  Every fix of an algorithm adds a case named after the behaviour it fixes.
 """
 
 from __future__ import annotations
@@ -33,10 +34,17 @@ def _page(case: Path) -> bytes:
 @pytest.mark.parametrize("expected", _expectations(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_case(expected: Path, update_golden: bool) -> None:
     method, _, format = expected.name.removeprefix("expected-").partition(".")
-    output = _stable(detourage.extract(_page(expected.parent), method=method, format=format), format)
+    options = _options(expected.parent)
+    output = _stable(detourage.extract(_page(expected.parent), method=method, format=format, **options),
+                     format)
     if update_golden:
         expected.write_text(output, encoding="utf-8")
     assert output == expected.read_text(encoding="utf-8")
+
+
+def _options(case: Path) -> dict[str, object]:
+    path = case / "options.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def _stable(output: str, format: str) -> str:

@@ -38,13 +38,15 @@ def test_cleaneval_plain_and_wrapped() -> None:
 
 
 def test_markdown_levels_lists_images_and_escapes() -> None:
-    assert out("markdown") == "## Head\n\nOne two.\n\n- i1\n- i2\n\npic ![alt\\*](p.png) end\n"
+    assert out("markdown") == ("## Head\n\nOne **two**.\n\n- i1\n- i2\n\n"
+                               "pic ![alt\\*](http://x.org/p.png) end\n")
+    assert out("markdown", formatting=False, images=False) == "## Head\n\nOne two.\n\n- i1\n- i2\n\npic alt\\* end\n"
 
 
 def test_html_is_a_document_that_reparses_to_the_same_content() -> None:
     html = out("html")
     assert html.startswith("<!DOCTYPE html>") and "<title>T &amp; U</title>" in html
-    assert "<ul>\n<li>i1</li>\n<li>i2</li>\n</ul>" in html
+    assert "<ul>\n<li>i1</li>\n<li>i2</li>\n</ul>" in html and "One <strong>two</strong>." in html
     assert detourage.extract(html, "fulltext", "txt") == out("txt")
 
 
@@ -54,6 +56,10 @@ def test_json_record() -> None:
     assert record["url"] == "http://x.org/" and record["encoding"] == "str"
     assert record["units"][0] == {"kind": "header", "text": "Head", "level": 2}
     assert record["units"][-1]["images"] == [{"src": "p.png", "alt": "alt*"}]
+    assert record["structure"][1] == {"type": "unit", "kind": "paragraph", "text": "One two.", "content": [
+        {"type": "text", "text": "One "}, {"type": "strong", "content": [{"type": "text", "text": "two"}]},
+        {"type": "text", "text": "."}]}
+    assert record["structure"][-1]["content"][1] == {"type": "image", "src": "http://x.org/p.png", "alt": "alt*"}
     assert {b["label"] for b in record["blocks"]} <= {"header", "paragraph", "list", "continuation"}
     assert {"parse", "segment", "label"} <= set(record["timings_ms"])
     assert "blocks" not in json.loads(out("json", blocks=False))

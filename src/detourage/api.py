@@ -2,7 +2,8 @@
 
 ``load`` decodes, parses and segments once; ``run`` applies a method or a chain; ``extract``
 does both and renders.  A chain ``a+b`` feeds *a*'s kept content, rendered as HTML, to
-*b*, as seed 002 chains cleaners (BP-JTA, JTA-BP).
+*b*, as seed 002 chains cleaners (BP-JTA, JTA-BP): one element per unit, without the
+page's structure, so the next method sees what the cleaners of the seed saw.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from . import methods
 from .decode import decode
 from .model import Decoded, Labels, Page, Result
 from .parse import DEFAULT_LIMITS, Limits, parse, repaired
-from .render import render, units
+from .render import render, render_units_html, units
 from .segment import page_title, segment
 
 
@@ -55,7 +56,7 @@ def run(page: Page, method: str = "default", options: Mapping[str, Any] | None =
     result: Result | None = None
     for i, step in enumerate(chain):
         if result is not None:
-            page = load(render(result, "html"), url=page.url)
+            page = load(render_units_html(result), url=page.url)
         t0 = time.perf_counter()
         labels = step.run(page, options.get(step.name))
         timings[f"label:{i}:{step.name}" if len(chain) > 1 else "label"] = time.perf_counter() - t0
@@ -78,6 +79,11 @@ def extract(
     limits: Limits = DEFAULT_LIMITS,
     **render_options: Any,
 ) -> str:
-    """The main content of a page, rendered in ``format`` (txt, cleaneval, markdown, html, json)."""
+    """The main content of a page, rendered in ``format`` (txt, cleaneval, markdown, html, json).
+
+    ``render_options`` go to :func:`detourage.render.render`: ``links``, ``images``,
+    ``tables``, ``formatting`` (:class:`~detourage.render.RenderOptions`) and the
+    format's own (``id``, ``url_line``, ``blocks``).
+    """
     page = load(html, url=url, headers=headers, limits=limits)
     return render(run(page, method, options), format, **render_options)

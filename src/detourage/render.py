@@ -1,7 +1,9 @@
 """Renderers: labelled blocks → output units → txt, CleanEval, Markdown, HTML or JSON.
 
-Renderers read a :class:`Result` and never look at the tree: what a method kept is
-entirely said by its labels.
+Renderers read a :class:`Result`: what a method kept is entirely said by its labels.
+CleanEval writes the units; the other formats write the structure around the kept
+blocks (:mod:`detourage.structure`: lists, tables, ``<pre>``, quotes, figures, links,
+emphasis), read from the blocks' nodes, with :class:`RenderOptions` saying what to keep.
 """
 
 from __future__ import annotations
@@ -9,11 +11,15 @@ from __future__ import annotations
 import html as htmllib
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import fields
 from typing import Any
 
 from .errors import UnknownFormat
 from .model import Block, Label, Result, Unit
+from .structure import (TEXT_KINDS, Context, Node, RenderOptions, Span, breaks_before, colspan,
+                        document, join, language, pre_lines, row_is_header, spans, with_breaks)
 
 #: output unit kind → CleanEval marker
 MARKERS = {Label.HEADER: "h", Label.PARAGRAPH: "p", Label.LIST: "l"}
@@ -41,42 +47,56 @@ def units(blocks: Sequence[Block], labels: Sequence[Label]) -> tuple[Unit, ...]:
     return tuple(out)
 
 
-def join(blocks: Sequence[Block]) -> str:
-    """The text of consecutive runs, with a space where the page had one."""
-    if len(blocks) == 1:
-        return blocks[0].text
-    return join_pieces(blocks, _text)
-
-
-def _text(block: Block) -> str:
-    return block.text
-
-
-def join_pieces(blocks: Sequence[Block], piece: Callable[[Block], str]) -> str:
-    """Like :func:`join`, with each block rendered by ``piece``."""
-    parts: list[str] = []
-    for block in blocks:
-        text = piece(block)
-        if not text:
-            continue
-        if parts and block.space_before:
-            parts.append(" ")
-        parts.append(text)
-    return "".join(parts)
+_OPTION_NAMES = frozenset(f.name for f in fields(RenderOptions))
 
 
 def render(result: Result, format: str = "txt", **options: Any) -> str:
-    """Render ``result`` in ``format``; options are passed to that renderer."""
+    """Render ``result`` in ``format``.
+
+    ``links``, ``images``, ``tables`` and ``formatting`` (:class:`RenderOptions`) apply to
+    every format that has a structure and are ignored by CleanEval; other options go to
+    the format's renderer (``id``, ``url_line`` for CleanEval, ``blocks`` for JSON).
+    """
     try:
         renderer = RENDERERS[format]
     except KeyError:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(RENDERERS)})") from None
+    structure = {k: options.pop(k) for k in _OPTION_NAMES & options.keys()}
+    if renderer is not render_cleaneval:
+        options["options"] = RenderOptions(**structure)
     return renderer(result, **options)
 
 
-def render_txt(result: Result) -> str:
-    """One unit per line; images contribute their alt text (seed 003 §3.2)."""
-    return "".join(u.text + "\n" for u in result.units if u.text)
+# ---------------------------------------------------------------------------- txt, CleanEval
+
+def render_txt(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
+    """One unit per line; a table row on one line, cells joined by `` | ``; ``<pre>`` lines
+    as the page has them; images contribute their alt text (seed 003 §3.2)."""
+    root, ctx = document(result, options, TEXT_KINDS)
+    lines: list[str] = []
+    _txt(root, ctx, lines)
+    return "".join(line + "\n" for line in lines)
+
+
+def _txt(node: Node, ctx: Context, lines: list[str]) -> None:
+    for child in node.children:
+        if isinstance(child, Unit):
+            if child.text:
+                lines.append(child.text)
+        elif child.kind == "pre":
+            lines.extend(pre_lines(child, ctx))
+        elif child.kind == "row":
+            cells = [_cell_text(c) for c in child.children]
+            if any(cells):
+                lines.append(" | ".join(cells))
+        else:
+            _txt(child, ctx, lines)
+
+
+def _cell_text(cell: Node | Unit) -> str:
+    if isinstance(cell, Unit):
+        return cell.text
+    return " ".join(t for t in map(_cell_text, cell.children) if t)
 
 
 def render_cleaneval(result: Result, *, id: str | None = None, url_line: bool = False) -> str:
@@ -89,47 +109,318 @@ def render_cleaneval(result: Result, *, id: str | None = None, url_line: bool = 
     return "".join(line + "\n" for line in lines)
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
-_MD_LINE_START = re.compile(r"^([#>+-]|\d+[.)])(?=\s)")
+# ---------------------------------------------------------------------------- Markdown
+
+def render_markdown(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
+    """CommonMark with pipe tables (GFM): ``#`` headings, ``-`` and ``1.`` lists with nesting,
+    tables, fenced code, ``>`` quotes, ``[text](href)``, ``*em*``, ``**strong**``, `` `code` ``,
+    ``![alt](src)``; text escaped so that a CommonMark parser reads it back as text."""
+    root, ctx = document(result, options)
+    text = _Markdown(ctx).children(root.children)
+    return text + "\n" if text else ""
 
 
-def _md(text: str) -> str:
-    return _MD_LINE_START.sub(r"\\\1", _MD_SPECIAL.sub(r"\\\1", text))
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>])|&(?=#?\w+;)")
+_MD_ORDERED = re.compile(r"\d{1,9}(?=[.)](?:\s|$))")
+_MD_LINE = re.compile(r"#{1,6}(?:\s|$)|[-+](?:\s|$)|(?:-\s*){3,}$|-+\s*$|=+\s*$|~~~")
+_MD_CLOSING_HASHES = re.compile(r"(^|\s)(#+)$")
+_MD_DEST = {ord(c): f"%{ord(c):02X}" for c in " ()<>\\|\n"}
 
 
-def _md_piece(block: Block) -> str:
-    if block.image:
-        return f"![{_md(block.text)}]({block.image})"
-    return _md(block.text)
+def _escape_line(line: str) -> str:
+    """Escape what would make a line start a block (heading, list item, rule, fence)."""
+    ordered = _MD_ORDERED.match(line)
+    if ordered:
+        return line[:ordered.end()] + "\\" + line[ordered.end():]
+    return "\\" + line if _MD_LINE.match(line) else line
 
 
-def render_markdown(result: Result) -> str:
-    """Markdown: ``#`` headings, ``-`` list items, paragraphs, inline ``![alt](src)`` images."""
-    chunks: list[str] = []
-    previous: Label | None = None
-    for unit in result.units:
-        text = join_pieces(unit.blocks, _md_piece)
+def _punct(c: str) -> bool:
+    """A neighbour that is punctuation for CommonMark (``"\x00"``: an enclosing delimiter)."""
+    return c == "\x00" or unicodedata.category(c)[0] in "PS"
+
+
+def _space(c: str) -> bool:
+    return c in " \t\n\r\f" or unicodedata.category(c) == "Zs"
+
+
+def _not_word(c: str) -> bool:
+    """A delimited character that may count as punctuation (anything but a letter or digit:
+    unsure means the stricter rule)."""
+    return unicodedata.category(c)[0] not in "LN"
+
+
+def _flanks(before: str, inner: str, after: str) -> bool:
+    """Whether ``*`` delimiters around ``inner`` open and close (CommonMark's flanking rules).
+
+    ``before``/``after`` are the neighbouring characters (a space at a line's end); a
+    neighbour that is itself a ``*`` would merge with the delimiter, so it never flanks.
+    """
+    if not inner or "*" in (before, after):
+        return False
+    first, last = inner[0], inner[-1]
+    opens = not _space(first) and (not _not_word(first) or _space(before) or _punct(before))
+    closes = not _space(last) and (not _not_word(last) or _space(after) or _punct(after))
+    return opens and closes
+
+
+class _Markdown:
+    """The Markdown of one result; ``cell`` is set while a table cell is written."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.options = ctx.options
+        self.cell = False
+        self.pipes = False
+
+    # -- blocks
+
+    def children(self, children: Sequence[Node | Unit], in_item: bool = False) -> str:
+        """Blocks separated by a blank line; list items of one list by a newline.
+
+        ``marker`` is the bullet or delimiter of the previous block when it was a list:
+        the next list alternates (``-``/``*``, ``.``/``)``) so CommonMark does not merge them.
+        """
+        out: list[str] = []
+        marker = ""  # the previous block's list marker, if it was a list
+        loose = False  # whether the previous block was a list-labelled leaf
+        after_text = False  # whether the previous block was a leaf
+        for child in with_breaks(children, self.ctx, in_item):
+            tight = False
+            if isinstance(child, list):  # lines of one paragraph
+                text = "\\\n".join(t for t in (self.leaf(u, pipes=True) for u in child) if t)
+                marker, loose, after_text = "", False, True
+            elif isinstance(child, Unit):
+                text = self.leaf(child)
+                if not text:
+                    continue
+                if child.kind is Label.LIST and not in_item:
+                    tight = loose
+                    bullet = marker if loose else _other("-", marker)
+                    text, marker = f"{bullet} " + _indent(text, 2), bullet
+                else:
+                    marker = ""
+                loose, after_text = child.kind is Label.LIST and not in_item, True
+            else:
+                if child.kind == "list":
+                    text, mark, first = self.list(child, marker)
+                    # inside an item, a list may follow its text directly if it can
+                    # interrupt a paragraph (bullets, or numbers from 1)
+                    tight = in_item and after_text and first == 1
+                else:
+                    text, mark = self.node(child), ""
+                if not text:
+                    continue
+                marker, loose, after_text = mark, False, False
+            out.append(("\n" if tight else "\n\n") + text if out else text)
+        return "".join(out)
+
+    def node(self, node: Node) -> str:
+        kind = node.kind
+        if kind == "pre":
+            return self.pre(node)
+        if kind == "table":
+            return self.table(node)
+        if kind == "quote":
+            inner = self.children(node.children)
+            return "\n".join("> " + line if line else ">" for line in inner.split("\n")) if inner else ""
+        return self.children(node.children)
+
+    def list(self, node: Node, previous: str) -> tuple[str, str, int]:
+        """A list's Markdown, its marker, and the number of its first item (1 for bullets)."""
+        ordered = node.el is not None and node.el.tag == "ol"  # el None: <li>s outside a list
+        mark = _other("." if ordered else "-", previous)
+        out: list[str] = []
+        first = number = 0
+        for item in node.children:
+            content = self.children(item.children, in_item=True) if isinstance(item, Node) \
+                else self.leaf(item)
+            if not content:
+                continue
+            found = self.ctx.number(item.el) if isinstance(item, Node) and item.el is not None else None
+            number = found if ordered and found is not None else number + 1
+            first = first or number
+            marker = f"{number}{mark} " if ordered else f"{mark} "
+            out.append(marker + _indent(content, len(marker)))
+        return "\n".join(out), mark, first if ordered else 1
+
+    def pre(self, node: Node) -> str:
+        lines = pre_lines(node, self.ctx)
+        if not lines:
+            return ""
+        body = "\n".join(lines)
+        fence = "`" * max(3, _longest_run(body, "`") + 1)
+        return f"{fence}{language(node)}\n{body}\n{fence}"
+
+    def table(self, node: Node) -> str:
+        """A pipe table; an empty header row when the page's first kept row is not one."""
+        before: list[str] = []
+        rows: list[Node] = []
+        for child in node.children:
+            if isinstance(child, Node) and child.kind == "row":
+                rows.append(child)
+            else:
+                text = self.leaf(child) if isinstance(child, Unit) else self.children(child.children)
+                if text:
+                    before.append(text)
+        cells = [self.row(row) for row in rows]
+        rows, cells = [r for r, c in zip(rows, cells) if any(c)], [c for c in cells if any(c)]
+        if not rows:
+            return "\n\n".join(before)
+        width = max(map(len, cells))
+        if row_is_header(rows[0]):
+            header, cells = cells[0], cells[1:]
+        else:
+            header = []
+        lines = [_pipe_row(header, width), _pipe_row(["---"] * width, width)]
+        lines += [_pipe_row(c, width) for c in cells]
+        return "\n\n".join([*before, "\n".join(lines)])
+
+    def row(self, row: Node) -> list[str]:
+        """The row's cells (a cell spanning n columns is followed by n - 1 empty ones)."""
+        self.cell = True
+        out: list[str] = []
+        for child in row.children:
+            if isinstance(child, Unit):
+                out.append(self.leaf(child))
+                continue
+            out.append(" ".join(t for t in (self.leaf(u) for u in _units(child)) if t))
+            out.extend([""] * (colspan(child) - 1))
+        self.cell = False
+        return out
+
+    # -- inline
+
+    def leaf(self, leaf: Unit, pipes: bool = False) -> str:
+        """A leaf's inline Markdown; a header gets its ``#`` unless in a table cell.
+
+        ``|`` is escaped in cells, and in paragraphs of several lines, where a line
+        of pipes and dashes would make a table (``pipes``: the leaf is one such line)."""
+        heading = leaf.kind is Label.HEADER and not self.cell
+        single = heading or self.cell
+        items = spans(leaf, self.ctx)
+        self.pipes = pipes or self.cell or (not single and any(breaks_before(b, self.ctx) for b in leaf.blocks[1:]))
+        text = self.sequence(items, " ", " ", single)
         if not text:
-            continue
-        if unit.kind is Label.HEADER:
-            text = "#" * unit.level + " " + text
-        elif unit.kind is Label.LIST:
-            text = "- " + text
-        tight = previous is Label.LIST and unit.kind is Label.LIST
-        chunks.append(("\n" if tight else "\n\n") + text if chunks else text)
-        previous = unit.kind
-    return "".join(chunks) + "\n" if chunks else ""
+            return ""
+        text = "\n".join(map(_escape_line, text.split("\n")))
+        if heading:
+            text = _MD_CLOSING_HASHES.sub(r"\1\\\2", text)
+            return "#" * leaf.level + " " + text
+        return text
+
+    def sequence(self, items: Sequence[Span | Block], before: str, after: str, single: bool) -> str:
+        """Inline items in order, each wrapped in its markup where CommonMark allows it."""
+        items = _merged_code(items, self.ctx)
+        seps = [""] + [self.separator(_first(item), single) for item in items[1:]]
+        drafts = [self.item(item, " ", " ", single) for item in items]
+        out: list[str] = []
+        for k, item in enumerate(items):
+            sep = seps[k]
+            left = sep[-1:] if sep else (out[-1][-1:] if out and out[-1] else before)
+            nxt = seps[k + 1] if k + 1 < len(items) else ""
+            right = nxt[:1] if nxt else (drafts[k + 1][:1] if k + 1 < len(items) else after)
+            text = self.item(item, left or " ", right or " ", single)
+            if text:
+                out.append(sep + text if out else text)
+        return "".join(out)
+
+    def separator(self, block: Block, single: bool) -> str:
+        if not single and breaks_before(block, self.ctx):
+            return "\\\n"
+        return " " if block.space_before else ""
+
+    def item(self, item: Span | Block, before: str, after: str, single: bool) -> str:
+        if isinstance(item, Block):
+            return self.text(item)
+        kind = item.kind
+        if kind == "code":
+            return self.code(item)
+        if kind == "link":
+            inner = self.sequence(item.children, "[", "]", single)
+            href = self.ctx.url(item.el.get("href") or "").translate(_MD_DEST)
+            return f"[{inner}]({href})" if inner else ""
+        if kind in ("em", "strong"):
+            delim = "*" if kind == "em" else "**"
+            inner = self.sequence(item.children, "\x00", "\x00", single)  # "\x00": a delimiter
+            if _flanks(before, inner, after):
+                return delim + inner + delim
+        return self.sequence(item.children, before, after, single)
+
+    def code(self, span: Span) -> str:
+        text = join([b for b in span.blocks()])
+        if self.cell:
+            text = text.replace("|", "\\|")
+        fence = "`" * (_longest_run(text, "`") + 1)
+        pad = " " if text.startswith("`") or text.endswith("`") else ""
+        return f"{fence}{pad}{text}{pad}{fence}" if text else ""
+
+    def text(self, block: Block) -> str:
+        if block.image and self.options.images:
+            src = self.ctx.url(block.image).translate(_MD_DEST)
+            return f"![{self.escape(block.text)}]({src})"
+        return self.escape(block.text)
+
+    def escape(self, text: str) -> str:
+        text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+        return text.replace("|", "\\|") if self.pipes else text
 
 
-def _html_piece(block: Block) -> str:
-    esc = htmllib.escape
-    if block.image:
-        return f'<img src="{esc(block.image)}" alt="{esc(block.text)}">'
-    return esc(block.text)
+def _merged_code(items: Sequence[Span | Block], ctx: Context) -> Sequence[Span | Block]:
+    """Code spans that touch made one (two would read as one fence of double backticks)."""
+    out: list[Span | Block] = []
+    for item in items:
+        last = out[-1] if out else None
+        if (isinstance(item, Span) and item.kind == "code" and isinstance(last, Span)
+                and last.kind == "code" and not item.first.space_before
+                and not breaks_before(item.first, ctx)):
+            out[-1] = Span("code", last.el, [*last.children, *item.children])
+        else:
+            out.append(item)
+    return out
 
 
-def render_html(result: Result) -> str:
-    """A small, valid HTML document of the kept content (the input of a chain's next step)."""
+def _other(mark: str, previous: str) -> str:
+    """``mark``, or its alternative when the previous list used it."""
+    if mark != previous:
+        return mark
+    return {"-": "*", "*": "-", ".": ")", ")": "."}[mark]
+
+
+def _units(node: Node) -> list[Unit]:
+    return [u for c in node.children for u in ((c,) if isinstance(c, Unit) else _units(c))]
+
+
+def _first(item: Span | Block) -> Block:
+    return item if isinstance(item, Block) else item.first
+
+
+def _indent(text: str, width: int) -> str:
+    pad = " " * width
+    return "\n".join(line and pad + line if i else line for i, line in enumerate(text.split("\n")))
+
+
+def _longest_run(text: str, char: str) -> int:
+    runs = re.findall(re.escape(char) + "+", text)
+    return max(map(len, runs), default=0)
+
+
+def _pipe_row(cells: Sequence[str], width: int) -> str:
+    cells = [*cells, *[""] * (width - len(cells))]
+    return "| " + " | ".join(cells) + " |"
+
+
+# ---------------------------------------------------------------------------- HTML
+
+def render_html(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
+    """A small, valid HTML document of the kept content and its structure."""
+    root, ctx = document(result, options)
+    return _document(result, _Html(ctx).children(root.children))
+
+
+def render_units_html(result: Result) -> str:
+    """The units as HTML, one element each (``<hN>``, ``<p>``, ``<li>``): the input of a
+    chain's next method, which sees the kept units as seed 002's chains did."""
     body: list[str] = []
     in_list = False
     for unit in result.units:
@@ -137,7 +428,8 @@ def render_html(result: Result) -> str:
         if is_item != in_list:
             body.append("<ul>" if is_item else "</ul>")
             in_list = is_item
-        inner = join_pieces(unit.blocks, _html_piece)
+        inner = "".join((" " if i and b.space_before else "") + _html_piece(b, True)
+                        for i, b in enumerate(b for b in unit.blocks if b.text or b.image))
         if unit.kind is Label.HEADER:
             body.append(f"<h{unit.level}>{inner}</h{unit.level}>")
         elif is_item:
@@ -146,25 +438,186 @@ def render_html(result: Result) -> str:
             body.append(f"<p>{inner}</p>")
     if in_list:
         body.append("</ul>")
+    return _document(result, "\n".join(body))
+
+
+def _document(result: Result, body: str) -> str:
     title = htmllib.escape(result.page.title)
-    return (
-        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
-        f"<title>{title}</title></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n"
-    )
+    return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+            f"<title>{title}</title></head>\n<body>\n" + body + "\n</body></html>\n")
 
 
-def render_json(result: Result, *, blocks: bool = True, indent: int | None = None) -> str:
-    """Title, encoding and how it was chosen, method, units, labelled blocks, timings."""
-    return json.dumps(as_record(result, blocks=blocks), ensure_ascii=False, indent=indent)
+def _html_piece(block: Block, images: bool, src: str | None = None) -> str:
+    esc = htmllib.escape
+    if block.image and images:
+        return f'<img src="{esc(src if src is not None else block.image)}" alt="{esc(block.text)}">'
+    return esc(block.text)
+
+
+_HTML_SPANS = {"em": "em", "strong": "strong", "code": "code"}
+_HTML_NODES = {"quote": "blockquote", "figure": "figure", "figcaption": "figcaption",
+               "caption": "caption", "item": "li"}
+
+
+class _Html:
+    """The HTML body of one result: elements mirror the tree's nodes."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def children(self, children: Sequence[Node | Unit], bare: bool = False) -> str:
+        """Nodes and leaves in order; with ``bare`` (an item or caption holding a single
+        leaf) the leaf's inline content without a ``<p>``."""
+        out: list[str] = []
+        loose: list[str] = []  # consecutive list-labelled leaves outside any list: one <ul>
+        grouped = with_breaks(children, self.ctx, bare)
+        single = bare and len(grouped) == 1
+        for child in grouped:
+            if isinstance(child, Unit) and child.kind is Label.LIST and not bare:
+                if text := self.inline(child):
+                    loose.append(f"<li>{text}</li>")
+                continue
+            if loose:
+                out.append("<ul>\n" + "\n".join(loose) + "\n</ul>")
+                loose = []
+            if isinstance(child, list):  # lines of one paragraph
+                text = "<br>".join(t for t in map(self.inline, child) if t)
+                text = text if single or not text else f"<p>{text}</p>"
+            else:
+                text = self.leaf(child, single) if isinstance(child, Unit) else self.node(child)
+            if text:
+                out.append(text)
+        if loose:
+            out.append("<ul>\n" + "\n".join(loose) + "\n</ul>")
+        return "\n".join(out)
+
+    def leaf(self, leaf: Unit, bare: bool) -> str:
+        text = self.inline(leaf)
+        if not text or bare:
+            return text
+        if leaf.kind is Label.HEADER:
+            return f"<h{leaf.level}>{text}</h{leaf.level}>"
+        return f"<p>{text}</p>"
+
+    def node(self, node: Node) -> str:
+        kind = node.kind
+        if kind == "pre":
+            lines = pre_lines(node, self.ctx)
+            lang = language(node)
+            attr = f' class="language-{htmllib.escape(lang)}"' if lang else ""
+            return f"<pre><code{attr}>" + htmllib.escape("\n".join(lines)) + "</code></pre>" if lines else ""
+        if kind == "list":
+            return self.list(node)
+        if kind == "table":
+            return self.table(node)
+        inner = self.children(node.children, bare=kind in ("figcaption", "caption"))
+        tag = _HTML_NODES.get(kind)
+        if not inner or tag is None:
+            return inner
+        return f"<{tag}>{inner}</{tag}>" if kind in ("figcaption", "caption") else f"<{tag}>\n{inner}\n</{tag}>"
+
+    def list(self, node: Node) -> str:
+        ordered = node.el is not None and node.el.tag == "ol"  # el None: <li>s outside a list
+        items: list[str] = []
+        first = None
+        for item in node.children:
+            inner = self.children(item.children, bare=True) if isinstance(item, Node) else self.inline(item)
+            if not inner:
+                continue
+            if first is None and isinstance(item, Node) and item.el is not None:
+                first = self.ctx.number(item.el)
+            items.append(f"<li>{inner}</li>")
+        if not items:
+            return ""
+        start = f' start="{first}"' if ordered and first not in (None, 1) else ""
+        tag = "ol" if ordered else "ul"
+        return f"<{tag}{start}>\n" + "\n".join(items) + f"\n</{tag}>"
+
+    def table(self, node: Node) -> str:
+        """``<table>`` with its caption, a ``<thead>`` when the first kept row is a header
+        row, and a ``<tbody>``; text outside the rows goes before it as paragraphs."""
+        before: list[str] = []
+        caption = ""
+        rows: list[tuple[Node, str]] = []
+        for child in node.children:
+            if isinstance(child, Unit):
+                before.append(self.leaf(child, False))
+            elif child.kind == "caption":
+                caption = self.node(child)
+            elif child.kind == "row" and (row := self.row(child)):
+                rows.append((child, row))
+        if not rows:
+            return "\n".join(t for t in [*before, caption.replace("caption>", "p>")] if t)
+        parts = [t for t in before if t] + ["<table>"] + ([caption] if caption else [])
+        if row_is_header(rows[0][0]):
+            parts.append(f"<thead>\n{rows[0][1]}\n</thead>")
+            rows = rows[1:]
+        if rows:
+            parts.append("<tbody>\n" + "\n".join(r for _, r in rows) + "\n</tbody>")
+        return "\n".join([*parts, "</table>"])
+
+    def row(self, row: Node) -> str:
+        cells: list[str] = []
+        filled = False
+        for child in row.children:
+            if isinstance(child, Unit):
+                inner, tag, attr = self.inline(child), "td", ""
+            else:
+                inner = " ".join(t for t in (self.inline(u) for u in _units(child)) if t)
+                tag = "th" if child.el is not None and child.el.tag == "th" else "td"
+                attr = f' colspan="{colspan(child)}"' if colspan(child) > 1 else ""
+            filled = filled or bool(inner)
+            cells.append(f"<{tag}{attr}>{inner}</{tag}>")
+        return "<tr>" + "".join(cells) + "</tr>" if filled else ""
+
+    def inline(self, leaf: Unit) -> str:
+        return self.sequence(spans(leaf, self.ctx), top=True)
+
+    def sequence(self, items: Sequence[Span | Block], top: bool = False) -> str:
+        out: list[str] = []
+        for k, item in enumerate(items):
+            text = self.item(item)
+            if not text:
+                continue
+            first = _first(item)
+            if out or (k and not top):
+                out.append("<br>" if breaks_before(first, self.ctx) else " " if first.space_before else "")
+            out.append(text)
+        return "".join(out)
+
+    def item(self, item: Span | Block) -> str:
+        if isinstance(item, Block):
+            src = self.ctx.url(item.image) if item.image else None
+            return _html_piece(item, self.ctx.options.images, src)
+        inner = self.sequence(item.children)
+        if not inner:
+            return ""
+        if item.kind == "link":
+            return f'<a href="{htmllib.escape(self.ctx.url(item.el.get("href") or ""))}">{inner}</a>'
+        tag = _HTML_SPANS.get(item.kind)
+        return f"<{tag}>{inner}</{tag}>" if tag else inner
+
+
+# ---------------------------------------------------------------------------- JSON
+
+def render_json(result: Result, *, blocks: bool = True, indent: int | None = None,
+                options: RenderOptions = RenderOptions()) -> str:
+    """Title, encoding and how it was chosen, method, units, the structure, labelled
+    blocks, timings."""
+    record = as_record(result, blocks=blocks, options=options)
+    return json.dumps(record, ensure_ascii=False, indent=indent)
 
 
 #: the keys of a method's details that the JSON output shows (JSON-ready by contract)
 REPORTED_DETAILS = ("template",)
 
 
-def as_record(result: Result, *, blocks: bool = True) -> dict[str, Any]:
-    """The JSON-ready dictionary behind :func:`render_json`."""
+def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | None = None,
+              **structure: Any) -> dict[str, Any]:
+    """The JSON-ready dictionary behind :func:`render_json`; ``structure``: the
+    :class:`RenderOptions` fields, when ``options`` is not given."""
     page = result.page
+    root, ctx = document(result, options or RenderOptions(**structure))
     record: dict[str, Any] = {
         "url": page.url,
         "title": page.title,
@@ -173,6 +626,7 @@ def as_record(result: Result, *, blocks: bool = True) -> dict[str, Any]:
         "encoding_reason": page.decoded.reason,
         "declared_encoding": page.decoded.declared,
         "units": [_unit_record(u) for u in result.units],
+        "structure": _Json(ctx).children(root.children),
     }
     if blocks:
         record["blocks"] = [
@@ -194,6 +648,91 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
     if unit.images:
         record["images"] = [{"src": src, "alt": alt} for src, alt in unit.images]
     return record
+
+
+class _Json:
+    """The structure as nested ``{"type", …, "children"}`` records.  A text leaf is
+    ``{"type": "unit", "kind": "header" | "paragraph" | "list", "text"}`` (as in
+    ``units``), with ``"content"`` (its inline records: text, link, em, strong, code,
+    image, break) when it is more than text."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def children(self, children: Sequence[Node | Unit]) -> list[dict[str, Any]]:
+        out = [self.leaf(c) if isinstance(c, Unit) else self.node(c) for c in children]
+        return [r for r in out if r]
+
+    def leaf(self, leaf: Unit) -> dict[str, Any]:
+        content = self.sequence(spans(leaf, self.ctx), top=True)
+        if not content:
+            return {}
+        record: dict[str, Any] = {"type": "unit", "kind": leaf.kind.value}
+        if leaf.kind is Label.HEADER:
+            record["level"] = leaf.level
+        record["text"] = leaf.text
+        if len(content) > 1 or content[0]["type"] != "text":
+            record["content"] = content
+        return record
+
+    def node(self, node: Node) -> dict[str, Any]:
+        record: dict[str, Any] = {"type": node.kind}
+        el = node.el
+        if node.kind == "pre":
+            lines = pre_lines(node, self.ctx)
+            return {**record, "text": "\n".join(lines), "language": language(node)} if lines else {}
+        if node.kind == "list":
+            record["ordered"] = el is not None and el.tag == "ol"
+        elif node.kind == "item" and el is not None and (number := self.ctx.number(el)) is not None:
+            record["number"] = number
+        elif node.kind == "row":
+            record["header"] = row_is_header(node)
+        elif node.kind == "cell" and el is not None:
+            record["header"] = el.tag == "th"
+            if colspan(node) > 1:
+                record["colspan"] = colspan(node)
+        children = self.children(node.children)
+        return {**record, "children": children} if children else {}
+
+    def sequence(self, items: Sequence[Span | Block], top: bool = False) -> list[dict[str, Any]]:
+        """Inline records; adjacent text is merged, a ``<br>`` is ``{"type": "break"}``."""
+        out: list[dict[str, Any]] = []
+        for k, item in enumerate(items):
+            records = self.item(item)
+            if not records:
+                continue
+            first = _first(item)
+            if out or (k and not top):
+                if breaks_before(first, self.ctx):
+                    out.append({"type": "break"})
+                elif first.space_before:
+                    _add_text(out, " ")
+            for record in records:
+                if record["type"] == "text":
+                    _add_text(out, record["text"])
+                else:
+                    out.append(record)
+        return out
+
+    def item(self, item: Span | Block) -> list[dict[str, Any]]:
+        if isinstance(item, Block):
+            if item.image and self.ctx.options.images:
+                return [{"type": "image", "src": self.ctx.url(item.image), "alt": item.text}]
+            return [{"type": "text", "text": item.text}] if item.text else []
+        content = self.sequence(item.children)
+        if not content or not item.kind:
+            return content
+        record: dict[str, Any] = {"type": item.kind}
+        if item.kind == "link":
+            record["href"] = self.ctx.url(item.el.get("href") or "")
+        return [{**record, "content": content}]
+
+
+def _add_text(out: list[dict[str, Any]], text: str) -> None:
+    if out and out[-1]["type"] == "text":
+        out[-1]["text"] += text
+    else:
+        out.append({"type": "text", "text": text})
 
 
 RENDERERS: dict[str, Callable[..., str]] = {

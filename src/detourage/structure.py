@@ -1,0 +1,482 @@
+"""The page's structure around the kept blocks, derived at render time from their nodes.
+
+Segmentation stores each block's element (``Block.node``); nothing else is recorded while
+segmenting, so pages rendered as plain text pay nothing and the compiled twin stays as
+it is.  When a structured format is rendered, :func:`document` walks up from the node of
+each *kept* block and builds a small tree of what encloses it::
+
+    document ─ list ─ item ─ (leaf | list | table | pre | quote | figure …)
+             ─ table ─ caption | row ─ cell ─ leaf
+             ─ pre ─ leaf…              (rendered from the page's exact text)
+             ─ quote ─ …   figure ─ leaf, figcaption ─ leaf
+             ─ leaf                     (a unit's blocks: header, paragraph or list text)
+
+A leaf is a :class:`~detourage.model.Unit` cut where the structure changes (a unit that
+runs from a quote into a ``<pre>`` becomes two leaves), so the structure follows the kept
+blocks: an element appears when some of its text was kept, with only its kept parts.
+Inside a leaf, :func:`spans` groups the blocks under the links, emphasis, strong and
+inline code that enclose them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from .model import Block, Label, Result, Unit
+from .segment import BLOCK_LEVEL, INVISIBLE, is_hidden
+
+Element = etree._Element
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenderOptions:
+    """What the structured formats keep; the defaults are trafilatura's, except images.
+
+    trafilatura drops links by default and keeps tables; it turns formatting on for
+    Markdown.  detourage keeps images (seed 001 does; trafilatura does not): with
+    ``images=False`` an image is its alt text, as in ``txt``.
+    """
+
+    #: links as ``[text](href)``, ``href`` resolved against the page URL
+    links: bool = False
+    #: images as ``![alt](src)`` with ``src`` resolved; off: the alt text as plain text
+    images: bool = True
+    #: data tables as tables (``txt``: one line per row); off: one paragraph per cell
+    tables: bool = True
+    #: emphasis, strong, inline code and line breaks
+    formatting: bool = True
+
+
+#: tags that make a node of the tree, and the node's kind
+KINDS = {"ul": "list", "ol": "list", "menu": "list", "dir": "list", "li": "item",
+         "table": "table", "tr": "row", "td": "cell", "th": "cell", "caption": "caption",
+         "pre": "pre", "blockquote": "quote", "figure": "figure", "figcaption": "figcaption"}
+#: inline tags and the span they make
+SPANS = {"a": "link", "em": "em", "i": "em", "strong": "strong", "b": "strong",
+         "code": "code", "kbd": "code", "samp": "code", "tt": "code"}
+#: the only tags the plain-text format needs (rows on one line, ``<pre>`` lines exact)
+TEXT_KINDS = frozenset({"table", "tr", "td", "th", "caption", "pre"})
+_TABLE_PARTS = frozenset({"row", "cell", "caption"})
+#: what a data table never holds: a pipe table cannot, and layout tables do
+_LAYOUT_INSIDE = ("table", "ul", "ol", "dl", "pre", "blockquote", "form", "h1", "h2", "h3",
+                  "h4", "h5", "h6")
+#: what a table without header cells holds when it lays out a page rather than data
+_LAYOUT_TEXT = ("p", "div", "br")
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    """An element of the tree; its children are nodes and leaves in document order."""
+
+    kind: str
+    el: Element | None
+    children: list[Node | Unit] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Span:
+    """Blocks of a leaf under one inline element (``kind``: link, em, strong, code, or
+    ``""`` for an element that marks nothing)."""
+
+    kind: str
+    el: Element
+    children: list[Span | Block]
+
+    @property
+    def first(self) -> Block:
+        child = self.children[0]
+        return child if isinstance(child, Block) else child.first
+
+    def blocks(self) -> Iterator[Block]:
+        for child in self.children:
+            yield from (child,) if isinstance(child, Block) else child.blocks()
+
+
+class Context:
+    """Per render: the options, the page URL, and what is computed once per element."""
+
+    def __init__(self, result: Result, options: RenderOptions, kinds: frozenset[str] | None = None):
+        self.result = result
+        self.options = options
+        self.base = result.page.url
+        #: tags that count (None: all of KINDS and SPANS)
+        self.kinds = kinds
+        tags = set(kinds if kinds is not None else (*KINDS, *SPANS))
+        if not options.links:
+            tags.discard("a")
+        if not options.formatting:
+            tags -= {t for t, kind in SPANS.items() if kind != "link"}
+        if not options.tables:
+            tags -= {"table", "tr", "td", "th", "caption"}
+        self._tags = frozenset(tags)
+        self._data: dict[Element, bool] = {}
+        self._numbers: dict[Element, dict[Element, int]] = {}
+        self.inline: dict[int, tuple[Element, ...]] = {}
+        #: with ``kinds`` given (plain text): every element inside a data table or a <pre>
+        self.members = None if kinds is None else self._members(result.page.tree)
+
+    def _members(self, tree: Element | None) -> frozenset[Element]:
+        """The elements inside the page's data tables and ``<pre>``s: only blocks at one of
+        them can have a chain, which spares the walk up for every other block."""
+        targets = ("table", "pre") if "table" in self._tags else ("pre",)
+        if tree is None or "pre" not in self._tags:
+            return frozenset()
+        return frozenset(el for t in tree.iter(*targets) if t.tag == "pre" or self.data_table(t)
+                         for el in t.iter())
+
+    def url(self, href: str) -> str:
+        """``href`` resolved against the page URL (as given when there is none)."""
+        href = href.strip()
+        return urljoin(self.base, href) if self.base else href
+
+    def chain(self, block: Block) -> tuple[Element, ...]:
+        """The tree's elements around ``block``, outermost first; its spans go to ``inline``."""
+        if self._tags.isdisjoint(block.path) or (self.members is not None and block.node not in self.members):
+            return ()
+        found: list[Element] = []
+        inline: list[Element] = []
+        inside = False  # a block-level element was met: inline tags above it do not apply
+        node = block.node
+        for el in (node, *node.iterancestors()):
+            tag = el.tag
+            if tag == "pre" and "pre" in self._tags:
+                found, inline = [el], []
+            elif tag in KINDS and tag in self._tags:
+                found.append(el)
+            elif not inside and tag in SPANS and tag in self._tags and self._span(el):
+                inline.append(el)
+            inside = inside or tag in BLOCK_LEVEL
+        if inline:
+            self.inline[block.id] = tuple(reversed(inline))
+        return self._tables(found[::-1])
+
+    def _span(self, el: Element) -> bool:
+        kind = SPANS[el.tag]
+        if kind == "link":
+            href = el.get("href")
+            return self.options.links and bool(href) and not href.strip().lower().startswith("javascript:")
+        return self.options.formatting
+
+    def _tables(self, chain: list[Element]) -> tuple[Element, ...]:
+        """``chain`` without layout tables, and without the rows and cells of one."""
+        kept: list[Element] = []
+        data = False
+        for el in chain:
+            kind = KINDS[el.tag]
+            if kind == "table":
+                data = self.options.tables and self.data_table(el)
+                if data:
+                    kept.append(el)
+            elif kind not in _TABLE_PARTS or data:
+                kept.append(el)
+        return tuple(kept)
+
+    def data_table(self, table: Element) -> bool:
+        """Whether ``table`` holds data (rendered as a table) rather than laying out a page.
+
+        Readability's test, simplified: no table, list, heading, ``<pre>``, quote or form
+        inside (a pipe table could not hold them); header cells or a caption make it data;
+        otherwise it needs two rows and two columns, and no paragraphs, divisions or line
+        breaks (the marks of a page laid out in cells).
+        """
+        known = self._data.get(table)
+        if known is None:
+            known = self._data[table] = _is_data_table(table)
+        return known
+
+    def number(self, item: Element) -> int | None:
+        """The number of an ``<ol>`` item (``start`` and ``value`` honoured)."""
+        parent = item.getparent()
+        if parent is None or parent.tag != "ol":
+            return None
+        numbers = self._numbers.get(parent)
+        if numbers is None:
+            numbers = self._numbers[parent] = _numbers(parent)
+        return numbers.get(item)
+
+
+def _is_data_table(table: Element) -> bool:
+    if (table.get("role") or "").lower() in ("presentation", "none"):
+        return False
+    if next(table.iterdescendants(*_LAYOUT_INSIDE), None) is not None:
+        return False
+    if next(table.iterdescendants("th", "thead", "caption"), None) is not None:
+        return True
+    if next(table.iterdescendants(*_LAYOUT_TEXT), None) is not None:
+        return False
+    rows = [sum(1 for _ in tr.iterchildren("td", "th")) for tr in table.iter("tr")]
+    return len(rows) >= 2 and max(rows) >= 2
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _numbers(ol: Element) -> dict[Element, int]:
+    number = (_int(ol.get("start")) or 1) - 1
+    numbers = {}
+    for li in ol.iterchildren("li"):
+        number = _int(li.get("value")) or number + 1
+        numbers[li] = number = max(0, min(number, 999_999_999))  # what CommonMark can number
+    return numbers
+
+
+def document(result: Result, options: RenderOptions = RenderOptions(),
+             kinds: frozenset[str] | None = None) -> tuple[Node, Context]:
+    """The tree of the kept content; ``kinds`` limits the tags that count (default: all)."""
+    ctx = Context(result, options, kinds)
+    root = Node("document", None)
+    if ctx.members is not None and not ctx.members:  # nothing can make a node: the units
+        root.children = list(result.units)
+        return root, ctx
+    open_: list[Node] = [root]  # the open nodes, the root first
+    for unit in result.units:
+        current: tuple[Element, ...] | None = None
+        leaf: list[Block] = []
+        for block in unit.blocks:
+            chain = ctx.chain(block)
+            if chain != current:
+                _close(open_, leaf, unit)
+                _open(open_, chain)
+                current, leaf = chain, []
+            leaf.append(block)
+        _close(open_, leaf, unit)
+    if kinds is None or "li" in kinds:
+        _lists(root)
+    return root, ctx
+
+
+def _close(open_: list[Node], blocks: list[Block], unit: Unit) -> None:
+    """Add the leaf of ``blocks``: the unit itself when they are all of it."""
+    if len(blocks) == len(unit.blocks):
+        open_[-1].children.append(unit)
+    elif blocks:
+        open_[-1].children.append(Unit(unit.kind, join(blocks), tuple(blocks)))
+
+
+def _lists(node: Node) -> None:
+    """Put runs of items found outside any list (``<li>`` in a ``<div>``) in a list node."""
+    out: list[Node | Unit] = []
+    for child in node.children:
+        if isinstance(child, Unit):
+            out.append(child)
+            continue
+        _lists(child)
+        if child.kind == "item" and node.kind != "list":
+            last = out[-1] if out else None
+            if not (isinstance(last, Node) and last.kind == "list" and last.el is None):
+                out.append(last := Node("list", None))
+            last.children.append(child)
+        else:
+            out.append(child)
+    node.children = out
+
+
+def _open(open_: list[Node], chain: tuple[Element, ...]) -> None:
+    """Make the open nodes those of ``chain``, keeping the shared outer ones."""
+    shared = 0
+    for node, el in zip(open_[1:], chain):
+        if node.el is not el:
+            break
+        shared += 1
+    del open_[shared + 1:]
+    for el in chain[shared:]:
+        node = Node(KINDS[el.tag], el)
+        open_[-1].children.append(node)
+        open_.append(node)
+
+
+def join(blocks: Sequence[Block]) -> str:
+    """The text of consecutive runs, with a space where the page had one."""
+    if len(blocks) == 1:
+        return blocks[0].text
+    parts: list[str] = []
+    for block in blocks:
+        if not block.text:
+            continue
+        if parts and block.space_before:
+            parts.append(" ")
+        parts.append(block.text)
+    return "".join(parts)
+
+
+def spans(leaf: Unit, ctx: Context) -> list[Span | Block]:
+    """The leaf's blocks grouped under the inline elements that enclose them."""
+    items = [(b, ctx.inline.get(b.id, ())) for b in leaf.blocks]
+    return _group(items, 0)
+
+
+def _group(items: list[tuple[Block, tuple[Element, ...]]], depth: int) -> list[Span | Block]:
+    out: list[Span | Block] = []
+    i = 0
+    while i < len(items):
+        block, chain = items[i]
+        if len(chain) <= depth:
+            out.append(block)
+            i += 1
+            continue
+        el, j = chain[depth], i + 1
+        while j < len(items) and len(items[j][1]) > depth and items[j][1][depth] is el:
+            j += 1
+        kind = SPANS[el.tag]
+        inner = items[i:j]
+        if any(SPANS[e.tag] == kind for e in chain[:depth]):
+            kind = ""  # strong in strong, a link in a link (broken HTML): the inner one adds nothing
+        out.append(Span(kind, el, _group(inner, depth + 1)))
+        i = j
+    return out
+
+
+def with_breaks(children: Sequence[Node | Unit], ctx: Context, in_item: bool = False
+                ) -> list[Node | Unit | list[Unit]]:
+    """``children`` with each run of paragraphs that the page separates by ``<br>`` only
+    (in one paragraph element) as a list: one paragraph with line breaks."""
+    out: list[Node | Unit | list[Unit]] = []
+    for child in children:
+        last = out[-1] if out else None
+        previous = last[-1] if isinstance(last, list) else last
+        if (isinstance(child, Unit) and isinstance(previous, Unit) and child.kind is previous.kind
+                and (child.kind is Label.PARAGRAPH or (in_item and child.kind is Label.LIST))
+                and breaks_before(child.blocks[0], ctx)
+                and _container(child.blocks[0]) is _container(previous.blocks[-1])):
+            if isinstance(last, list):
+                last.append(child)
+            else:
+                out[-1] = [previous, child]
+        else:
+            out.append(child)
+    return out
+
+
+def _container(block: Block) -> Element | None:
+    """The nearest element around ``block`` that starts a line (``<p>``, ``<li>``, ``<td>``…)."""
+    for el in (block.node, *block.node.iterancestors()):
+        if el.tag in BLOCK_LEVEL:
+            return el
+    return None
+
+
+def breaks_before(block: Block, ctx: Context) -> bool:
+    """A ``<br>`` separates ``block`` from the previous run (with formatting on)."""
+    return ctx.options.formatting and "br" in block.crossed
+
+
+def row_is_header(row: Node) -> bool:
+    """A header row: in ``<thead>``, or all its cells are ``<th>``."""
+    assert row.el is not None
+    parent = row.el.getparent()
+    if parent is not None and parent.tag == "thead":
+        return True
+    cells = [c for c in row.children if isinstance(c, Node) and c.kind == "cell"]
+    return bool(cells) and all(c.el is not None and c.el.tag == "th" for c in cells)
+
+
+def colspan(cell: Node) -> int:
+    assert cell.el is not None
+    return max(1, min(_int(cell.el.get("colspan")) or 1, 100))
+
+
+_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
+
+
+def language(pre: Node) -> str:
+    """The language a ``<pre>`` or its ``<code>`` declares (``class="language-x"``)."""
+    assert pre.el is not None
+    for el in (pre.el, *pre.el.iterchildren("code")):
+        found = _LANGUAGE.search(el.get("class") or "")
+        if found:
+            return found.group(1)
+    return ""
+
+
+def pre_lines(pre: Node, ctx: Context) -> list[str]:
+    """The kept lines of a ``<pre>``, with the page's exact whitespace.
+
+    The page's blocks inside the element are matched, in order, to the lines of its
+    exact text (newlines and ``<br>``); a line is written exactly when its blocks are
+    all kept, as its kept runs when only some are, and a blank line when it lies
+    between two written lines.
+    """
+    assert pre.el is not None
+    kept = {b.id for leaf in _leaves(pre) for b in leaf.blocks}
+    lines = _exact_text(pre.el).split("\n")
+    if lines and not lines[0].strip():
+        lines.pop(0)  # the newline after <pre> is not content (HTML), nor leading blank lines
+    owners: list[list[Block]] = [[] for _ in lines]
+    line, offset = 0, 0
+    for block in _pre_blocks(pre.el, ctx.result.page.blocks, min(kept)):
+        line, offset = _place(block.text, lines, line, offset)
+        if line < len(lines):
+            owners[line].append(block)
+    out: list[str | None] = []
+    for text, blocks in zip(lines, owners):
+        if not blocks:
+            out.append(None if text.strip() else "")
+        elif all(b.id in kept for b in blocks):
+            out.append(text)
+        else:
+            out.append(join([b for b in blocks if b.id in kept]) or None)
+    return _between_written(out)
+
+
+def _between_written(lines: list[str | None]) -> list[str]:
+    """Written lines (non-empty), and the blank ones between two of them."""
+    written = [i for i, text in enumerate(lines) if text]
+    if not written:
+        return []
+    return [text for text in lines[written[0]:written[-1] + 1] if text is not None]
+
+
+def _place(text: str, lines: list[str], line: int, offset: int) -> tuple[int, int]:
+    """Where ``text`` (a collapsed run) continues the lines, from ``(line, offset)``."""
+    while line < len(lines):
+        flat = " ".join(lines[line].split())
+        start = offset + 1 if flat[offset:offset + 1] == " " else offset
+        if flat.startswith(text, start):
+            return line, start + len(text)
+        line, offset = line + 1, 0
+    return line, 0
+
+
+def _leaves(node: Node) -> Iterator[Unit]:
+    for child in node.children:
+        yield from (child,) if isinstance(child, Unit) else _leaves(child)
+
+
+def _pre_blocks(pre: Element, blocks: Sequence[Block], start: int) -> Iterator[Block]:
+    """The page's blocks inside ``pre`` (a run of consecutive blocks around ``start``)."""
+    def inside(block: Block) -> bool:
+        return block.node is pre or any(a is pre for a in block.node.iterancestors("pre"))
+
+    first = start
+    while first > 0 and inside(blocks[first - 1]):
+        first -= 1
+    for block in blocks[first:]:
+        if not inside(block):
+            break
+        yield block
+
+
+def _exact_text(el: Element) -> str:
+    """The text a browser shows for ``el`` (whitespace kept, ``<br>`` a newline, image alt)."""
+    parts: list[str] = [el.text or ""]
+    for child in el:
+        tag = child.tag
+        if isinstance(tag, str) and not (tag in INVISIBLE or is_hidden(child)):
+            if tag == "br":
+                parts.append("\n")
+            elif tag == "img":
+                parts.append(" ".join((child.get("alt") or "").split()))
+            else:
+                parts.append(_exact_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+

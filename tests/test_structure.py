@@ -1,0 +1,152 @@
+"""The structure around kept blocks: what follows the labels, what counts as a data table,
+``<pre>`` lines, the render options, and Markdown read back by a CommonMark parser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import detourage
+from detourage.model import Label, Labels, Result
+from detourage.render import render, render_units_html, units
+from detourage.structure import RenderOptions, document
+
+markdown_it = pytest.importorskip("markdown_it")
+PARSER = markdown_it.MarkdownIt("commonmark").enable("table")
+NEWS = Path(__file__).parent / "cases" / "news-page-with-every-structure" / "page.html"
+L = Label
+
+TABLE = ("<table><tr><th>Town</th><th>Votes</th></tr><tr><td>Bentham</td><td>1204</td></tr>"
+         "<tr><td>Wray</td><td>980</td></tr></table>")
+
+
+def labelled(html: str, keep: callable, url: str | None = None) -> Result:  # type: ignore[valid-type]
+    """``html`` with the blocks whose text ``keep`` accepts kept as paragraphs."""
+    page = detourage.load(html, url=url)
+    labels = [L.PARAGRAPH if keep(b.text) else L.OTHER for b in page.blocks]
+    return Result(page, Labels("test", tuple(labels)), units(page.blocks, labels))
+
+
+def test_a_partly_kept_table_renders_its_kept_rows() -> None:
+    result = labelled(TABLE, lambda t: t not in ("Wray", "980"))
+    assert render(result, "markdown") == "| Town | Votes |\n| --- | --- |\n| Bentham | 1204 |\n"
+    assert render(result, "txt") == "Town | Votes\nBentham | 1204\n"
+    assert "<thead>\n<tr><th>Town</th><th>Votes</th></tr>\n</thead>" in render(result, "html")
+
+
+def test_a_table_without_its_header_row_gets_an_empty_one() -> None:
+    result = labelled(TABLE, lambda t: t in ("Wray", "980", "Bentham"))
+    assert render(result, "markdown") == "|  |  |\n| --- | --- |\n| Bentham |  |\n| Wray | 980 |\n"
+
+
+def test_a_single_kept_cell_still_sits_in_its_table_in_markdown_but_is_its_text_in_txt() -> None:
+    result = labelled(TABLE, lambda t: t == "980")
+    assert render(result, "txt") == "980\n"
+    tokens = [t.type for t in PARSER.parse(render(result, "markdown"))]
+    assert "table_open" in tokens
+
+
+@pytest.mark.parametrize("html, data", [
+    (TABLE, True),
+    ("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>", True),
+    ("<table><tr><td>a</td><td>b</td></tr></table>", False),  # one row
+    ("<table><tr><td>a</td></tr><tr><td>b</td></tr></table>", False),  # one column
+    ("<table><tr><td>a</td><td><p>b</p></td></tr><tr><td>c</td><td>d</td></tr></table>", False),
+    ("<table><tr><th>a</th><td><table><tr><td>x</td></tr></table></td></tr></table>", False),
+    ("<table role='presentation'><tr><th>a</th><th>b</th></tr></table>", False),
+    ("<table><tr><th>a</th><td><ul><li>x</li></ul></td></tr></table>", False),
+])
+def test_data_tables_and_layout_tables(html: str, data: bool) -> None:
+    result = detourage.run(detourage.load(html), "fulltext")
+    assert ("| --- |" in render(result, "markdown")) is data
+
+
+def test_pre_lines_keep_their_whitespace_and_follow_the_labels() -> None:
+    html = "<pre>\n  one\n\n\ttwo <b>2</b>\nthree</pre>"
+    everything = detourage.run(detourage.load(html), "fulltext")
+    assert render(everything, "txt") == "  one\n\n\ttwo 2\nthree\n"
+    assert render(everything, "markdown") == "```\n  one\n\n\ttwo 2\nthree\n```\n"
+    assert render(labelled(html, lambda t: t != "three"), "txt") == "  one\n\n\ttwo 2\n"
+    # a line kept in part is written as its kept runs
+    assert render(labelled(html, lambda t: t in ("one", "2")), "txt") == "  one\n\n2\n"
+
+
+def test_structure_follows_the_labels_not_the_units() -> None:
+    """A unit running from a quote into a <pre> and a paragraph is written apart."""
+    html = "<blockquote>quoted</blockquote><pre>code  here</pre><p>after</p>"
+    page = detourage.load(html)
+    labels = [L.PARAGRAPH, L.CONTINUATION, L.CONTINUATION]
+    result = Result(page, Labels("test", tuple(labels)), units(page.blocks, labels))
+    assert [u.text for u in result.units] == ["quoted code here after"]
+    assert render(result, "markdown") == "> quoted\n\n```\ncode  here\n```\n\nafter\n"
+    assert render(result, "txt") == "quoted\ncode  here\nafter\n"
+    assert render(result, "cleaneval") == "<p> quoted code here after\n"
+
+
+def test_markdown_reads_back_into_the_same_structure() -> None:
+    page = detourage.load(NEWS.read_bytes(), url="https://news.example.org/2026/03/river.html")
+    markdown = render(detourage.run(page, "fulltext"), "markdown", links=True)
+    tokens = list(_flat(PARSER.parse(markdown)))
+    types = [t.type for t in tokens]
+    assert types.count("th_open") == 3 and types.count("tr_open") == 3
+    ordered = next(t for t in tokens if t.type == "ordered_list_open")
+    assert ordered.attrGet("start") is None  # starts at 1
+    nested = types.index("ordered_list_open") < types.index("bullet_list_open") < types.index("ordered_list_close")
+    assert nested
+    fence = next(t for t in tokens if t.type == "fence")
+    assert fence.info == "text" and fence.content == "level  time\n3.42   03:00\n    (provisional)\n"
+    assert "blockquote_open" in types
+    hrefs = [t.attrGet("href") for t in tokens if t.type == "link_open"]
+    assert hrefs == ["https://news.example.org/", "https://news.example.org/news/",
+                     "https://news.example.org/data/gauges"]
+    assert {"em_open", "strong_open", "code_inline"} <= set(types)
+    image = next(t for t in tokens if t.type == "image")
+    assert image.attrGet("src") == "https://news.example.org/img/gauge.jpg"
+    assert any(t.type == "text" and t.content.startswith("1. not a list") for t in tokens)
+
+
+def _flat(tokens):  # type: ignore[no-untyped-def]
+    for token in tokens:
+        yield token
+        yield from _flat(token.children or [])
+
+
+@pytest.mark.parametrize("option, mark", [
+    ({"links": False}, "gauges]("), ({"tables": False}, "| --- |"), ({"images": False}, "!["),
+    ({"formatting": False}, "**"),
+])
+def test_each_option_drops_what_it_names(option: dict[str, bool], mark: str) -> None:
+    html = NEWS.read_bytes()
+    full = detourage.extract(html, "fulltext", "markdown", links=True)
+    assert mark in full
+    assert mark not in detourage.extract(html, "fulltext", "markdown", **{"links": True, **option})
+    # the text stays: the words of txt are there, whatever is dropped
+    assert detourage.extract(html, "fulltext", "txt", **option).split()[:8] == \
+        detourage.extract(html, "fulltext", "txt").split()[:8]
+
+
+def test_defaults_are_trafilatura_s_but_images() -> None:
+    assert RenderOptions() == RenderOptions(links=False, images=True, tables=True, formatting=True)
+    markdown = detourage.extract(NEWS.read_bytes(), "fulltext", "markdown")
+    assert "](https://" not in markdown.replace("![", "") and "![" in markdown
+
+
+def test_lines_split_by_br_are_one_paragraph_with_breaks() -> None:
+    result = detourage.run(detourage.load("<p>one<br>two</p><p>three</p>"), "fulltext")
+    assert render(result, "markdown") == "one\\\ntwo\n\nthree\n"
+    assert "<p>one<br>two</p>" in render(result, "html")
+    assert render(result, "txt") == "one\ntwo\nthree\n"
+
+
+def test_chains_still_read_the_units() -> None:
+    """The input of a chain's next method: one element per unit, as before structure."""
+    result = detourage.run(detourage.load("<p>One <b>two</b>.</p><ol><li>a</li></ol>"), "fulltext")
+    assert "<p>One two.</p>\n<ul>\n<li>a</li>\n</ul>" in render_units_html(result)
+
+
+def test_plain_text_walks_up_only_in_data_tables_and_pre() -> None:
+    result = detourage.run(detourage.load("<ul><li>a <b>b</b></li></ul><table><tr><td>x</td></tr></table>"),
+                           "fulltext")
+    root, ctx = document(result, RenderOptions(), frozenset({"table", "tr", "td", "th", "caption", "pre"}))
+    assert ctx.members == frozenset() and root.children == list(result.units)
