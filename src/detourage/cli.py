@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from . import __version__, methods
-from .corpus import Job, Step, Summary, Writer, default_workers, execute, read_inputs
+from .corpus import Job, Step, Summary, Writer, default_max_memory, default_workers, execute, read_inputs
 from .errors import DetourageError
 from .parse import Limits
 from .render import RENDERERS
@@ -39,7 +39,11 @@ def main() -> None:
 @click.option("--timeout", type=float, default=30.0, show_default=True,
               help="Seconds allowed per page (0: no limit).")
 @click.option("--max-bytes", type=int, default=Limits().max_bytes, show_default=True,
-              help="Largest page accepted, in bytes.")
+              help="Largest page accepted, in bytes (gzipped .html.gz pages: unpacked).")
+@click.option("--max-memory", type=int, default=None,
+              help="Memory ceiling of each worker process, in MiB; a page needing more is an "
+                   "error record limit:memory (default: 4096, or half the machine's memory if "
+                   "less; 0: none).")
 @click.option("--url", default=None, help="URL of the page (single input only).")
 @click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
               help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs.")
@@ -53,7 +57,8 @@ def main() -> None:
               help="Progress bar (default: when standard error is a terminal).")
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
             timeout: float, max_bytes: int, url: str | None, urls: str | None, model: str | None,
-            template_file: str | None, cleaneval_id: bool, progress: bool | None) -> None:
+            template_file: str | None, cleaneval_id: bool, progress: bool | None,
+            max_memory: int | None) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
     try:
         options = methods.with_model(method, model)
@@ -72,18 +77,21 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
     if fit_batch and len(jobs) > 1:
         with _fitted(jobs, workers or default_workers(), Limits(max_bytes=max_bytes), timeout) as path:
             options.update(methods.with_template(method, path))
-            _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress)
+            _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress,
+                     max_memory)
         return
-    _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress)
+    _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress, max_memory)
 
 
 def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: int, timeout: float,
-             max_bytes: int, cleaneval_id: bool, options: dict, progress: bool | None) -> None:
+             max_bytes: int, cleaneval_id: bool, options: dict, progress: bool | None,
+             max_memory: int | None = None) -> None:
+    memory = default_max_memory() if max_memory is None else max_memory << 20
     step = Step(method=method, format=fmt, limits=Limits(max_bytes=max_bytes), timeout=timeout,
-                cleaneval_wrapper=cleaneval_id, options=tuple(options.items()))
+                cleaneval_wrapper=cleaneval_id, options=tuple(options.items()), max_memory=memory or None)
     summary = _run(jobs, step, workers or default_workers(), Writer(out, fmt), progress)
     click.echo(f"detourage: {summary}", err=True)
-    if summary.ok == 0:
+    if summary.ok == 0 or not summary.balanced:
         sys.exit(1)
 
 
@@ -124,7 +132,7 @@ def _fitted(jobs: Iterable[Job], workers: int, limits: Limits, timeout: float,
 
 
 def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bool | None) -> Summary:
-    summary = Summary()
+    summary = Summary(inputs=len(jobs))
     show = sys.stderr.isatty() if progress is None else progress
     records = execute(jobs, step, workers)
     try:

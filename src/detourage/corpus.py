@@ -1,8 +1,11 @@
 """Many pages: readers, the per-page step, executors and writers.
 
 A bad page never stops a run: every input yields either an output record or an error
-record with a reason (``limit:bytes``, ``limit:time``, ``exception:ValueError``…), counted
-in the run's :class:`Summary`.  Time and memory limits live here, once, not in methods.
+record with a reason (``limit:bytes``, ``limit:time``, ``limit:memory``,
+``exception:ValueError``…), counted in the run's :class:`Summary`, which states that the
+inputs read equal the outputs plus the error records.  Time and memory limits live here,
+once, not in methods: the time limit is an alarm around each page, the memory limit a
+ceiling on each worker process's address space (``RLIMIT_AS``).
 
     read_inputs(paths) ─▶ Job … ─▶ execute(jobs, step, workers) ─▶ record … ─▶ writer
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures as cf
+import gzip
 import json
 import os
 import signal
@@ -55,11 +59,24 @@ def read_inputs(paths: Iterable[str], stdin: IO[bytes] | None = None) -> Iterato
             yield Job(_page_id(Path(path.name)), path=str(path))
 
 
+#: extensions dropped from a page's id; ``.gz`` only after one of them (crawls store
+#: gzipped pages as ``.html.gz``), and such files are gunzipped when read
+_WEB_SUFFIXES = {".html", ".htm", ".xhtml", ".shtml"}
+
+
 def _page_id(relative: Path) -> str:
     """The page's id: its path relative to the input folder, less a web extension."""
-    if relative.suffix.lower() in {".html", ".htm", ".xhtml", ".shtml"}:
+    if _gzipped(relative):
         relative = relative.with_suffix("")
-    return relative.as_posix()
+    if relative.suffix.lower() in _WEB_SUFFIXES:
+        relative = relative.with_suffix("")
+    # a file name that is not valid UTF-8 keeps its bytes as surrogate escapes; the id
+    # shows them as \xNN so that records can be written as UTF-8
+    return relative.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _gzipped(path: Path) -> bool:
+    return path.suffix.lower() == ".gz" and path.with_suffix("").suffix.lower() in _WEB_SUFFIXES
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,6 +93,9 @@ class Step:
     cleaneval_wrapper: bool = False
     #: method name → its ``Options`` instance (e.g. NCleaner with a trained model)
     options: tuple[tuple[str, Any], ...] = ()
+    #: bytes of address space per worker process (``RLIMIT_AS``); None for no ceiling.
+    #: :func:`execute` then always runs pages in worker processes, never in the caller's.
+    max_memory: int | None = None
 
     def __call__(self, job: Job) -> Record:
         t0 = time.perf_counter()
@@ -111,13 +131,21 @@ def job_bytes(job: Job, limits: Limits = DEFAULT_LIMITS) -> bytes:
 
 
 def _read(path: str | None, max_bytes: int) -> bytes:
-    """The file's bytes; a file over the limit is refused before it is read."""
+    """The file's bytes; a file over the limit is refused before it is read, a gzipped
+    page (``.html.gz``) as soon as its first ``max_bytes + 1`` bytes are unpacked, so a
+    gzip bomb never unpacks further."""
     assert path is not None
     size = os.path.getsize(path)
     if size > max_bytes:
         raise LimitExceeded("bytes", size, max_bytes)
-    with open(path, "rb") as handle:
-        return handle.read()
+    if not _gzipped(Path(path)):
+        with open(path, "rb") as handle:
+            return handle.read()
+    with gzip.open(path, "rb") as unpacked:
+        data = unpacked.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise LimitExceeded("bytes", len(data), max_bytes)
+    return data
 
 
 T = TypeVar("T")
@@ -132,7 +160,7 @@ def attempt(work: Callable[[], T], timeout: float) -> tuple[T | None, str | None
     except DetourageError as exc:
         return None, exc.reason, str(exc)
     except MemoryError:
-        return None, "memory", "out of memory"
+        return None, "limit:memory", _memory_message()
     except RecursionError as exc:
         return None, "recursion", str(exc)
     except Exception as exc:  # noqa: BLE001 - a bad page must become a record
@@ -141,7 +169,18 @@ def attempt(work: Callable[[], T], timeout: float) -> tuple[T | None, str | None
 
 def error_record(job: Any, reason: str, message: str) -> Record:
     """The record of a page that failed: its id and why (any job with an ``id``)."""
-    return {"id": job.id, "ok": False, "error": reason, "message": message[:500]}
+    # a message may quote a file name that is not UTF-8 (surrogate escapes)
+    message = message[:500].encode("utf-8", "backslashreplace").decode("utf-8")
+    return {"id": job.id, "ok": False, "error": reason, "message": message}
+
+
+def _memory_message() -> str:
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return "out of memory"
+    return f"out of memory: over the worker's memory ceiling ({soft >> 20} MiB, --max-memory)"
 
 
 class _Timeout(BaseException):
@@ -175,20 +214,55 @@ def _raise_timeout(signum: int, frame: object) -> None:
 def execute(jobs: Iterable[Any], step: Callable[[Any], Record], workers: int = 1) -> Iterator[Record]:
     """Run ``step`` over ``jobs``, yielding records in input order.
 
-    With several workers, at most ``4 × workers`` pages are in flight, so memory stays
-    bounded whatever the number of pages.  When a worker dies (segfault, OOM kill), the
-    pages in flight are rerun one by one in a fresh process, so only the page that kills
-    its worker becomes a ``worker-crashed`` record; then the pool is renewed.
+    With several workers, or a memory ceiling (``step.max_memory``), pages run in a
+    process pool with at most ``4 × workers`` pages in flight, so memory stays bounded
+    whatever the number of pages; each worker's address space is capped at the ceiling,
+    so a page that needs more fails with ``limit:memory`` in its worker alone.  When a
+    worker dies (segfault, OOM kill), the pages in flight are rerun one by one in a fresh
+    process, so only the page that kills its worker becomes a ``worker-crashed`` record;
+    then the pool is renewed.
     """
-    if workers <= 1:
+    max_memory = getattr(step, "max_memory", None)
+    if workers <= 1 and not max_memory:
         yield from map(step, jobs)
         return
-    yield from _pooled(iter(jobs), step, workers)
+    yield from _pooled(iter(jobs), step, max(workers, 1), max_memory)
 
 
-def _pooled(jobs: Iterator[Any], step: Callable[[Any], Record], workers: int) -> Iterator[Record]:
+def _pool(workers: int, max_memory: int | None) -> cf.ProcessPoolExecutor:
+    return cf.ProcessPoolExecutor(workers, initializer=limit_memory, initargs=(max_memory,))
+
+
+def limit_memory(max_memory: int | None) -> None:
+    """Cap this process's address space at ``max_memory`` bytes (None: leave it); an
+    allocation beyond raises MemoryError instead of taking the machine's memory."""
+    if not max_memory:
+        return
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft = max_memory if hard == resource.RLIM_INFINITY else min(max_memory, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def default_max_memory() -> int:
+    """The default ceiling per worker: 4 GiB, or half the machine's memory when smaller.
+
+    4 GiB is 4× the largest peak seen on a 16 MiB page (the default ``--max-bytes``,
+    ``benchmarks/bad_inputs.py``), and leaves room for the address space that libraries
+    reserve without using it.
+    """
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        physical = 0
+    return min(4 << 30, physical // 2) if physical > 0 else 4 << 30
+
+
+def _pooled(jobs: Iterator[Any], step: Callable[[Any], Record], workers: int,
+            max_memory: int | None) -> Iterator[Record]:
     window: collections.deque[tuple[Any, cf.Future[Record]]] = collections.deque()
-    pool = cf.ProcessPoolExecutor(workers)
+    pool = _pool(workers, max_memory)
     try:
         while True:
             while len(window) < 4 * workers and (job := next(jobs, None)) is not None:
@@ -200,9 +274,11 @@ def _pooled(jobs: Iterator[Any], step: Callable[[Any], Record], workers: int) ->
                 record = future.result()
             except cf.process.BrokenProcessPool:
                 pool.shutdown(cancel_futures=True)
-                yield from _recover(window, step)
-                pool = cf.ProcessPoolExecutor(workers)
+                yield from _recover(window, step, max_memory)
+                pool = _pool(workers, max_memory)
                 continue
+            except Exception as exc:  # noqa: BLE001 - the job or its record did not cross processes
+                record = _failed(job, exc)
             window.popleft()
             yield record
     finally:
@@ -221,7 +297,8 @@ def _submit(pool: cf.ProcessPoolExecutor, step: Callable[[Any], Record], job: An
 
 
 def _recover(
-    window: collections.deque[tuple[Any, cf.Future[Record]]], step: Callable[[Any], Record]
+    window: collections.deque[tuple[Any, cf.Future[Record]]], step: Callable[[Any], Record],
+    max_memory: int | None,
 ) -> Iterator[Record]:
     """After a worker died, rerun each unfinished page alone: only the culprit is lost."""
     while window:
@@ -229,21 +306,37 @@ def _recover(
         if future.done() and not future.cancelled() and future.exception() is None:
             yield future.result()
             continue
-        with cf.ProcessPoolExecutor(1) as alone:
+        with _pool(1, max_memory) as alone:
             try:
                 yield alone.submit(step, job).result()
             except cf.process.BrokenProcessPool:
                 yield error_record(job, "worker-crashed", "the worker process died on this page")
+            except Exception as exc:  # noqa: BLE001 - as in _pooled
+                yield _failed(job, exc)
+
+
+def _failed(job: Any, exc: Exception) -> Record:
+    """The record of a page whose job or record could not cross between processes (a
+    MemoryError unpickling a page given as bytes under the memory ceiling…)."""
+    if isinstance(exc, MemoryError):
+        return error_record(job, "limit:memory", "out of memory passing the page to its worker")
+    return error_record(job, f"exception:{type(exc).__name__}", str(exc))
 
 
 @dataclass(slots=True)
 class Summary:
-    """What a run did: pages, successes, failures by reason, throughput."""
+    """What a run did: pages, successes, failures by reason, throughput.
+
+    ``inputs`` is the number of pages read, counted apart from the records (by
+    :func:`counted`, or given), so the line can state that nothing was lost or
+    written twice: inputs read = outputs + error records.
+    """
 
     pages: int = 0
     ok: int = 0
     failed: collections.Counter[str] = field(default_factory=collections.Counter)
     started: float = field(default_factory=time.perf_counter)
+    inputs: int | None = None
 
     def add(self, record: Record) -> None:
         self.pages += 1
@@ -252,6 +345,11 @@ class Summary:
         else:
             self.failed[record.get("error", "unknown")] += 1
 
+    @property
+    def balanced(self) -> bool:
+        """Whether every input read gave exactly one record."""
+        return self.inputs is None or self.inputs == self.pages
+
     def __str__(self) -> str:
         elapsed = max(time.perf_counter() - self.started, 1e-9)
         failed = sum(self.failed.values())
@@ -259,7 +357,19 @@ class Summary:
         line = f"{self.pages} pages, {self.ok} ok, {failed} failed"
         if reasons:
             line += f" ({reasons})"
-        return line + f", {self.pages / elapsed:.1f} pages/s"
+        line += f", {self.pages / elapsed:.1f} pages/s"
+        if self.inputs is not None:
+            verdict = "=" if self.balanced else "≠ (PAGES LOST OR DUPLICATED)"
+            line += f"; {self.inputs} inputs read {verdict} {self.ok} outputs + {failed} error records"
+        return line
+
+
+def counted(jobs: Iterable[T], summary: Summary) -> Iterator[T]:
+    """``jobs``, counting each one read into ``summary.inputs``."""
+    summary.inputs = summary.inputs or 0
+    for job in jobs:
+        summary.inputs += 1
+        yield job
 
 
 class Writer:

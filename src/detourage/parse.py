@@ -70,8 +70,11 @@ def parse(html: str | bytes, limits: Limits = DEFAULT_LIMITS) -> etree._Element 
 
 
 def _check_parse_log(log: etree._ListErrorLog, limits: Limits) -> None:
-    """Turn libxml2's own resource limit (a truncated tree) into a clear error."""
+    """Turn libxml2's own resource limit or a failed allocation (a truncated tree, under
+    the runner's memory ceiling) into a clear error."""
     for entry in log:
+        if entry.type_name == "ERR_NO_MEMORY":
+            raise MemoryError(entry.message)
         if entry.type_name == "ERR_RESOURCE_LIMIT" or "Excessive depth" in entry.message:
             raise LimitExceeded("depth", limits.max_depth + 1, limits.max_depth)
 
