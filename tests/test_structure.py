@@ -150,3 +150,18 @@ def test_plain_text_walks_up_only_in_data_tables_and_pre() -> None:
                            "fulltext")
     root, ctx = document(result, RenderOptions(), frozenset({"table", "tr", "td", "th", "caption", "pre"}))
     assert ctx.members == frozenset() and root.children == list(result.units)
+
+
+def test_the_command_line_passes_the_options() -> None:
+    from click.testing import CliRunner
+
+    from detourage.cli import main
+
+    def markdown(*options: str) -> str:
+        args = ["extract", "-", "-m", "fulltext", "-f", "markdown", "--url", "https://e.org/a/", *options]
+        result = CliRunner().invoke(main, args, input=b"<p>See <a href='b'>b</a>, <em>c</em>.</p>")
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert markdown() == "See b, *c*.\n"
+    assert markdown("--links", "--no-formatting") == "See [b](https://e.org/a/b), c.\n"

@@ -16,7 +16,7 @@ from . import __version__, methods
 from .corpus import Job, Step, Summary, Writer, default_max_memory, default_workers, execute, read_inputs
 from .errors import DetourageError
 from .parse import Limits
-from .render import RENDERERS
+from .render import RENDERERS, RenderOptions
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -53,13 +53,23 @@ def main() -> None:
                    "one, -m template fits one on the pages given.")
 @click.option("--cleaneval-id", is_flag=True,
               help="With --format cleaneval: wrap each page in <text id=\"…\"> with a URL: line.")
+@click.option("--links/--no-links", default=RenderOptions().links, show_default=True,
+              help="markdown, html, json: links as [text](href), resolved against the page URL.")
+@click.option("--images/--no-images", default=RenderOptions().images, show_default=True,
+              help="markdown, html, json: images as ![alt](src); off: their alt text.")
+@click.option("--tables/--no-tables", default=RenderOptions().tables, show_default=True,
+              help="Data tables as tables (txt: a row per line); off: a paragraph per cell.")
+@click.option("--formatting/--no-formatting", default=RenderOptions().formatting, show_default=True,
+              help="markdown, html, json: emphasis, strong, inline code, line breaks.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
             timeout: float, max_bytes: int, url: str | None, urls: str | None, model: str | None,
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
-            max_memory: int | None) -> None:
+            max_memory: int | None,
+            links: bool, images: bool, tables: bool, formatting: bool) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
+    render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
     try:
         options = methods.with_model(method, model)
         options.update(methods.with_template(method, template_file))
@@ -77,18 +87,20 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
     if fit_batch and len(jobs) > 1:
         with _fitted(jobs, workers or default_workers(), Limits(max_bytes=max_bytes), timeout) as path:
             options.update(methods.with_template(method, path))
-            _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress,
-                     max_memory)
+            _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, render,
+                     progress, max_memory)
         return
-    _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, progress, max_memory)
+    _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, render, progress,
+             max_memory)
 
 
 def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: int, timeout: float,
-             max_bytes: int, cleaneval_id: bool, options: dict, progress: bool | None,
+             max_bytes: int, cleaneval_id: bool, options: dict, render: dict, progress: bool | None,
              max_memory: int | None = None) -> None:
     memory = default_max_memory() if max_memory is None else max_memory << 20
     step = Step(method=method, format=fmt, limits=Limits(max_bytes=max_bytes), timeout=timeout,
-                cleaneval_wrapper=cleaneval_id, options=tuple(options.items()), max_memory=memory or None)
+                cleaneval_wrapper=cleaneval_id, options=tuple(options.items()),
+                render_options=tuple(render.items()), max_memory=memory or None)
     summary = _run(jobs, step, workers or default_workers(), Writer(out, fmt), progress)
     click.echo(f"detourage: {summary}", err=True)
     if summary.ok == 0 or not summary.balanced:
