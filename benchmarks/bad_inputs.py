@@ -1,9 +1,13 @@
 """Bad inputs: the ``detourage extract`` command must survive every one of them.
 
-In a temporary folder it writes eight inputs: an empty file; 1 MiB of random bytes
+In a temporary folder it writes seventeen inputs: an empty file; 1 MiB of random bytes
 (seeded); a 30 MB page (the gold paragraphs of a real page, repeated); 100 000 nested
 ``<div>``s; invalid UTF-8 declared as UTF-8 (latin-1 bytes under ``<meta charset=utf-8>``);
-UTF-16LE without BOM or declaration; a small valid PNG; and one real, good page.
+UTF-16LE without BOM or declaration; a small valid PNG; one real, good page; and, from
+issue 13, a gzip bomb (``.html.gz``, 1 GiB of zeros); 1 000 000 sibling elements; a 10 MB
+attribute value; 100 000 nested ``<table>``s; XML internal-entity expansion ("billion
+laughs") in an XHTML page; ``<plaintext>``; a page that is mostly NUL bytes; one page
+mixing UTF-8 and cp1251; and the good page under a file name that is not valid UTF-8.
 
 For each method (fulltext, baseline, eatiht, or ``--methods``; one that does not import
 is skipped with a note) it runs the CLI as a subprocess, under a wall-clock guard:
@@ -16,7 +20,10 @@ is skipped with a note) it runs the CLI as a subprocess, under a wall-clock guar
 2. once per input alone, and checks: no traceback, one record, exit status 0 when the
    record is ok and 1 when it is an error (nothing succeeded);
 3. once more for the 30 MB page with ``--max-bytes`` raised above its size, so that it
-   is really processed (or stopped by ``--timeout``): time and memory of a huge page.
+   is really processed (or stopped by ``--timeout``): time and memory of a huge page;
+4. the memory ceiling: the 30 MB page (``--max-bytes`` raised) and the good page together
+   under ``--max-memory 256``: the big page must be an error record ``limit:memory``, the
+   good page's text unchanged, exit status 0, no traceback.
 
 Each run's peak memory is the CLI process's own ``ru_maxrss`` (see :data:`LAUNCHER`).  Prints one
 table per method and exits 1 if any check fails.
@@ -27,7 +34,9 @@ table per method and exits 1 if any check fails.
 from __future__ import annotations
 
 import argparse
+import gzip
 import html
+import io
 import json
 import os
 import random
@@ -49,6 +58,12 @@ DEFAULT_METHODS = ("fulltext", "baseline", "eatiht")
 GOOD_PAGE = ("cleanportaleval", "bbc.co.uk_news_01")
 BIG_BYTES = 30_000_000
 NESTED_DIVS = 100_000
+NESTED_TABLES = 100_000
+SIBLINGS = 1_000_000
+ATTRIBUTE_BYTES = 10_000_000
+BOMB_MIB = 1024
+#: --max-memory (MiB) of the memory-ceiling run: far below what the 30 MB page needs
+MEMORY_CEILING_MIB = 256
 PAGE_TIMEOUT = 20  # --timeout given to the CLI, seconds per page
 GUARD = 120  # wall-clock seconds allowed to one CLI run
 #: a page slower than this (or stopped by --timeout) is worth a warning, not a failure
@@ -60,6 +75,11 @@ LATIN1_TEXT = (
     "Les élèves français apprécient les crêpes et la crème brûlée après le dîner. "
 )
 UTF16_TEXT = "Grüße aus Köln: Äpfel, Öl und Übermut. 東京の天気は晴れです。 Привет, мир! "
+LAUGHS = (b'<?xml version="1.0"?>\n<!DOCTYPE html [\n <!ENTITY lol "lol">\n'
+          + b"".join(b' <!ENTITY lol%d "%s">\n' % (i, (b"&lol%d;" % (i - 1) if i > 1 else b"&lol;") * 10)
+                     for i in range(1, 10))
+          + b']>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Laughs</title></head><body>'
+          + b"<h1>Billion laughs</h1><p>&lol9;</p><p>Text after the entity.</p></body></html>")
 
 
 @dataclass
@@ -98,6 +118,16 @@ def png_bytes(width: int = 16, height: int = 16) -> bytes:
             + chunk(b"IEND", b""))
 
 
+def gzip_bomb(mebibytes: int) -> bytes:
+    """``mebibytes`` MiB of zeros, gzipped (about 1 KB per MiB), written chunk by chunk."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9) as packed:
+        zeros = bytes(1 << 20)
+        for _ in range(mebibytes):
+            packed.write(zeros)
+    return buffer.getvalue()
+
+
 def article(title: str, paragraphs: list[str]) -> str:
     body = "".join(f"<p>{html.escape(p)}</p>\n" for p in paragraphs)
     return f"<h1>{html.escape(title)}</h1>\n{body}"
@@ -119,11 +149,14 @@ def make_inputs(folder: Path, datasets: Path) -> list[Input]:
         good_gold = good_html.parent.parent / "gold" / f"{good_html.stem}.txt"
     inputs: list[Input] = []
 
-    def add(name: str, data: bytes, expect: str | None = None) -> None:
-        path = folder / name
+    from detourage.corpus import read_inputs
+
+    def add(name: str | bytes, data: bytes, expect: str | None = None) -> None:
+        path = folder / (os.fsdecode(name) if isinstance(name, bytes) else name)
         path.write_bytes(data)
-        page_id = path.stem if path.suffix == ".html" else path.name
-        inputs.append(Input(name, page_id, path, expect))
+        page_id = next(read_inputs([str(path)])).id  # as the CLI names it
+        shown = name.decode("utf-8", "backslashreplace") if isinstance(name, bytes) else name
+        inputs.append(Input(shown, page_id, path, expect))
 
     add("empty.html", b"")
     add("random.bin", random.Random(0).randbytes(1 << 20))
@@ -140,6 +173,20 @@ def make_inputs(folder: Path, datasets: Path) -> list[Input]:
     add("utf16le.html", utf16.encode("utf-16-le"), expect="Grüße aus Köln: Äpfel")
     add("image.png", png_bytes())
     add("good.html", good_html.read_bytes())
+    add("bomb.html.gz", gzip_bomb(BOMB_MIB))
+    add("siblings.html", b"<html><body>" + b"<p>x</p>" * SIBLINGS + b"</body></html>")
+    add("attribute.html", b"<html><body><p title='" + b"a" * ATTRIBUTE_BYTES + b"'>A paragraph after a "
+        b"long attribute.</p></body></html>", expect="A paragraph after a long attribute.")
+    add("nested-tables.html", b"<html><body>" + b"<table><tr><td>" * NESTED_TABLES + b"deep"
+        + b"</td></tr></table>" * NESTED_TABLES + b"</body></html>")
+    add("laughs.xhtml", LAUGHS, expect="Text after the entity.")
+    add("plaintext.html", b"<html><body><h1>Plain</h1><p>before</p><plaintext><p>after, not a tag</p>"
+        b"</body></html>", expect="<p>after, not a tag</p>")
+    add("mostly-nul.html", bytes(1 << 20) + b"<p>a little text</p>")
+    add("mixed-encodings.html", ('<html><head><meta charset="utf-8"></head><body><p>'
+                                 + UTF16_TEXT * 3 + "</p>").encode("utf-8")
+        + ("<p>" + "Привет, мир! Это другая кодировка. " * 20 + "</p></body></html>").encode("cp1251"))
+    add(b"caf\xe9-not-utf8-name.html", good_html.read_bytes())
     return inputs
 
 
@@ -267,6 +314,8 @@ def check_method(method: str, inputs: list[Input], work: Path, guard: float) -> 
     big_row.warnings += slow(big_single, "alone")
     rows.append(big_row)
 
+    rows.append(check_memory(method, big, good, work, guard))
+
     good_row = next(r for r in rows if r.input == good.name)
     in_folder = by_id.get(good.id, {}).get("text")
     alone_text = _alone_text(work / f"{method}-{good.name}.jsonl")
@@ -277,6 +326,26 @@ def check_method(method: str, inputs: list[Input], work: Path, guard: float) -> 
     if not in_folder:
         good_row.failed.append("good page: empty output")
     return whole, rows, big_run, failed
+
+
+def check_memory(method: str, big: Input, good: Input, work: Path, guard: float) -> Row:
+    """The big page and the good one under --max-memory: limit:memory, then the good page."""
+    out = work / f"{method}-memory-ceiling.jsonl"
+    run = run_cli(["extract", str(big.path), str(good.path), "-m", method, "-o", str(out), "--timeout",
+                   str(PAGE_TIMEOUT), "--max-bytes", str(2 * BIG_BYTES), "--max-memory",
+                   str(MEMORY_CEILING_MIB)], out, guard)
+    by_id = {r.get("id"): r for r in run.records}
+    row = Row(f"{big.name} + {good.name} --max-memory {MEMORY_CEILING_MIB}", big.path.stat().st_size,
+              "", None, f"{outcome(by_id.get(big.id))}, {outcome(by_id.get(good.id))}", run.rc,
+              run.seconds, run.maxrss_mib, run.stderr_last)
+    row.failed += [f"killed after {guard:.0f} s"] * run.guard_hit + ["traceback on stderr"] * run.traceback
+    if by_id.get(big.id, {}).get("error") != "limit:memory":
+        row.failed.append(f"big page: {outcome(by_id.get(big.id))}, expected error limit:memory")
+    if by_id.get(good.id, {}).get("text") != _alone_text(work / f"{method}-{good.name}.jsonl"):
+        row.failed.append("good page: output differs from the page run alone")
+    if run.rc != 0 or len(run.records) != 2:
+        row.failed.append(f"exit status {run.rc}, {len(run.records)} records; expected 0 and 2")
+    return row
 
 
 def _alone_text(path: Path) -> str | None:

@@ -5,8 +5,9 @@ out: they are other libraries; methods that need a fitted template, ``template``
 variants, left out; a method that fails on a plain page at start, such as one whose
 model file is missing, is listed as skipped) and every output format.  Errors of the
 documented hierarchy (:class:`detourage.DetourageError`: a limit exceeded…) are answers;
-any other exception is a **crash**, and an input slower than ``--hang`` seconds a
-**hang**.  Crashes are told apart by exception type and the innermost detourage frame;
+any other exception is a **crash**, and an input taking more than ``--hang`` seconds of
+CPU time a **hang** (CPU time: a busy machine does not make hangs, and libFuzzer keeps
+SIGALRM for itself).  Crashes are told apart by exception type and the innermost detourage frame;
 the first input of each is saved under ``--out``.
 
 Inputs are the shared pages (truncated to ``--seed-bytes``) and mutations of them:
@@ -95,7 +96,7 @@ class Harness:
             with _alarm(self.hang_seconds):
                 one_input(data, self.methods)
         except _Hang:
-            self._record("hang", "hang", f"over {self.hang_seconds} s", data, "")
+            self._record("hang", "hang", f"over {self.hang_seconds} s of CPU", data, "")
         except Exception as exc:  # noqa: BLE001 - every crash is recorded, the run goes on
             key = _crash_key(exc)
             self._record("crash", key, f"{type(exc).__name__}: {exc}"[:300], data, traceback.format_exc())
@@ -171,16 +172,17 @@ class _Hang(BaseException):
 
 @contextmanager
 def _alarm(seconds: float) -> Iterator[None]:
+    """Raise :class:`_Hang` after ``seconds`` of this process's CPU time."""
     def ring(signum: int, frame: object) -> None:
         raise _Hang()
 
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, ring)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 # --- inputs ----------------------------------------------------------------------------------
@@ -319,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="atheris when installed (auto), else the plain mutation loop")
     parser.add_argument("--seeds", type=int, default=200, help="shared pages used as seeds (default: %(default)s)")
     parser.add_argument("--seed-bytes", type=int, default=16_384, help="seed pages cut to this size (default: %(default)s)")
-    parser.add_argument("--hang", type=float, default=10.0, help="seconds after which an input is a hang")
+    parser.add_argument("--hang", type=float, default=10.0, help="CPU seconds after which an input is a hang")
     parser.add_argument("--random-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("fuzz-findings"),
                         help="folder for the inputs of each crash and hang (default: %(default)s)")
