@@ -36,6 +36,7 @@ import json
 import random
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -323,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed-bytes", type=int, default=16_384, help="seed pages cut to this size (default: %(default)s)")
     parser.add_argument("--hang", type=float, default=10.0, help="CPU seconds after which an input is a hang")
     parser.add_argument("--random-seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("fuzz-findings"),
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "detourage-fuzz",
                         help="folder for the inputs of each crash and hang (default: %(default)s)")
     parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="also write the report as JSON")
     args = parser.parse_args(argv)
