@@ -149,7 +149,7 @@ def test_plain_text_walks_up_only_in_data_tables_and_pre() -> None:
     result = detourage.run(detourage.load("<ul><li>a <b>b</b></li></ul><table><tr><td>x</td></tr></table>"),
                            "fulltext")
     root, ctx = document(result, RenderOptions(), frozenset({"table", "tr", "td", "th", "caption", "pre"}))
-    assert ctx.members == frozenset() and root.children == list(result.units)
+    assert ctx.targets == frozenset() and root.children == list(result.units)
 
 
 def test_the_command_line_passes_the_options() -> None:
@@ -165,3 +165,28 @@ def test_the_command_line_passes_the_options() -> None:
 
     assert markdown() == "See b, *c*.\n"
     assert markdown("--links", "--no-formatting") == "See [b](https://e.org/a/b), c.\n"
+
+
+@pytest.mark.parametrize("html", [
+    "<ul><li>x" * 490 + "</li></ul>" * 490,
+    "<blockquote>" * 980 + "q" + "</blockquote>" * 980,
+    "<pre>" + "<b>" * 980 + "a\n b" + "</b>" * 980 + "</pre>",
+    "<p>" + "<a href='x'><i>" * 490 + "a" + "</i></a>" * 490 + "</p>",
+])
+def test_deep_structure_renders_without_recursing_as_deep(html: str) -> None:
+    txt = detourage.extract(html, "fulltext", "txt")
+    for format in ("markdown", "html", "json"):
+        detourage.extract(html, "fulltext", format, links=True)
+    markdown = detourage.extract(html, "fulltext", "markdown")
+    assert "".join(markdown.split()).replace(">", "").replace("-", "").replace("`", "").replace("*", "") \
+        == "".join(txt.split())
+
+
+def test_a_row_kept_in_part_keeps_its_columns() -> None:
+    html = ("<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td>a1</td><td>b1</td><td>c1</td></tr>"
+            "<tr><td colspan=2>ab2</td><td>c2</td></tr></table>")
+    result = labelled(html, lambda t: t not in ("a1", "B"))
+    assert render(result, "markdown") == ("| A |  | C |\n| --- | --- | --- |\n|  | b1 | c1 |\n"
+                                          "| ab2 |  | c2 |\n")
+    assert render(result, "txt") == "A | C\nb1 | c1\nab2 | c2\n"
+    assert "<tr><td></td><td>b1</td><td>c1</td></tr>" in render(result, "html")

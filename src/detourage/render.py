@@ -18,8 +18,9 @@ from typing import Any
 
 from .errors import UnknownFormat
 from .model import Block, Label, Result, Unit
-from .structure import (TEXT_KINDS, Context, Node, RenderOptions, Span, breaks_before, colspan,
-                        document, join, language, pre_lines, row_is_header, spans, with_breaks)
+from .structure import (TEXT_KINDS, Context, Node, RenderOptions, Span, breaks_before, cells, colspan,
+                        column_of, document, join, language, pre_lines, row_is_header, spans,
+                        with_breaks)
 
 #: output unit kind → CleanEval marker
 MARKERS = {Label.HEADER: "h", Label.PARAGRAPH: "p", Label.LIST: "l"}
@@ -73,6 +74,8 @@ def render_txt(result: Result, *, options: RenderOptions = RenderOptions()) -> s
     """One unit per line; a table row on one line, cells joined by `` | ``; ``<pre>`` lines
     as the page has them; images contribute their alt text (seed 003 §3.2)."""
     root, ctx = document(result, options, TEXT_KINDS)
+    if not ctx.targets:  # no data table nor <pre>: the units, one per line
+        return "".join(u.text + "\n" for u in result.units if u.text)
     lines: list[str] = []
     _txt(root, ctx, lines)
     return "".join(line + "\n" for line in lines)
@@ -86,9 +89,9 @@ def _txt(node: Node, ctx: Context, lines: list[str]) -> None:
         elif child.kind == "pre":
             lines.extend(pre_lines(child, ctx))
         elif child.kind == "row":
-            cells = [_cell_text(c) for c in child.children]
-            if any(cells):
-                lines.append(" | ".join(cells))
+            texts = [t for t in map(_cell_text, child.children) if t]
+            if texts:
+                lines.append(" | ".join(texts))
         else:
             _txt(child, ctx, lines)
 
@@ -277,15 +280,13 @@ class _Markdown:
         return "\n\n".join([*before, "\n".join(lines)])
 
     def row(self, row: Node) -> list[str]:
-        """The row's cells (a cell spanning n columns is followed by n - 1 empty ones)."""
+        """The row's cells in their columns; columns not kept, and those a cell spans
+        beyond its first, are empty."""
         self.cell = True
         out: list[str] = []
-        for child in row.children:
-            if isinstance(child, Unit):
-                out.append(self.leaf(child))
-                continue
-            out.append(" ".join(t for t in (self.leaf(u) for u in _units(child)) if t))
-            out.extend([""] * (colspan(child) - 1))
+        for column, child in cells(row):
+            text = " ".join(t for t in (self.leaf(u) for u in _units(child)) if t)
+            out += [""] * (column - len(out)) + [text]
         self.cell = False
         return out
 
@@ -387,8 +388,10 @@ def _other(mark: str, previous: str) -> str:
     return {"-": "*", "*": "-", ".": ")", ")": "."}[mark]
 
 
-def _units(node: Node) -> list[Unit]:
-    return [u for c in node.children for u in ((c,) if isinstance(c, Unit) else _units(c))]
+def _units(node: Node | Unit) -> list[Unit]:
+    if isinstance(node, Unit):
+        return [node]
+    return [u for c in node.children for u in _units(c)]
 
 
 def _first(item: Span | Block) -> Block:
@@ -557,18 +560,20 @@ class _Html:
         return "\n".join([*parts, "</table>"])
 
     def row(self, row: Node) -> str:
-        cells: list[str] = []
+        """``<tr>`` with the kept cells in their columns (empty ``<td>`` where one was not)."""
+        out: list[str] = []
         filled = False
-        for child in row.children:
-            if isinstance(child, Unit):
-                inner, tag, attr = self.inline(child), "td", ""
-            else:
-                inner = " ".join(t for t in (self.inline(u) for u in _units(child)) if t)
-                tag = "th" if child.el is not None and child.el.tag == "th" else "td"
+        width = 0
+        for column, child in cells(row):
+            inner = " ".join(t for t in (self.inline(u) for u in _units(child)) if t)
+            tag, attr = "td", ""
+            if isinstance(child, Node) and child.el is not None:
+                tag = "th" if child.el.tag == "th" else "td"
                 attr = f' colspan="{colspan(child)}"' if colspan(child) > 1 else ""
             filled = filled or bool(inner)
-            cells.append(f"<{tag}{attr}>{inner}</{tag}>")
-        return "<tr>" + "".join(cells) + "</tr>" if filled else ""
+            out += ["<td></td>"] * (column - width) + [f"<{tag}{attr}>{inner}</{tag}>"]
+            width = column + (colspan(child) if isinstance(child, Node) else 1)
+        return "<tr>" + "".join(out) + "</tr>" if filled else ""
 
     def inline(self, leaf: Unit) -> str:
         return self.sequence(spans(leaf, self.ctx), top=True)
@@ -609,7 +614,7 @@ def render_json(result: Result, *, blocks: bool = True, indent: int | None = Non
 
 
 #: the keys of a method's details that the JSON output shows (JSON-ready by contract)
-REPORTED_DETAILS = ("template",)
+REPORTED_DETAILS = ("template", "learned")
 
 
 def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | None = None,
@@ -689,6 +694,7 @@ class _Json:
             record["header"] = row_is_header(node)
         elif node.kind == "cell" and el is not None:
             record["header"] = el.tag == "th"
+            record["column"] = column_of(el)
             if colspan(node) > 1:
                 record["colspan"] = colspan(node)
         children = self.children(node.children)

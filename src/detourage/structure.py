@@ -20,6 +20,7 @@ inline code that enclose them.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,9 +63,11 @@ SPANS = {"a": "link", "em": "em", "i": "em", "strong": "strong", "b": "strong",
 #: the only tags the plain-text format needs (rows on one line, ``<pre>`` lines exact)
 TEXT_KINDS = frozenset({"table", "tr", "td", "th", "caption", "pre"})
 _TABLE_PARTS = frozenset({"row", "cell", "caption"})
+#: the most nested nodes, and spans, kept around a block (the outermost ones): deeper
+#: structure means nothing to a reader, and renderers recurse once per level
+MAX_DEPTH, MAX_SPANS = 24, 8
 #: what a data table never holds: a pipe table cannot, and layout tables do
-_LAYOUT_INSIDE = ("table", "ul", "ol", "dl", "pre", "blockquote", "form", "h1", "h2", "h3",
-                  "h4", "h5", "h6")
+_LAYOUT_INSIDE = ("ul", "ol", "dl", "pre", "blockquote", "form", "h1", "h2", "h3", "h4", "h5", "h6")
 #: what a table without header cells holds when it lays out a page rather than data
 _LAYOUT_TEXT = ("p", "div", "br")
 
@@ -104,44 +107,45 @@ class Context:
         self.result = result
         self.options = options
         self.base = result.page.url
-        #: tags that count (None: all of KINDS and SPANS)
-        self.kinds = kinds
-        tags = set(kinds if kinds is not None else (*KINDS, *SPANS))
-        if not options.links:
-            tags.discard("a")
-        if not options.formatting:
-            tags -= {t for t, kind in SPANS.items() if kind != "link"}
-        if not options.tables:
-            tags -= {"table", "tr", "td", "th", "caption"}
-        self._tags = frozenset(tags)
-        self._data: dict[Element, bool] = {}
+        self._tags = _tags(options, kinds)
+        self._data: frozenset[Element] | None = None
         self._numbers: dict[Element, dict[Element, int]] = {}
         self.inline: dict[int, tuple[Element, ...]] = {}
-        #: with ``kinds`` given (plain text): every element inside a data table or a <pre>
-        self.members = None if kinds is None else self._members(result.page.tree)
+        #: with ``kinds`` given (plain text): the page's data tables and ``<pre>``s, and
+        #: every element inside them, the only ones whose blocks are worth a walk up
+        self.targets = None if kinds is None else self._targets()
+        self.members = None if self.targets is None else frozenset(
+            el for target in self.targets for el in target.iter())
 
-    def _members(self, tree: Element | None) -> frozenset[Element]:
-        """The elements inside the page's data tables and ``<pre>``s: only blocks at one of
-        them can have a chain, which spares the walk up for every other block."""
-        targets = ("table", "pre") if "table" in self._tags else ("pre",)
-        if tree is None or "pre" not in self._tags:
+    def _targets(self) -> frozenset[Element]:
+        tree = self.result.page.tree
+        if tree is None:
             return frozenset()
-        return frozenset(el for t in tree.iter(*targets) if t.tag == "pre" or self.data_table(t)
-                         for el in t.iter())
+        found = list(tree.iter("table", "pre"))  # one scan of the tree, in C
+        pres = frozenset(el for el in found if el.tag == "pre")
+        if "table" not in self._tags or len(pres) == len(found):
+            return pres
+        return pres | self._data_tables([el for el in found if el.tag == "table"])
 
     def url(self, href: str) -> str:
-        """``href`` resolved against the page URL (as given when there is none)."""
+        """``href`` resolved against the page URL (as given when there is none, or when
+        either is not a valid URL)."""
         href = href.strip()
-        return urljoin(self.base, href) if self.base else href
+        try:
+            return urljoin(self.base, href) if self.base else href
+        except ValueError:
+            return href
 
     def chain(self, block: Block) -> tuple[Element, ...]:
         """The tree's elements around ``block``, outermost first; its spans go to ``inline``."""
-        if self._tags.isdisjoint(block.path) or (self.members is not None and block.node not in self.members):
+        if self._tags.isdisjoint(block.path):
+            return ()
+        node = block.node
+        if self.members is not None and node not in self.members:
             return ()
         found: list[Element] = []
         inline: list[Element] = []
         inside = False  # a block-level element was met: inline tags above it do not apply
-        node = block.node
         for el in (node, *node.iterancestors()):
             tag = el.tag
             if tag == "pre" and "pre" in self._tags:
@@ -152,8 +156,8 @@ class Context:
                 inline.append(el)
             inside = inside or tag in BLOCK_LEVEL
         if inline:
-            self.inline[block.id] = tuple(reversed(inline))
-        return self._tables(found[::-1])
+            self.inline[block.id] = tuple(reversed(inline))[:MAX_SPANS]
+        return self._tables(found[::-1])[:MAX_DEPTH]
 
     def _span(self, el: Element) -> bool:
         kind = SPANS[el.tag]
@@ -184,10 +188,19 @@ class Context:
         otherwise it needs two rows and two columns, and no paragraphs, divisions or line
         breaks (the marks of a page laid out in cells).
         """
-        known = self._data.get(table)
-        if known is None:
-            known = self._data[table] = _is_data_table(table)
-        return known
+        return table in self._data_tables()
+
+    def _data_tables(self, tables: list[Element] | None = None) -> frozenset[Element]:
+        """The page's data tables (``tables``: all its tables, when known), found once: a
+        table holding another lays out the page (found by looking up from each table,
+        cheaper than down), the others are tested."""
+        if self._data is None:
+            tree = self.result.page.tree
+            if tables is None:
+                tables = list(tree.iter("table")) if tree is not None else []
+            outer = {next(t.iterancestors("table"), None) for t in tables}
+            self._data = frozenset(t for t in tables if t not in outer and _is_data_table(t))
+        return self._data
 
     def number(self, item: Element) -> int | None:
         """The number of an ``<ol>`` item (``start`` and ``value`` honoured)."""
@@ -200,7 +213,21 @@ class Context:
         return numbers.get(item)
 
 
+@functools.lru_cache(maxsize=64)
+def _tags(options: RenderOptions, kinds: frozenset[str] | None) -> frozenset[str]:
+    """The tags that count for ``options`` (``kinds``: only these; None: all)."""
+    tags = set(kinds if kinds is not None else (*KINDS, *SPANS))
+    if not options.links:
+        tags.discard("a")
+    if not options.formatting:
+        tags -= {t for t, kind in SPANS.items() if kind != "link"}
+    if not options.tables:
+        tags -= {"table", "tr", "td", "th", "caption"}
+    return frozenset(tags)
+
+
 def _is_data_table(table: Element) -> bool:
+    """Whether a table holding no other table holds data (see :meth:`Context.data_table`)."""
     if (table.get("role") or "").lower() in ("presentation", "none"):
         return False
     if next(table.iterdescendants(*_LAYOUT_INSIDE), None) is not None:
@@ -234,11 +261,16 @@ def document(result: Result, options: RenderOptions = RenderOptions(),
     """The tree of the kept content; ``kinds`` limits the tags that count (default: all)."""
     ctx = Context(result, options, kinds)
     root = Node("document", None)
-    if ctx.members is not None and not ctx.members:  # nothing can make a node: the units
+    members = ctx.members
+    if members is not None and not members:  # nothing can make a node: the units
         root.children = list(result.units)
         return root, ctx
     open_: list[Node] = [root]  # the open nodes, the root first
     for unit in result.units:
+        if members is not None and all(b.node not in members for b in unit.blocks):
+            del open_[1:]  # a unit outside every data table and <pre>: at the top
+            root.children.append(unit)
+            continue
         current: tuple[Element, ...] | None = None
         leaf: list[Block] = []
         for block in unit.blocks:
@@ -379,9 +411,28 @@ def row_is_header(row: Node) -> bool:
     return bool(cells) and all(c.el is not None and c.el.tag == "th" for c in cells)
 
 
-def colspan(cell: Node) -> int:
-    assert cell.el is not None
-    return max(1, min(_int(cell.el.get("colspan")) or 1, 100))
+def colspan(cell: Node | Element) -> int:
+    el = cell.el if isinstance(cell, Node) else cell
+    assert el is not None
+    return max(1, min(_int(el.get("colspan")) or 1, 100))
+
+
+def column_of(cell: Element) -> int:
+    """The column a ``<td>``/``<th>`` starts at in its row (0 for the first)."""
+    return sum(colspan(el) for el in cell.itersiblings("td", "th", preceding=True))
+
+
+def cells(row: Node) -> list[tuple[int, Node | Unit]]:
+    """The row's kept cells with the column each starts at (the page's earlier cells and
+    their ``colspan`` counted, so a row kept in part keeps its columns); text outside any
+    cell comes after them."""
+    out: list[tuple[int, Node | Unit]] = []
+    end = 0
+    for child in row.children:
+        column = column_of(child.el) if isinstance(child, Node) and child.el is not None else end
+        out.append((column, child))
+        end = column + (colspan(child) if isinstance(child, Node) else 1)
+    return out
 
 
 _LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
@@ -465,18 +516,25 @@ def _pre_blocks(pre: Element, blocks: Sequence[Block], start: int) -> Iterator[B
         yield block
 
 
-def _exact_text(el: Element) -> str:
-    """The text a browser shows for ``el`` (whitespace kept, ``<br>`` a newline, image alt)."""
-    parts: list[str] = [el.text or ""]
-    for child in el:
-        tag = child.tag
-        if isinstance(tag, str) and not (tag in INVISIBLE or is_hidden(child)):
-            if tag == "br":
-                parts.append("\n")
-            elif tag == "img":
-                parts.append(" ".join((child.get("alt") or "").split()))
-            else:
-                parts.append(_exact_text(child))
-        parts.append(child.tail or "")
+def _exact_text(pre: Element) -> str:
+    """The text a browser shows for ``pre`` (whitespace kept, ``<br>`` a newline, image
+    alt text), skipping what segmentation skips; a loop, as elements nest deep."""
+    parts: list[str] = []
+    walker = etree.iterwalk(pre, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag
+        if event == "end":
+            if el is not pre:
+                parts.append(el.tail or "")
+        elif not isinstance(tag, str):  # comment, entity: only their tail is text
+            continue
+        elif tag in INVISIBLE or is_hidden(el):
+            walker.skip_subtree()
+        elif tag == "br":
+            parts.append("\n")
+        elif tag == "img":
+            parts.append(" ".join((el.get("alt") or "").split()))
+        else:
+            parts.append(el.text or "")
     return "".join(parts)
 
