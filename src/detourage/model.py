@@ -55,7 +55,9 @@ class Block:
     ``containers``); ``crossed`` the tags met since the previous block, with ``"/x"`` for a
     closing tag and ``"br"`` also standing for a line break inside ``<pre>`` (Victor's
     ``distance``).  Blocks are built by :func:`detourage.segment.segment` and never changed
-    afterwards.
+    afterwards.  The structure around a block (lists, tables, ``<pre>``, quotes, links,
+    emphasis) is read from ``node`` when a structured format is rendered
+    (:mod:`detourage.structure`), so segmentation records nothing more.
     """
 
     id: int

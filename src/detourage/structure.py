@@ -62,7 +62,7 @@ SPANS = {"a": "link", "em": "em", "i": "em", "strong": "strong", "b": "strong",
          "code": "code", "kbd": "code", "samp": "code", "tt": "code"}
 #: the only tags the plain-text format needs (rows on one line, ``<pre>`` lines exact)
 TEXT_KINDS = frozenset({"table", "tr", "td", "th", "caption", "pre"})
-_TABLE_PARTS = frozenset({"row", "cell", "caption"})
+_TABLE_KINDS = frozenset({"table", "row", "cell", "caption"})
 #: the most nested nodes, and spans, kept around a block (the outermost ones): deeper
 #: structure means nothing to a reader, and renderers recurse once per level
 MAX_DEPTH, MAX_SPANS = 24, 8
@@ -100,6 +100,11 @@ class Span:
             yield from (child,) if isinstance(child, Block) else child.blocks()
 
 
+#: what encloses an element: the tree's elements, the spans, whether inside a ``<pre>``,
+#: whether inside a data table
+_State = tuple[tuple[Element, ...], tuple[Element, ...], bool, bool]
+
+
 class Context:
     """Per render: the options, the page URL, and what is computed once per element."""
 
@@ -110,6 +115,7 @@ class Context:
         self._tags = _tags(options, kinds)
         self._data: frozenset[Element] | None = None
         self._numbers: dict[Element, dict[Element, int]] = {}
+        self._known: dict[Element, _State] = {}
         self.inline: dict[int, tuple[Element, ...]] = {}
         #: with ``kinds`` given (plain text): the page's data tables and ``<pre>``s, and
         #: every element inside them, the only ones whose blocks are worth a walk up
@@ -143,21 +149,50 @@ class Context:
         node = block.node
         if self.members is not None and node not in self.members:
             return ()
-        found: list[Element] = []
-        inline: list[Element] = []
-        inside = False  # a block-level element was met: inline tags above it do not apply
-        for el in (node, *node.iterancestors()):
-            tag = el.tag
-            if tag == "pre" and "pre" in self._tags:
-                found, inline = [el], []
-            elif tag in KINDS and tag in self._tags:
-                found.append(el)
-            elif not inside and tag in SPANS and tag in self._tags and self._span(el):
-                inline.append(el)
-            inside = inside or tag in BLOCK_LEVEL
+        found, inline, _, _ = self._around(node)
         if inline:
-            self.inline[block.id] = tuple(reversed(inline))[:MAX_SPANS]
-        return self._tables(found[::-1])[:MAX_DEPTH]
+            self.inline[block.id] = inline
+        return found
+
+    def _around(self, node: Element) -> _State:
+        """What encloses ``node``: worked out once per element, from its parent's."""
+        known = self._known
+        state = known.get(node)
+        if state is not None:
+            return state
+        above: list[Element] = []
+        el: Element | None = node
+        while el is not None and el not in known:
+            above.append(el)
+            el = el.getparent()
+        state = known[el] if el is not None else ((), (), False, False)
+        for el in reversed(above):
+            state = known[el] = self._step(state, el)
+        return state
+
+    def _step(self, state: _State, el: Element) -> _State:
+        """The state inside ``el`` given the state around it.
+
+        Nothing inside a ``<pre>`` counts (it is written as the page's text); spans count
+        from the nearest block-level element down; rows and cells count inside a data
+        table only; the outermost ``MAX_DEPTH`` nodes and ``MAX_SPANS`` spans are kept.
+        """
+        found, inline, in_pre, data = state
+        tag = el.tag
+        if in_pre or not isinstance(tag, str):
+            return state
+        if tag in BLOCK_LEVEL:
+            inline = ()
+        if tag in self._tags:
+            kind = KINDS.get(tag)
+            if kind == "table":
+                data = self.data_table(el)
+            if kind is None:
+                if len(inline) < MAX_SPANS and self._span(el):
+                    inline += (el,)
+            elif (data or kind not in _TABLE_KINDS) and len(found) < MAX_DEPTH:
+                found += (el,)
+        return found, inline, tag == "pre" and "pre" in self._tags, data
 
     def _span(self, el: Element) -> bool:
         kind = SPANS[el.tag]
@@ -165,20 +200,6 @@ class Context:
             href = el.get("href")
             return self.options.links and bool(href) and not href.strip().lower().startswith("javascript:")
         return self.options.formatting
-
-    def _tables(self, chain: list[Element]) -> tuple[Element, ...]:
-        """``chain`` without layout tables, and without the rows and cells of one."""
-        kept: list[Element] = []
-        data = False
-        for el in chain:
-            kind = KINDS[el.tag]
-            if kind == "table":
-                data = self.options.tables and self.data_table(el)
-                if data:
-                    kept.append(el)
-            elif kind not in _TABLE_PARTS or data:
-                kept.append(el)
-        return tuple(kept)
 
     def data_table(self, table: Element) -> bool:
         """Whether ``table`` holds data (rendered as a table) rather than laying out a page.
