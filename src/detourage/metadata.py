@@ -103,7 +103,7 @@ def metadata(page: Page, *, page_dates: bool = True) -> Metadata:
             or _url_date(page.url) or _url_date(url) or (_page_date(page) if page_dates else None))
     return Metadata(
         title=_title(found, site, url),
-        authors=_authors(found),
+        authors=_authors(found) or _page_authors(page),
         date=date,
         date_modified=_date(lambda: [found.ld_str("dateModified"), *found.metas(*_MODIFIED)],
                             lambda: [found.micro("dateModified")]),
@@ -111,18 +111,18 @@ def metadata(page: Page, *, page_dates: bool = True) -> Metadata:
         description=_clean(_first(found.meta("og:description"), found.meta("description"),
                                   found.meta("twitter:description"), found.ld_str("description"),
                                   found.meta("dc.description"))),
-        url=url,
+        url=url or None,
         hostname=_hostname(url),
         language=_language(found, tree),
-        tags=_unique(_split_list(v) for v in [*found.metas(*_TAGS), found.ld("keywords")]
+        tags=_unique(_split_list(v) for v in _found(*found.metas(*_TAGS), found.ld("keywords"))
                      or [found.micro("keywords")]),
-        categories=_unique(_split_list(v, ",") for v in [*found.metas(*_SECTIONS), found.ld("articleSection")]
+        categories=_unique(_split_list(v, ",") for v in _found(*found.metas(*_SECTIONS), found.ld("articleSection"))
                            or [found.micro("articleSection")]),
         image=_absolute(_first(found.meta("og:image"), found.meta("og:image:url"), found.meta("og:image:secure_url"),
                                found.meta("twitter:image"), found.meta("twitter:image:src"),
-                               _ld_url(found.ld("image"))) or found.micro("image"), url),
-        license=_first(_absolute(found.link("license"), url), _ld_url(found.ld("license")),
-                       found.meta("dcterms.license"), found.meta("dc.rights")),
+                               _ld_url(found.ld("image"))) or found.micro("image"), base or url) or None,
+        license=_first(_absolute(found.link("license"), base or url), _ld_url(found.ld("license")),
+                       found.meta("dcterms.license"), found.meta("dc.rights")) or None,
         page_type=_first(found.meta("og:type"), found.main_type).lower(),
     )
 
@@ -406,6 +406,19 @@ def _authors(found: _Sources) -> tuple[str, ...]:
     return _unique([_clean(_BY.sub("", n)) for n in names if 1 < len(n.strip()) <= 100])
 
 
+_BYLINE = re.compile(r"(?:By|BY|Par|Von|Por|Door|Di|Av)\s+((?:[A-Z][\w.'’-]*\s?){1,4}"
+                     r"(?:(?:and|und|et|y|&)\s+(?:[A-Z][\w.'’-]*\s?){1,4})?)")
+
+
+def _page_authors(page: Page) -> tuple[str, ...]:
+    """A byline among the page's short text runs (``By Ana Ferreira · 14 June 2026``),
+    when no source names an author."""
+    for block in page.blocks:
+        if len(block.text) <= 80 and (m := _BYLINE.match(block.text)):
+            return _unique([_clean(n) for n in _split_names(m[1]) if len(n) > 1])
+    return ()
+
+
 def _ld_names(value: Any) -> list[str]:
     if isinstance(value, str):
         return [] if _is_url(value) else _split_names(value)
@@ -587,6 +600,11 @@ def _first(*values: str | None) -> str:
     return next((v.strip() for v in values if v and v.strip()), "")
 
 
+def _found(*values: Any) -> list[Any]:
+    """The values that say something (not None, not empty)."""
+    return [v for v in values if v]
+
+
 def _unique(values: Iterable[Any]) -> tuple[str, ...]:
     """Strings (or lists of them, flattened), first occurrences, case-insensitively."""
     seen: dict[str, str] = {}
@@ -621,3 +639,155 @@ def _hostname(url: str | None) -> str:
     except ValueError:
         return ""
     return host[4:] if host.startswith("www.") else host
+
+
+# ---------------------------------------------------------------------------- outputs
+
+def front_matter(found: Metadata) -> str:
+    """The metadata as YAML front matter (``---`` lines around ``key: value``), the fields
+    found only; values are JSON strings and lists, which YAML reads as they are."""
+    lines = [f"{name}: {_yaml_value(value)}" for name, value in found.as_dict().items() if value]
+    return "---\n" + "".join(line + "\n" for line in lines) + "---\n"
+
+
+#: characters YAML does not allow unescaped (DEL, C1 controls, NEL, LS and PS read as breaks,
+#: surrogates, U+FEFF, U+FFFE/F) that json.dumps leaves as they are with ``ensure_ascii=False``
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+
+
+def _yaml_value(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+#: the CSV output's columns: the metadata's fields, then the text
+CSV_COLUMNS = (*FIELDS, "text")
+
+
+def csv_row(found: Metadata, text: str) -> dict[str, str]:
+    """One CSV row: lists joined by ``"; "``, nothing found as an empty cell."""
+    row = {name: "; ".join(v) if isinstance(v, list) else ("" if v is None else str(v))
+           for name, v in found.as_dict().items()}
+    row["text"] = text
+    return row
+
+
+def csv_text(rows: Iterable[dict[str, Any]], columns: tuple[str, ...] = CSV_COLUMNS, header: bool = True) -> str:
+    """Rows as CSV (RFC 4180 quoting, ``\\n`` line ends), with a header line."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\n")
+    if header:
+        writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+#: HTML element of the structured body → XML element and its ``rend`` (TEI-like names, as
+#: trafilatura's XML output uses them)
+_XML_NAMES = {"p": ("p", None), "ul": ("list", "ul"), "ol": ("list", "ol"), "li": ("item", None),
+              "table": ("table", None), "tr": ("row", None), "td": ("cell", None), "th": ("cell", None),
+              "caption": ("head", None), "blockquote": ("quote", None), "figure": ("figure", None),
+              "figcaption": ("caption", None), "em": ("hi", "#i"), "strong": ("hi", "#b"),
+              "code": ("code", None), "pre": ("code", "block"), "a": ("ref", None),
+              "img": ("graphic", None), "br": ("lb", None),
+              **{f"h{n}": ("head", f"h{n}") for n in range(1, 7)}}
+#: elements holding only elements: the whitespace between their children is layout
+_XML_CONTAINERS = frozenset({"main", "list", "table", "row", "quote", "figure"})
+_XML_BLOCKS = ("head", "p", "list", "item", "table", "row", "code", "quote", "figure", "caption", "graphic")
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_document(result: Result, found: Metadata, body_html: str) -> str:
+    """The XML output::
+
+        <doc title="…" authors="A; B" date="YYYY-MM-DD" … method="…">
+          <main>
+            <head rend="h1">…</head>           headings, rend h1…h6
+            <p>… <hi rend="#b">…</hi> <hi rend="#i">…</hi> <code>…</code>
+               <ref target="URL">…</ref> <graphic src="URL" alt="…"/> <lb/></p>
+            <list rend="ul|ol" start="N"><item>…</item></list>
+            <table><head>caption</head><row><cell role="head">…</cell><cell cols="2">…</cell></row></table>
+            <code rend="block" lang="python">…</code>   a <pre>, its whitespace kept
+            <quote>…</quote> <figure><graphic …/><caption>…</caption></figure>
+          </main>
+        </doc>
+
+    Every metadata field found is an attribute of ``<doc>`` (lists joined by ``"; "``),
+    followed by ``method``.  Characters XML 1.0 forbids are dropped.
+    """
+    doc = etree.Element("doc")
+    for name, value in csv_row(found, "").items():
+        if value and name != "text":
+            doc.set(name, _xml_text(value))
+    doc.set("method", result.labels.method)
+    main = etree.SubElement(doc, "main")
+    if body_html.strip():
+        parsed = etree.fromstring(f"<html><body>{body_html}</body></html>",
+                                  etree.HTMLParser(encoding="utf-8", remove_comments=True))
+        body = parsed.find("body") if parsed is not None else None
+        if body is not None:
+            _xml_children(body, main)
+    for el in main.iter(*_XML_CONTAINERS):
+        if len(el) and not (el.text or "").strip():
+            el.text = "\n"
+    for el in main.iter(*_XML_BLOCKS):
+        parent = el.getparent()
+        if parent is not None and parent.tag in _XML_CONTAINERS:
+            el.tail = "\n"
+    doc.text = "\n"
+    main.tail = "\n"
+    return etree.tostring(doc, encoding="unicode") + "\n"
+
+
+def _xml_children(source: etree._Element, target: etree._Element) -> None:
+    """Copy ``source``'s content into ``target``, renaming elements (``thead``, ``tbody``
+    and a ``<pre>``'s inner ``<code>`` unwrapped)."""
+    if source.text and (target.tag not in _XML_CONTAINERS or source.text.strip()):
+        _append_text(target, _xml_text(source.text))
+    for child in source:
+        tag = child.tag if isinstance(child.tag, str) else ""
+        if tag in ("thead", "tbody") or (tag == "code" and source.tag == "pre"):
+            _xml_children(child, target)
+            if tag == "code" and (lang := (child.get("class") or "").removeprefix("language-")):
+                target.set("lang", _xml_text(lang))
+        elif tag in _XML_NAMES:
+            name, rend = _XML_NAMES[tag]
+            element = etree.SubElement(target, name)
+            if rend:
+                element.set("rend", rend)
+            _xml_attributes(child, element)
+            _xml_children(child, element)
+        else:
+            _xml_children(child, target)
+        if child.tail and (target.tag not in _XML_CONTAINERS or child.tail.strip()):
+            _append_text(target, _xml_text(child.tail))
+
+
+def _xml_attributes(source: etree._Element, element: etree._Element) -> None:
+    tag = source.tag
+    if tag == "a":
+        element.set("target", _xml_text(source.get("href", "")))
+    elif tag == "img":
+        element.set("src", _xml_text(source.get("src", "")))
+        element.set("alt", _xml_text(source.get("alt", "")))
+    elif tag == "th":
+        element.set("role", "head")
+    elif tag == "ol" and source.get("start"):
+        element.set("start", source.get("start", ""))
+    if source.get("colspan"):
+        element.set("cols", source.get("colspan", ""))
+
+
+def _append_text(target: etree._Element, text: str) -> None:
+    if len(target):
+        last = target[-1]
+        last.tail = (last.tail or "") + text
+    else:
+        target.text = (target.text or "") + text
+
+
+def _xml_text(value: str) -> str:
+    return _XML_INVALID.sub("", value)

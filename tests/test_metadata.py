@@ -1,0 +1,221 @@
+"""Metadata: sources and their order, titles without the site, dates, the outputs that
+carry metadata (JSON, XML, CSV, front matter), the API object and the CLI options."""
+
+from __future__ import annotations
+
+import ast
+import csv
+import dataclasses
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+import detourage
+from detourage import metadata as md
+from detourage.cli import main
+
+SRC = Path(detourage.__file__).parent
+
+
+def meta_of(head: str, body: str = "<p>Text of the page.</p>", url: str | None = None,
+            lang: str = "") -> md.Metadata:
+    html = f"<html{lang}><head>{head}</head><body>{body}</body></html>"
+    return md.metadata(detourage.load(html, url=url))
+
+
+def test_jsonld_graph_main_object_wins_over_meta_tags() -> None:
+    ld = json.dumps({"@graph": [{"@type": "WebSite", "name": "Gazette"},
+                                {"@type": "BlogPosting", "headline": "Post", "datePublished": "2020-02-03",
+                                 "author": {"@type": "Person", "name": "Ann Lee"}}]})
+    found = meta_of(f'<meta name="author" content="Someone Else"><script type="application/ld+json">{ld}</script>')
+    assert (found.title, found.authors, found.date, found.site_name) == ("Post", ("Ann Lee",), "2020-02-03", "Gazette")
+    assert found.page_type == "blogposting"
+
+
+def test_jsonld_with_a_trailing_comma_is_still_read_and_garbage_is_ignored() -> None:
+    found = meta_of('<script type="application/ld+json">{"@type": "Article", "headline": "H", }</script>'
+                    '<script type="application/ld+json">{not json</script>')
+    assert found.title == "H"
+
+
+@pytest.mark.parametrize(("title", "site", "host", "expected"), [
+    ("Pros and Cons of Tiny Houses | LoadUp", "", "goloadup.com", "Pros and Cons of Tiny Houses"),
+    ("Discuss the 7.1.0 release here - virtualbox.org", "", "forums.virtualbox.org", "Discuss the 7.1.0 release here"),
+    ("BBC News - Storm closes the harbour", "BBC News", "bbc.co.uk", "Storm closes the harbour"),
+    ("01/07/2008 | Mauritania detains 9", "", "example.com", "Mauritania detains 9"),
+    ("Rankings of the top insurance companies - Infographic", "", "x.com", "Rankings of the top insurance companies"),
+    ("Part one - Part two", "", "x.com", "Part one - Part two"),
+    ("Plain title", "Site", "site.com", "Plain title"),
+])
+def test_title_loses_the_site_name(title: str, site: str, host: str, expected: str) -> None:
+    assert md._strip_site(title, site, host) == expected
+
+
+def test_an_h1_that_a_declared_title_starts_with_is_the_title() -> None:
+    found = meta_of('<meta property="og:title" content="What is Mesh WiFi? | Whole Home | TP-Link">',
+                    "<h1>Brand</h1><h1>What is Mesh WiFi?</h1>")
+    assert found.title == "What is Mesh WiFi?"
+
+
+def test_the_only_h1_naming_the_site_is_not_the_title() -> None:
+    found = meta_of("<title>Small adventures with models - Engora</title>", "<h1>Engora Data Blog</h1>",
+                    url="https://engora.example/")
+    assert found.title == "Small adventures with models"
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("2011-11-03T10:00:00+02:00", "2011-11-03"),
+    ("20111103", "2011-11-03"),
+    ("Thu, 03 Nov 2011 10:00:00 GMT", "2011-11-03"),
+    ("3 November 2011", "2011-11-03"),
+    ("Nov. 3, 2011", "2011-11-03"),
+    ("03.11.2011", "2011-11-03"),
+    ("2011-02-30", None),
+    ("1850-01-01", None),
+    ("yesterday", None),
+])
+def test_dates_are_iso_calendar_dates(value: str, expected: str | None) -> None:
+    assert md._parse_date(value) == expected
+
+
+def test_date_falls_back_to_the_url_then_to_a_marked_text_run() -> None:
+    assert meta_of("", url="https://x.example/2012/01/17/story").date == "2012-01-17"
+    found = meta_of("", '<p>Menu 12</p><span class="date">2011年11月3日</span><p>Story.</p>')
+    assert found.date == "2011-11-03"
+    assert md.metadata(detourage.load("<p class=date>3 November 2011</p>"), page_dates=False).date is None
+
+
+@pytest.mark.parametrize(("lang", "expected"), [(' lang="en_US"', "en-US"), (' lang="pt-BR"', "pt-BR"),
+                                                (' lang="{{lang}}"', ""), ("", "")])
+def test_language_is_a_bcp47_tag(lang: str, expected: str) -> None:
+    assert meta_of("", lang=lang).language == expected
+
+
+def test_relative_urls_are_resolved_against_the_page_url() -> None:
+    found = meta_of('<link rel="canonical" href="/a"><meta property="og:image" content="img/b.png">',
+                    url="https://www.site.example/x/y?z=1")
+    assert (found.url, found.image, found.hostname) == (
+        "https://www.site.example/a", "https://www.site.example/x/img/b.png", "site.example")
+
+
+def test_an_empty_page_has_empty_metadata() -> None:
+    assert md.metadata(detourage.load(b"")) == md.Metadata()
+    assert md.metadata(detourage.load(b"", url="https://a.example/")).hostname == "a.example"
+
+
+def test_plain_text_extraction_never_reads_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(page: object, **kw: object) -> None:
+        raise AssertionError("metadata computed")
+
+    monkeypatch.setattr(md, "metadata", fail)
+    page = b"<html><head><title>T</title></head><body><p>Some text here.</p></body></html>"
+    for format in ("txt", "markdown", "html", "cleaneval"):
+        detourage.extract(page, method="fulltext", format=format)
+    with pytest.raises(AssertionError, match="metadata computed"):
+        detourage.extract(page, method="fulltext", format="json")
+
+
+def test_methods_do_not_import_the_metadata_module() -> None:
+    for path in (SRC / "methods").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = {node.module or ""} | {f"{node.module or ''}.{a.name}" for a in node.names}
+                assert not any(n.endswith("metadata") for n in names), path
+
+
+def test_document_is_frozen_and_carries_text_and_metadata() -> None:
+    doc = detourage.document(b"<html><head><title>A title | Site</title></head><body><p>Body text.</p>"
+                             b"</body></html>", method="fulltext", url="https://site.example/")
+    assert (doc.metadata.title, doc.text) == ("A title", "Body text.\n")
+    assert doc.units[0].text == "Body text."
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        doc.text = ""  # type: ignore[misc]
+
+
+def test_json_output_has_the_metadata() -> None:
+    record = json.loads(detourage.extract(b'<html lang="fr"><head><title>Titre</title></head><body>'
+                                          b"<p>Texte.</p></body></html>", method="fulltext", format="json"))
+    assert record["metadata"]["language"] == "fr"
+    assert record["metadata"]["authors"] == []
+    assert set(record["metadata"]) == set(md.FIELDS)
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(title=_TEXT, authors=st.lists(_TEXT, max_size=3), description=_TEXT)
+def test_front_matter_reads_back_as_yaml(title: str, authors: list[str], description: str) -> None:
+    yaml = pytest.importorskip("yaml")
+    found = md.Metadata(title=title, authors=tuple(authors), description=description, date="2020-01-02")
+    text = md.front_matter(found)
+    assert text.startswith("---\n") and text.endswith("---\n")
+    expected = {k: v for k, v in found.as_dict().items() if v}
+    assert (yaml.safe_load(text.removeprefix("---\n").removesuffix("---\n")) or {}) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(title=_TEXT, body=_TEXT)
+def test_xml_is_well_formed_whatever_the_text(title: str, body: str) -> None:
+    from html import escape
+
+    html = f"<html><head><title>{escape(title)}</title></head><body><p>{escape(body)}</p></body></html>"
+    out = detourage.extract(html, method="fulltext", format="xml")
+    doc = etree.fromstring(out.encode("utf-8"))
+    assert doc.tag == "doc" and doc.find("main") is not None
+    assert doc.get("method") == "fulltext"
+
+
+def test_xml_maps_the_structure() -> None:
+    html = (b"<h1>Head</h1><p>A <a href='/l'>link</a> and <strong>bold</strong><br>line</p>"
+            b"<ol start=2><li>x</li></ol><table><tr><th>h</th></tr><tr><td>c</td></tr></table>"
+            b"<pre><code class='language-py'>a = 1\n  b</code></pre><img src='i.png' alt='pic'>")
+    doc = etree.fromstring(detourage.extract(html, method="fulltext", format="xml", links=True,
+                                             url="https://x.example/").encode())
+    main = doc.find("main")
+    assert [e.tag for e in main] == ["head", "p", "list", "table", "code", "p"]
+    assert main.find("p/ref").get("target") == "https://x.example/l"
+    assert main.find("p/hi").get("rend") == "#b" and main.find("p/lb") is not None
+    assert (main.find("list").get("rend"), main.find("list").get("start")) == ("ol", "2")
+    assert main.find("table/row/cell").get("role") == "head"
+    assert (main.find("code").text, main.find("code").get("lang")) == ("a = 1\n  b", "py")
+    assert main.find("p/graphic").get("src") == "https://x.example/i.png"
+
+
+def test_csv_run_writes_one_row_per_page_failed_ones_too(tmp_path: Path) -> None:
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "a.html").write_text('<html lang="de"><title>Eins</title><p>Erster Text.</p>')
+    (tmp_path / "pages" / "b.html").write_bytes(b"\x00\x01\x02" * 100)
+    out = tmp_path / "out.csv"
+    result = CliRunner().invoke(main, ["extract", str(tmp_path / "pages"), "-f", "csv", "-o", str(out),
+                                       "-m", "fulltext"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert [(r["id"], r["ok"], r["language"]) for r in rows] == [("a", "True", "de"), ("b", "False", "")]
+    assert rows[0]["text"] == "Erster Text.\n" and rows[1]["error"] == "not-html"
+
+
+def test_with_metadata_puts_front_matter_before_txt_and_in_jsonl(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<title>Hello there</title><p>Body.</p>")
+    result = CliRunner().invoke(main, ["extract", str(page), "-m", "fulltext", "--with-metadata"])
+    assert result.stdout.startswith('---\ntitle: "Hello there"\n---\n')
+    out = tmp_path / "o.jsonl"
+    CliRunner().invoke(main, ["extract", str(page), "-m", "fulltext", "--with-metadata", "-o", str(out)])
+    assert json.loads(out.read_text())["metadata"]["title"] == "Hello there"
+
+
+def test_comments_flag_sets_the_option_or_refuses() -> None:
+    from detourage.cli import _with_comments
+
+    options = _with_comments("learned", {})
+    assert options["learned"].comments is True
+    with pytest.raises(detourage.DetourageError, match="--comments"):
+        _with_comments("fulltext", {})
