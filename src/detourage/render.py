@@ -4,6 +4,8 @@ Renderers read a :class:`Result`: what a method kept is entirely said by its lab
 CleanEval writes the units; the other formats write the structure around the kept
 blocks (:mod:`detourage.structure`: lists, tables, ``<pre>``, quotes, figures, links,
 emphasis), read from the blocks' nodes, with :class:`RenderOptions` saying what to keep.
+The page's metadata (:mod:`detourage.metadata`) is read only by the formats that show
+it: JSON, XML, CSV, and txt or Markdown with ``with_metadata``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
+from . import metadata as meta
 from .errors import UnknownFormat
 from .model import Block, Label, Result, Unit
 from .structure import (TEXT_KINDS, Context, Node, RenderOptions, Span, breaks_before, cells, colspan,
@@ -57,15 +60,21 @@ def render(result: Result, format: str = "txt", **options: Any) -> str:
     ``links``, ``images``, ``tables`` and ``formatting`` (:class:`RenderOptions`) apply to
     every format that has a structure and are ignored by CleanEval; other options go to
     the format's renderer (``id``, ``url_line`` for CleanEval, ``blocks`` for JSON).
+    ``with_metadata`` puts the page's metadata before txt and Markdown as YAML front
+    matter (JSON, XML and CSV always carry it; CleanEval and HTML ignore it).
     """
     try:
         renderer = RENDERERS[format]
     except KeyError:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(RENDERERS)})") from None
     structure = {k: options.pop(k) for k in _OPTION_NAMES & options.keys()}
+    with_metadata = bool(options.pop("with_metadata", False))
     if renderer is not render_cleaneval:
         options["options"] = RenderOptions(**structure)
-    return renderer(result, **options)
+    text = renderer(result, **options)
+    if with_metadata and format in ("txt", "markdown"):
+        return meta.front_matter(meta.metadata(result.page)) + text
+    return text
 
 
 # ---------------------------------------------------------------------------- txt, CleanEval
@@ -419,8 +428,13 @@ def _pipe_row(cells: Sequence[str], width: int) -> str:
 
 def render_html(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
     """A small, valid HTML document of the kept content and its structure."""
+    return _document(result, html_body(result, options))
+
+
+def html_body(result: Result, options: RenderOptions = RenderOptions()) -> str:
+    """The elements of :func:`render_html`'s ``<body>`` (the XML output maps them)."""
     root, ctx = document(result, options)
-    return _document(result, _Html(ctx).children(root.children))
+    return _Html(ctx).children(root.children)
 
 
 def render_units_html(result: Result) -> str:
@@ -605,6 +619,19 @@ class _Html:
         return f"<{tag}>{inner}</{tag}>" if tag else inner
 
 
+# ---------------------------------------------------------------------------- XML, CSV
+
+def render_xml(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
+    """``<doc>`` with the metadata as attributes and the structure in ``<main>``
+    (:func:`detourage.metadata.xml_document` documents the elements)."""
+    return meta.xml_document(result, meta.metadata(result.page), html_body(result, options))
+
+
+def render_csv(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
+    """A header and one row: the metadata's fields, then the text as ``txt`` gives it."""
+    return meta.csv_text([meta.csv_row(meta.metadata(result.page), render_txt(result, options=options))])
+
+
 # ---------------------------------------------------------------------------- JSON
 
 def render_json(result: Result, *, blocks: bool = True, indent: int | None = None,
@@ -628,6 +655,7 @@ def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | N
     record: dict[str, Any] = {
         "url": page.url,
         "title": page.title,
+        "metadata": meta.metadata(page).as_dict(),
         "method": result.labels.method,
         "encoding": page.decoded.encoding,
         "encoding_reason": page.decoded.reason,
@@ -749,7 +777,10 @@ RENDERERS: dict[str, Callable[..., str]] = {
     "markdown": render_markdown,
     "html": render_html,
     "json": render_json,
+    "xml": render_xml,
+    "csv": render_csv,
 }
 
 #: file extension per format, for one-file-per-page output
-EXTENSIONS = {"txt": ".txt", "cleaneval": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
+EXTENSIONS = {"txt": ".txt", "cleaneval": ".txt", "markdown": ".md", "html": ".html", "json": ".json",
+              "xml": ".xml", "csv": ".csv"}
