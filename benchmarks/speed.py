@@ -12,7 +12,11 @@ the chosen datasets it times, each stage on its own with ``time.perf_counter``:
     decode + parse + segment (:func:`detourage.api.load`);
 ``<method>``
     the full extraction to text, ``detourage.extract(bytes, method=…, format="txt")``
-    (load + run + render).
+    (load + run + render);
+``<method>+metadata`` (with ``--metadata``)
+    the same extraction, then the page's metadata (:func:`detourage.metadata.metadata`
+    of the same loaded page); the difference of the medians is what metadata costs
+    (issue 15: at most 1 ms per page).
 
 Each stage is timed with ``time.perf_counter`` (wall clock, the figures asked for) and
 ``time.process_time`` (CPU time of this process, which other processes competing for
@@ -32,6 +36,7 @@ tracemalloc does not see libxml2's own allocations, so the tree itself is not co
     python benchmarks/speed.py                        # all pages, all methods (~1 min)
     python benchmarks/speed.py --sample 50            # 50 pages per dataset, quick
     python benchmarks/speed.py --methods fulltext --json speed.json
+    python benchmarks/speed.py --methods boilerpipe --metadata     # metadata's cost
 """
 
 from __future__ import annotations
@@ -66,6 +71,8 @@ YARDSTICK = "parse-only"
 #: method → (peer, how many times faster than the peer its median must be), checked when
 #: both run (issue 12: learned ≥ 3× faster than trafilatura)
 FASTER_THAN = {"learned": ("peer-trafilatura", 3.0)}
+#: most the metadata may add to an extraction's median, in ms (issue 15)
+METADATA_MS = 1.0
 
 
 @dataclass
@@ -96,7 +103,7 @@ def load_pages(root: Path, only: list[str] | None, sample: int | None, seed: int
     return pages
 
 
-def stages(method_names: list[str]) -> dict[str, Callable[[bytes], object]]:
+def stages(method_names: list[str], metadata: bool = False) -> dict[str, Callable[[bytes], object]]:
     from detourage.api import extract, load
     from detourage.decode import decode
     from detourage.parse import parse
@@ -108,7 +115,20 @@ def stages(method_names: list[str]) -> dict[str, Callable[[bytes], object]]:
     }
     for name in method_names:
         table[name] = _extractor(extract, name)
+        if metadata:
+            table[f"{name}+metadata"] = _with_metadata(name)
     return table
+
+
+def _with_metadata(method: str) -> Callable[[bytes], object]:
+    from detourage.api import load, run
+    from detourage.metadata import metadata
+    from detourage.render import render
+
+    def go(data: bytes) -> object:
+        result = run(load(data), method)
+        return render(result, "txt"), metadata(result.page)
+    return go
 
 
 def _extractor(extract: Callable[..., str], method: str) -> Callable[[bytes], object]:
@@ -276,6 +296,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="pages per dataset through every stage before timing (default: 10)")
     parser.add_argument("--json", type=Path, default=None, metavar="PATH",
                         help="also write every figure (and the per-page errors) as JSON")
+    parser.add_argument("--metadata", action="store_true",
+                        help="also time each method followed by the page's metadata (<method>+metadata)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a method misses its ratio target")
     args = parser.parse_args(argv)
@@ -320,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.methods:
         methods.chain(name)  # an unknown method stops the run here, with the registry's message
     method_names = list(args.methods)
-    funcs = stages(method_names)
+    funcs = stages(method_names, args.metadata)
     held = sum(len(p.data) for p in pages) / 2**20
     gc.collect()
     gc.freeze()  # the pages' bytes and setup objects: not the collector's business while timing
@@ -362,6 +384,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{'ok' if ok else 'MISSED'})")
             if not ok:
                 missed.append(f"{name} vs {peer}")
+    for name in method_names:
+        if f"{name}+metadata" in overall:
+            extra = overall[f"{name}+metadata"]["median_ms"] - overall[name]["median_ms"]
+            cpu = overall[f"{name}+metadata"]["cpu_median_ms"] - overall[name]["cpu_median_ms"]
+            ok = extra <= METADATA_MS
+            print(f"- metadata after {name}: +{extra:.3f} ms at the median (CPU +{cpu:.3f} ms; target "
+                  f"≤ {METADATA_MS:g} ms: {'ok' if ok else 'MISSED'})")
+            if not ok:
+                missed.append(f"{name}+metadata")
     verdict = "all ratio targets met" if not missed else f"targets missed: {', '.join(missed)}"
     total = time.perf_counter() - started
     print(f"\nVerdict: {verdict}. Script wall time {total:.1f} s.")

@@ -5,10 +5,12 @@
     'Hi\\nText.\\n'
 
 ``load`` decodes, parses and segments a page once; ``run`` labels its blocks with a
-method or a chain ``a+b``; ``render`` writes txt, CleanEval, Markdown, HTML or JSON.
+method or a chain ``a+b``; ``render`` writes txt, CleanEval, Markdown, HTML, JSON, XML or
+CSV; ``document`` gives the main content with the page's ``Metadata`` (title, authors,
+dates, site, URL, language, tags…).
 """
 
-from .api import extract, load, run
+from .api import document, extract, load, run
 from .decode import decode
 from .errors import (
     DatasetError,
@@ -20,6 +22,7 @@ from .errors import (
     UnknownMethod,
     UnknownTask,
 )
+from .metadata import Document, Metadata
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
 from .parse import Limits
 from .render import render
@@ -31,10 +34,12 @@ __all__ = [
     "DatasetError",
     "Decoded",
     "DetourageError",
+    "Document",
     "Label",
     "Labels",
     "Limits",
     "LimitExceeded",
+    "Metadata",
     "MissingExtra",
     "NotHTML",
     "Page",
@@ -44,6 +49,7 @@ __all__ = [
     "UnknownMethod",
     "UnknownTask",
     "decode",
+    "document",
     "extract",
     "load",
     "render",

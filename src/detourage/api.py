@@ -14,6 +14,7 @@ from typing import Any
 
 from . import methods
 from .decode import decode
+from .metadata import Document, metadata
 from .model import Decoded, Labels, Page, Result
 from .parse import DEFAULT_LIMITS, Limits, parse, repaired
 from .render import render, render_units_html, units
@@ -79,11 +80,29 @@ def extract(
     limits: Limits = DEFAULT_LIMITS,
     **render_options: Any,
 ) -> str:
-    """The main content of a page, rendered in ``format`` (txt, cleaneval, markdown, html, json).
+    """The main content of a page, rendered in ``format`` (txt, cleaneval, markdown, html, json,
+    xml, csv; json, xml and csv carry the page's metadata).
 
     ``render_options`` go to :func:`detourage.render.render`: ``links``, ``images``,
-    ``tables``, ``formatting`` (:class:`~detourage.render.RenderOptions`) and the
-    format's own (``id``, ``url_line``, ``blocks``).
+    ``tables``, ``formatting`` (:class:`~detourage.render.RenderOptions`),
+    ``with_metadata`` (a YAML header before txt and Markdown) and the format's own
+    (``id``, ``url_line``, ``blocks``).
     """
     page = load(html, url=url, headers=headers, limits=limits)
     return render(run(page, method, options), format, **render_options)
+
+
+def document(
+    html: str | bytes,
+    method: str = "default",
+    *,
+    url: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    **render_options: Any,
+) -> Document:
+    """The page's main content (as ``txt``, with ``render_options`` as in :func:`extract`)
+    and its metadata (:class:`~detourage.metadata.Metadata`), as one frozen object."""
+    result = run(load(html, url=url, headers=headers, limits=limits), method, options)
+    return Document(metadata(result.page), render(result, "txt", **render_options), result)

@@ -32,7 +32,8 @@ def main() -> None:
 @click.option("-f", "--format", "fmt", type=click.Choice(list(RENDERERS)), default="txt",
               show_default=True, help="Output format.")
 @click.option("-o", "--out", default=None,
-              help="FOLDER for one file per page, or FILE.jsonl for one JSON line per page; "
+              help="FOLDER for one file per page, FILE.jsonl for one JSON line per page, or (-f csv) "
+                   "FILE.csv for one row per page; "
                    "default: standard output.")
 @click.option("-w", "--workers", type=int, default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
@@ -61,18 +62,28 @@ def main() -> None:
               help="Data tables as tables (txt: a row per line); off: a paragraph per cell.")
 @click.option("--formatting/--no-formatting", default=RenderOptions().formatting, show_default=True,
               help="markdown, html, json: emphasis, strong, inline code, line breaks.")
+@click.option("--with-metadata", is_flag=True,
+              help="txt, markdown: the page's metadata first, as YAML front matter (json, xml and "
+                   "csv always carry it).")
+@click.option("--comments", is_flag=True,
+              help="Keep comment sections (methods that can: learned).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
             timeout: float, max_bytes: int, url: str | None, urls: str | None, model: str | None,
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
             max_memory: int | None,
-            links: bool, images: bool, tables: bool, formatting: bool) -> None:
+            links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
+            comments: bool) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
     render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
+    if with_metadata:
+        render["with_metadata"] = True
     try:
         options = methods.with_model(method, model)
         options.update(methods.with_template(method, template_file))
+        if comments:
+            options = _with_comments(method, options)
         fit_batch = template_file is None and methods.uses_template(method)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
@@ -105,6 +116,21 @@ def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: i
     click.echo(f"detourage: {summary}", err=True)
     if summary.ok == 0 or not summary.balanced:
         sys.exit(1)
+
+
+def _with_comments(method: str, options: dict) -> dict:
+    """``options`` with ``comments=True`` for every method of the chain whose ``Options``
+    has that field (keeping a model or template already set); an error when none has."""
+    import dataclasses
+
+    out = dict(options)
+    for step in methods.chain(method):
+        if "comments" in getattr(step.options, "__dataclass_fields__", {}):
+            base = out.get(step.name) or step.options(**dict(step.defaults))
+            out[step.name] = dataclasses.replace(base, comments=True)
+    if out.keys() == options.keys() and all(out[k] is options[k] for k in out):
+        raise DetourageError(f"--comments: no method of {method!r} keeps comments (try -m learned)")
+    return out
 
 
 def _with_urls(jobs: list[Job], urls: str | None) -> list[Job]:

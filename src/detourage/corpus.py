@@ -30,6 +30,7 @@ from .api import load, run
 from .decode import looks_binary
 from .errors import DetourageError, LimitExceeded, NotHTML
 from .parse import DEFAULT_LIMITS, Limits
+from .metadata import CSV_COLUMNS, csv_row, csv_text, metadata
 from .render import EXTENSIONS, as_record, render
 
 Record = dict[str, Any]
@@ -111,12 +112,19 @@ class Step:
         record: Record = {"id": job.id, "ok": True}
         options = dict(self.render_options)
         if self.format == "json":
+            options.pop("with_metadata", None)
             record.update(as_record(result, **options))
+            return record
+        if self.format == "csv":  # one row per page: the metadata's columns and the text
+            options.pop("with_metadata", None)
+            record.update(csv_row(metadata(result.page), render(result, "txt", **options)))
             return record
         if self.cleaneval_wrapper and self.format == "cleaneval":
             options.update(id=job.id, url_line=True)
         record["text"] = render(result, self.format, **options)
         record["encoding"] = result.page.decoded.encoding
+        if options.get("with_metadata"):
+            record["metadata"] = metadata(result.page).as_dict()
         return record
 
 
@@ -372,26 +380,36 @@ def counted(jobs: Iterable[T], summary: Summary) -> Iterator[T]:
         yield job
 
 
+#: the CSV output's columns: the page's id, whether it succeeded and why not, then
+#: the metadata and the text (:data:`detourage.metadata.CSV_COLUMNS`)
+CSV_RECORD_COLUMNS = ("id", "ok", "error", "message", *CSV_COLUMNS)
+
+
 class Writer:
-    """Writes records as JSON lines (to a file or stdout) or one file per page."""
+    """Writes records as JSON lines (to a file or stdout), one file per page, or, for the
+    ``csv`` format, one CSV row per page (to ``FILE.csv`` or stdout; failed pages too)."""
 
     def __init__(self, out: str | None, format: str, *, stream: IO[str] | None = None) -> None:
         self.format = format
         self.stream = stream or sys.stdout
         self.jsonl = out is not None and out.endswith(".jsonl")
-        self.folder = Path(out) if out is not None and not self.jsonl else None
+        self.csv = format == "csv" and (out is None or out.endswith(".csv"))
+        self.folder = Path(out) if out is not None and not self.jsonl and not self.csv else None
         self._file: IO[str] | None = None
         self._errors: IO[str] | None = None
         self._multiple = False
-        if self.jsonl:
+        if self.jsonl or (self.csv and out is not None):
             assert out is not None
             Path(out).parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(out, "w", encoding="utf-8")
+            self._file = open(out, "w", encoding="utf-8", newline="")
         elif self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
 
     def write(self, record: Record) -> None:
-        if self._file is not None:
+        if self.csv:
+            (self._file or self.stream).write(csv_text([record], CSV_RECORD_COLUMNS, header=not self._multiple))
+            self._multiple = True
+        elif self._file is not None:
             self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
         elif self.folder is not None:
             self._write_file(record)
@@ -430,6 +448,8 @@ class Writer:
 def _payload(record: Record, format: str) -> str:
     if format == "json":
         return json.dumps({k: v for k, v in record.items() if k not in ("ok", "ms")}, ensure_ascii=False)
+    if format == "csv":
+        return csv_text([record])
     text: str = record["text"]
     return text
 
