@@ -69,7 +69,8 @@ MAX_DEPTH, MAX_SPANS = 24, 8
 #: what a data table never holds: a pipe table cannot, and layout tables do
 _LAYOUT_INSIDE = ("ul", "ol", "dl", "pre", "blockquote", "form", "h1", "h2", "h3", "h4", "h5", "h6")
 #: what a table without header cells holds when it lays out a page rather than data
-_LAYOUT_TEXT = ("p", "div", "br")
+#: (spacer and button images included)
+_LAYOUT_TEXT = ("p", "div", "br", "img")
 
 
 @dataclass(slots=True, eq=False)
@@ -206,8 +207,8 @@ class Context:
 
         Readability's test, simplified: no table, list, heading, ``<pre>``, quote or form
         inside (a pipe table could not hold them); header cells or a caption make it data;
-        otherwise it needs two rows and two columns, and no paragraphs, divisions or line
-        breaks (the marks of a page laid out in cells).
+        otherwise it needs two rows and two columns, and no paragraphs, divisions, line
+        breaks or images (the marks of a page laid out in cells).
         """
         return table in self._data_tables()
 
