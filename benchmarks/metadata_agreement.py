@@ -37,7 +37,7 @@ import re
 import statistics
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date as Date
 from pathlib import Path

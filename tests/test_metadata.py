@@ -219,3 +219,11 @@ def test_comments_flag_sets_the_option_or_refuses() -> None:
     assert options["learned"].comments is True
     with pytest.raises(detourage.DetourageError, match="--comments"):
         _with_comments("fulltext", {})
+
+
+def test_double_escaped_markup_in_attributes_is_resolved_and_site_names_are_not_authors() -> None:
+    found = meta_of('<meta name="description" content="The Secretary&amp;#8217;s call &lt;b&gt;now&lt;/b&gt;">'
+                    '<meta name="author" content="Rizospastis.gr"><meta property="og:site_name" content="Rizospastis">',
+                    url="http://www2.rizospastis.gr/story")
+    assert found.description == "The Secretary’s call now"
+    assert found.authors == ()

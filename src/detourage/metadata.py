@@ -18,6 +18,7 @@ right than htmldate's fast search, in a fraction of its time and without a secon
 
 from __future__ import annotations
 
+import html as htmllib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -103,7 +104,7 @@ def metadata(page: Page, *, page_dates: bool = True) -> Metadata:
             or _url_date(page.url) or _url_date(url) or (_page_date(page) if page_dates else None))
     return Metadata(
         title=_title(found, site, url),
-        authors=_authors(found) or _page_authors(page),
+        authors=tuple(a for a in _authors(found) or _page_authors(page) if not _names_site(a, site, _hostname(url))),
         date=date,
         date_modified=_date(lambda: [found.ld_str("dateModified"), *found.metas(*_MODIFIED)],
                             lambda: [found.micro("dateModified")]),
@@ -559,7 +560,7 @@ def _split_list(value: Any, separators: str = ",;") -> list[str]:
         value = value.get("name")
     if not isinstance(value, str):
         return []
-    return [v.strip() for v in re.split(f"[{separators}]", value) if v.strip()]
+    return [_clean(v) for v in re.split(f"[{separators}]", value) if v.strip()]
 
 
 def _ld_url(value: Any) -> str:
@@ -588,7 +589,14 @@ def _text(el: etree._Element, prop: str | None = None) -> str:
 
 
 def _clean(value: str) -> str:
+    """Whitespace collapsed; markup and character references that a page double-escaped
+    in an attribute (``&amp;#8217;``, ``<b>``) resolved or dropped, soft hyphens dropped."""
+    if "&" in value or "<" in value or "\xad" in value:
+        value = htmllib.unescape(_MARKUP.sub("", value)).replace("\xad", "")
     return " ".join(value.split())
+
+
+_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>")
 
 
 def _key(value: str) -> str:
