@@ -21,8 +21,10 @@ micro) and, for Chinese, CAR F1 — and the issue's bar: shingle F1 ≥ the bett
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
 import hashlib
 import json
+import multiprocessing as mp
 import statistics
 import sys
 import tempfile
@@ -94,25 +96,46 @@ def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict) -
 # ------------------------------------------------------------------ full run
 
 
+_PAGES: Sequence[train.PageData] = ()  # the labelled pages, shared with forked fitting workers
+
+
+def _fit_fold(job: tuple[str, list[int], dict, str]) -> tuple[str, float]:
+    """Fit one fold's model on one core and save it; returns its path and fit seconds."""
+    from threadpoolctl import threadpool_limits
+
+    fold, training, params, path = job
+    t0 = time.perf_counter()
+    with threadpool_limits(1):
+        model = train.fit([_PAGES[i] for i in training], params, meta={"name": f"lodo-{fold}"})
+    model.save(path)
+    return path, time.perf_counter() - t0
+
+
 def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
                     params: dict) -> list[dict]:
-    """Every scored page of every fold, cleaned by ``learned`` with that fold's model."""
+    """Every scored page of every fold, cleaned by ``learned`` with that fold's model
+    (folds fitted in parallel, one core each)."""
+    global _PAGES
+    _PAGES = pages
+    position = {(p.dataset, p.id): i for i, p in enumerate(pages)}
+    plan = folds(pages, list(datasets))
     records = []
     with tempfile.TemporaryDirectory() as tmp:
-        for fold, training, scored in folds(pages, list(datasets)):
+        jobs = [(fold, [position[p.dataset, p.id] for p in training], params,
+                 str(Path(tmp) / f"{fold.replace('/', '-')}.zip")) for fold, training, _ in plan]
+        with cf.ProcessPoolExecutor(max(workers, 1), mp_context=mp.get_context("fork")) as pool:
+            fitted = list(pool.map(_fit_fold, jobs))
+        for (fold, training, scored), (path, seconds) in zip(plan, fitted):
             t0 = time.perf_counter()
-            model = train.fit(training, params, meta={"name": f"lodo-{fold}"})
-            path = Path(tmp) / f"{fold.replace('/', '-')}.zip"
-            model.save(path)
             name = fold.split("/")[0]
             subset = replace(datasets[name], documents=tuple(
                 d for d in datasets[name].documents if (name, d.id) in scored))
-            scorer = PageScorer(options=(("learned", LearnedOptions(model=str(path))),))
+            scorer = PageScorer(options=(("learned", LearnedOptions(model=path)),))
             run = evaluate([subset], ["learned"], workers=workers, scorer=scorer)
             label = "learned" if "/" not in fold else "learned (host folds)"
             records += [{**r, "method": label} for r in run.pages]
-            print(f"  fold {fold}: trained on {len(training)} pages, scored {len(run.pages)} "
-                  f"in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            print(f"  fold {fold}: trained on {len(training)} pages in {seconds:.0f} s, scored "
+                  f"{len(run.pages)} in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     return records
 
 
@@ -172,14 +195,19 @@ def report(records: Sequence[dict], page_types: dict[tuple[str, str], str]) -> t
     for g in sorted(table["learned"], key=_order):
         cell = {m: table[m].get(g) for m in methods}
         best_peer = max(cell[p]["shingle_f1"] for p in ("peer-trafilatura", "peer-readability") if cell.get(p))
-        ours = cell["learned"]["shingle_f1"]
+        # wcxb-dev is judged on its host folds (the issue's protocol inside wcxb-dev)
+        judged = "learned (host folds)" if cell.get("learned (host folds)") else "learned"
+        ours = cell[judged]["shingle_f1"]
         ok = ours >= best_peer + 0.01 and ours >= cell["boilerpipe"]["shingle_f1"]
         metric = "car_f1" if g.endswith("/zh") else "to_f1"
         fmt = " | ".join(f"{c['shingle_f1']:.3f} ({c[metric] * 100:.1f})" if c else "–" for c in cell.values())
-        lines.append(f"| {g} | {cell['learned']['pages']} | {fmt} | {'met' if ok else f'not met ({ours - best_peer:+.3f})'} |")
+        lines.append(f"| {g} | {cell['learned']['pages']} | {fmt} | "
+                     f"{'met' if ok else 'not met'} ({ours - best_peer:+.3f} vs best peer) |")
         rows.append({"rows": g, **{m: c for m, c in cell.items()}, "bar_met": ok})
     legend = ("\nshingle F1, with TO F1 ×100 in brackets (CAR F1 for Chinese); "
-              "`learned`: leave-one-dataset-out; `learned (host folds)`: wcxb-dev hosts never seen.")
+              "`learned`: leave-one-dataset-out; `learned (host folds)`: trained on the other datasets and "
+              "four fifths of wcxb-dev, scored on the hosts of the fifth it never saw (the bar is judged on "
+              "this column for wcxb-dev rows).")
     return "\n".join(lines) + legend, rows
 
 
@@ -194,10 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-peer-cache", action="store_true")
     parser.add_argument("--params", default="{}", help="JSON overriding train.PARAMS")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument("--report", type=Path, default=None,
+                        help="rebuild the table from a --json run's records instead of running")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     paths = dataset_paths()
-    pages = load_pages(paths, workers=args.workers)
+    pages = [] if args.report else load_pages(paths, workers=args.workers)
     params = json.loads(args.params)
     names = [p.name for p in paths]
     if args.quick:
@@ -205,8 +235,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     datasets = {p.name: load_dataset(p) for p in paths}
     page_types = {(name, d.id): str(d.meta.get("page_type") or "") for name, ds in datasets.items() for d in ds}
-    records = learned_records(pages, datasets, args.workers, params)
-    records += peer_records(datasets, args.workers, not args.no_peer_cache)
+    if args.report:
+        records = json.loads(args.report.read_text())["records"]
+    else:
+        records = learned_records(pages, datasets, args.workers, params)
+        records += peer_records(datasets, args.workers, not args.no_peer_cache)
     text, rows = report(records, page_types)
     print(text)
     ms = {m: statistics.median(r["ms"] for r in records if r["method"] == m) for m in ("learned", *PEERS)}
@@ -214,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
           + ", ".join(f"{m} {v:.1f}" for m, v in ms.items()))
     print(f"wall time {time.perf_counter() - t0:.0f} s")
     if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "ms": ms}, indent=1))
+        args.json.write_text(json.dumps({"rows": rows, "ms": ms, "records": records}))
     return 0
 
 

@@ -41,7 +41,8 @@ def dataset_paths(shared: Path = SHARED) -> list[Path]:
 
 def _key(paths: list[Path]) -> str:
     """What the cache depends on: the feature and labelling code, and the gold files."""
-    h = hashlib.sha256(inspect.getsource(features).encode() + inspect.getsource(train).encode())
+    code = inspect.getsource(features) + inspect.getsource(train.page_data) + str(train.CONTENT_SHARE)
+    h = hashlib.sha256(code.encode())
     for path in paths:
         for gold in sorted((path / "gold").iterdir()):
             h.update(gold.name.encode() + str(gold.stat().st_size).encode())

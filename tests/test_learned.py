@@ -190,3 +190,14 @@ def test_cli_train_learned_then_extract(tmp_path):
 def test_learned_is_registered_with_its_variants():
     names = {m.name for m in detourage.methods.available()}
     assert {"learned", "learned-precision", "learned-recall", "learned-comments"} <= names
+
+
+def test_shipped_model_cleans_the_example_page():
+    """The README's first command: the article only — no advertisement, no menu."""
+    html = (Path(__file__).parents[1] / "examples" / "article.html").read_bytes()
+    text = detourage.extract(html, method="learned")
+    lines = text.splitlines()
+    assert lines[0] == "Volunteers map the river's forgotten mills"
+    assert not any("Advertisement" in line or "Summer sale" in line for line in lines)
+    assert "The survey will be published this autumn" in lines[-1]
+    assert forest.load_model().meta["pages"] > 1000  # trained on the shared gold

@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 
 import numpy as np
 
@@ -205,7 +206,8 @@ def names() -> tuple[str, ...]:
     kind = ["heading_level", "is_list", "is_cell", "is_image", "container_tag"]
     dom = [f"dist_{g}" for g in GROUPS] + ["depth"]
     region = [f"l{lv}_{f}" for lv in range(LEVELS)
-              for f in ("log_chars", "link_density", "log_paragraphs", "share", "mean_chars", "score")]
+              for f in ("log_chars", "link_density", "log_paragraphs", "share", "mean_chars", "score",
+                        "stop_ratio", "sentences_per_word")]
     region += ["in_top", "top_share", "top_link_density"]
     context = [f"{side}{k}_{f}" for side in ("prev", "next") for k in (1, 2)
                for f in ("log_chars", "link_density", "stop_ratio", "heading")]
@@ -227,24 +229,26 @@ def compute(page: Page) -> Paragraphs:
     if not n_blocks:
         empty = np.zeros(0, dtype=np.int64)
         return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, empty, -1)
-    para = np.fromiter((b.paragraph for b in blocks), dtype=np.int64, count=n_blocks)
+    para = np.fromiter(map(_PARAGRAPH, blocks), dtype=np.int64, count=n_blocks)
     starts = np.flatnonzero(np.r_[True, para[1:] != para[:-1]])
     ends = np.r_[starts[1:], n_blocks]
-    texts = [" ".join(b.text for b in blocks[s:e]) for s, e in zip(starts.tolist(), ends.tolist())]
-    link = np.fromiter((b.link_chars for b in blocks), dtype=np.float64, count=n_blocks)
+    block_texts = list(map(_TEXT, blocks))
+    texts = [block_texts[s] if e - s == 1 else " ".join(block_texts[s:e])
+             for s, e in zip(starts.tolist(), ends.tolist())]
+    link = np.fromiter(map(_LINK_CHARS, blocks), dtype=np.float64, count=n_blocks)
     link_chars = np.add.reduceat(link, starts)
     columns: dict[str, np.ndarray] = {}
     chars, words, stop = _text(texts, columns)
     columns["link_density"] = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
     columns["log_link_chars"] = np.log1p(link_chars)
     columns["blocks"] = (ends - starts).astype(np.float64)
-    firsts = [blocks[s] for s in starts.tolist()]
+    firsts = list(map(blocks.__getitem__, starts.tolist()))
     heading = _kind(firsts, columns)
     containers = [_container(b) for b in firsts]
     tree = _Tree(containers)
     tree.distances(columns)
     comment_distance = columns["dist_comment"].copy()
-    _regions(tree, chars, link_chars, columns)
+    _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
     title_index = _page(page, texts, chars, link_chars, heading, columns)
     X = np.empty((len(texts), width), dtype=np.float32)
@@ -257,21 +261,22 @@ def compute(page: Page) -> Paragraphs:
 def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Character-class counts over the page in one numpy pass, and the stop words."""
     n = len(texts)
-    joined = "\x00".join(texts)
+    joined = "\x1f".join(texts)  # a whitespace character no block text holds
     codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     classes = _char_classes()[codes]
-    owner = np.cumsum(codes == 0)  # paragraph of each character (separators go with the next)
+    owner = np.cumsum(codes == 0x1F)  # paragraph of each character (separators go with the next)
     counts = np.bincount(owner * N_CLASSES + classes, minlength=n * N_CLASSES)
     counts = counts.reshape(n, N_CLASSES).astype(np.float64)
     counts[1:, 4] -= 1  # the separator
     chars = np.fromiter(map(len, texts), dtype=np.float64, count=n)
     space = classes == 4
     starts_word = ~space & np.r_[True, space[:-1]]
-    words = np.bincount(owner, weights=starts_word, minlength=n)
-    words = np.maximum(words, counts[:, 9])  # a CJK character is a word
+    split_words = np.bincount(owner, weights=starts_word, minlength=n).astype(np.int64)
+    words = np.maximum(split_words, counts[:, 9])  # a CJK character is a word
     stopwords, cjk_stop = _stopwords()
-    stop = np.fromiter((sum(1 for w in t.lower().split() if w in stopwords) for t in texts),
-                       dtype=np.float64, count=n)
+    # the words of str.split, in order: the table's spaces are str.isspace's
+    is_stop = np.fromiter(map(stopwords.__contains__, joined.lower().split()), dtype=np.float64)
+    stop = np.bincount(np.repeat(np.arange(n), split_words), weights=is_stop, minlength=n)
     stop_cjk = np.bincount(owner, weights=cjk_stop[codes], minlength=n)
     safe = np.maximum(chars, 1)
     safe_words = np.maximum(words, 1)
@@ -285,36 +290,60 @@ def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.
         separators=np.log1p(counts[:, 8]), punct_per_word=punct / safe_words,
         stop_ratio=stop / safe_words, stop_cjk_ratio=stop_cjk / np.maximum(counts[:, 9], 1),
     )
-    last = np.array([t[-1:] for t in texts])
-    first = np.array([t[:1] for t in texts])
-    out["ends_sentence"] = np.isin(last, list(".!?。！？…:;\"'”»)")).astype(np.float64)
-    out["starts_upper"] = np.char.isupper(first).astype(np.float64)
-    out["has_copyright"] = np.fromiter(("©" in t or "opyright" in t for t in texts), np.float64, n)
-    out["has_year"] = np.fromiter((_YEAR.search(t) is not None for t in texts), np.float64, n)
+    begin = np.r_[0, np.cumsum(chars[:-1] + 1)].astype(np.int64)  # offset of each paragraph
+    end = begin + chars.astype(np.int64)
+    nonempty = chars > 0
+    last = np.r_[codes, 0][np.maximum(end - 1, 0)]  # padded: a page may hold no character
+    out["ends_sentence"] = (_ending_table()[last] & nonempty).astype(np.float64)
+    out["starts_upper"] = ((np.r_[classes, 0][begin] == 2) & nonempty).astype(np.float64)
+    out["has_copyright"] = _marks(joined, _COPYRIGHT, begin, n)
+    out["has_year"] = _marks(joined, _YEAR, begin, n)
     return chars, words, stop + stop_cjk
 
 
+@lru_cache(maxsize=1)
+def _ending_table() -> np.ndarray:
+    """Code points that end a sentence-like paragraph."""
+    table = np.zeros(0x110000, dtype=bool)
+    table[[ord(c) for c in ".!?。！？…:;\"'”»)"]] = True
+    return table
+
+
+def _marks(joined: str, pattern: re.Pattern[str], begin: np.ndarray, n: int) -> np.ndarray:
+    """1 for the paragraphs of ``joined`` where ``pattern`` matches, else 0."""
+    out = np.zeros(n)
+    at = [m.start() for m in pattern.finditer(joined)]
+    if at:
+        out[np.searchsorted(begin, at, side="right") - 1] = 1.0
+    return out
+
+
+_COPYRIGHT = re.compile("©|opyright")
+_PARAGRAPH = attrgetter("paragraph")
+_TEXT = attrgetter("text")
+_LINK_CHARS = attrgetter("link_chars")
+_VOCABULARY_ATTRIBUTES = ("class", "id", "role", "itemprop")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def _kind(firsts: Sequence[Block], out: dict[str, np.ndarray]) -> np.ndarray:
     """Heading level, list item, table cell, image and container tag, from the paths."""
     n = len(firsts)
-    heading = np.zeros(n, dtype=np.int64)
-    is_list = np.zeros(n)
-    is_cell = np.zeros(n)
-    for i, b in enumerate(firsts):
-        heading[i], is_list[i], is_cell[i] = _path_kind(b.path)
-    out["heading_level"] = heading.astype(np.float64)
-    out["is_list"] = is_list
-    out["is_cell"] = is_cell
+    memo: dict[int, tuple[int, int, int, int]] = {}  # paths are shared tuples: by identity
+    rows = []
+    for b in firsts:
+        got = memo.get(id(b.path))
+        if got is None:
+            got = memo[id(b.path)] = _path_kind(b.path)
+        rows.append(got)
+    table = np.array(rows, dtype=np.float64).reshape(n, 4)
+    out["heading_level"], out["is_list"], out["is_cell"], out["container_tag"] = table.T
     out["is_image"] = np.fromiter((b.image is not None for b in firsts), np.float64, n)
-    out["container_tag"] = np.fromiter((_TAG_CODE.get(b.tag, 0) for b in firsts), np.float64, n)
-    return heading
+    return table[:, 0].astype(np.int64)
 
 
-@lru_cache(maxsize=1 << 14)
-def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int]:
+def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int, int]:
+    """Heading level, list item, table cell and container tag code of a path."""
     level = lst = cell = 0
     for tag in reversed(path):
         if not level and tag in _HEADING_LEVEL:
@@ -323,12 +352,14 @@ def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int]:
             lst = 1
         elif not cell and tag in _CELL:
             cell = 1
-    return level, lst, cell
+    return level, lst, cell, _TAG_CODE.get(path[-1], 0) if path else 0
 
 
 def _container(block: Block):  # type: ignore[no-untyped-def]
     """The nearest block-level element holding the block's text."""
     node = block.node
+    if block.path and block.path[-1] in BLOCK_LEVEL:  # most blocks: no tree access
+        return node
     while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
         node = node.getparent()
     return node if node is not None else block.node
@@ -380,21 +411,26 @@ class _Tree:
     def distances(self, out: dict[str, np.ndarray]) -> None:
         """Levels from each container up to the nearest element of every group (99: none)."""
         bits = np.array([_own_bits(el) for el in self.elements] + [0], dtype=np.int64)
-        masks = ((bits[:, None] >> np.arange(len(GROUPS))) & 1).astype(bool)
         root = self.size - 1
         current = self.container
-        dist = np.full((len(current), len(GROUPS)), 99.0)
+        found = np.zeros(len(current), dtype=np.int64)
+        new_bits = []  # per level: the groups first met at that level
         depth = np.zeros(len(current))
-        level = 0
         while True:
             alive = current != root
             if not alive.any():
                 break
-            hit = masks[current] & (dist == 99.0)
-            dist[hit] = level
+            here = bits[current]
+            new_bits.append(here & ~found)
+            found |= here
             depth += alive
             current = self.parent[current]
-            level += 1
+        dist = np.full((len(current), len(GROUPS)), 99.0)
+        if new_bits:
+            levels = np.stack(new_bits)  # (levels, paragraphs)
+            hits = (levels[:, :, None] >> np.arange(len(GROUPS))) & 1
+            met = hits.any(axis=0)
+            dist[met] = hits.argmax(axis=0)[met]
         for j, group in enumerate(GROUPS):
             out[f"dist_{group}"] = dist[:, j]
         out["depth"] = depth
@@ -404,10 +440,10 @@ def _own_bits(el) -> int:  # type: ignore[no-untyped-def]
     """The groups an element's own tag and class/id/role/itemprop vocabulary name."""
     tag = el.tag
     bits = _TAG_BITS.get(tag, 0) if isinstance(tag, str) else 0
-    attrs = el.attrib
-    if not attrs:
+    keys = el.keys()
+    if not keys:
         return bits
-    words = " ".join(v for k in ("class", "id", "role", "itemprop") if (v := attrs.get(k)))
+    words = " ".join(el.get(k) or "" for k in _VOCABULARY_ATTRIBUTES if k in keys)
     return bits | _vocabulary_bits(words) if words else bits
 
 
@@ -422,8 +458,10 @@ def _vocabulary_bits(words: str) -> int:
     return bits
 
 
-def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, out: dict[str, np.ndarray]) -> None:
-    """Subtree text, link density, paragraphs and Readability-style scores by level."""
+def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.ndarray,
+             stop: np.ndarray, out: dict[str, np.ndarray]) -> None:
+    """Subtree text, link density, paragraphs, stop words, sentence ends and
+    Readability-style scores by level."""
     n = len(chars)
     total = max(chars.sum(), 1.0)
     cs_chars = np.r_[0.0, np.cumsum(chars)]
@@ -432,6 +470,9 @@ def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, out: dict[s
     sub_chars = cs_chars[last] - cs_chars[first]
     sub_links = cs_links[last] - cs_links[first]
     sub_paras = (last - first).astype(np.float64)
+    sub_words = _range_sums(words, first, last)
+    sub_stop = _range_sums(stop, first, last)
+    sub_ends = _range_sums(np.expm1(out["sentence_ends"]), first, last)
     link_density = np.minimum(sub_links / np.maximum(sub_chars, 1), 1.0)
     commas = np.expm1(out["commas"])
     readable = np.where(chars >= 25, 1 + commas + np.minimum(chars / 100, 3), 0.0)
@@ -451,10 +492,18 @@ def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, out: dict[s
         out[f"l{lv}_share"] = sub_chars[anc] / total
         out[f"l{lv}_mean_chars"] = np.log1p(sub_chars[anc] / np.maximum(sub_paras[anc], 1))
         out[f"l{lv}_score"] = score[anc] / best
+        out[f"l{lv}_stop_ratio"] = sub_stop[anc] / np.maximum(sub_words[anc], 1)
+        out[f"l{lv}_sentences_per_word"] = sub_ends[anc] / np.maximum(sub_words[anc], 1)
     idx = np.arange(n)
     out["in_top"] = ((idx >= tree.first[top]) & (idx <= tree.last[top])).astype(np.float64)
     out["top_share"] = np.full(n, sub_chars[top] / total)
     out["top_link_density"] = np.full(n, link_density[top])
+
+
+def _range_sums(x: np.ndarray, first: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """Sum of x over each paragraph range first … stop - 1."""
+    cs = np.r_[0.0, np.cumsum(x)]
+    return cs[stop] - cs[first]
 
 
 def _shift(x: np.ndarray, k: int, fill: float) -> np.ndarray:
@@ -502,11 +551,10 @@ def _page(page: Page, texts: list[str], chars: np.ndarray, link_chars: np.ndarra
     overlap = np.zeros(n)
     lowered = [t.lower() for t in texts]
     if title_words:
-        for i, t in enumerate(lowered):
-            if chars[i] < 400:
-                w = set(_WORD.findall(t))
-                if w:
-                    overlap[i] = len(w & title_words) / max(len(w | title_words), 1)
+        for i in np.flatnonzero(chars < 300).tolist():
+            w = set(_WORD.findall(lowered[i]))
+            if w:
+                overlap[i] = len(w & title_words) / len(w | title_words)
     out["title_overlap"] = overlap
     candidates = np.where(heading > 0, overlap + 0.2, overlap)
     title_index = int(np.argmax(candidates)) if n and overlap.max() >= 0.5 else -1
@@ -518,8 +566,8 @@ def _page(page: Page, texts: list[str], chars: np.ndarray, link_chars: np.ndarra
     seen = Counter(lowered)
     out["repeated"] = np.fromiter((seen[t] - 1 for t in lowered), np.float64, n)
     body = hints.body
-    out["in_jsonld"] = np.fromiter(
-        (bool(body) and len(t) >= 20 and " ".join(t.split())[:60] in body for t in lowered), np.float64, n)
+    out["in_jsonld"] = (np.fromiter((len(t) >= 20 and t[:60] in body for t in lowered), np.float64, n)
+                        if body else np.zeros(n))
     total = chars.sum()
     out["page_log_chars"] = np.full(n, np.log1p(total))
     out["page_log_paragraphs"] = np.full(n, np.log1p(n))
@@ -561,16 +609,21 @@ def page_hints(page: Page) -> Hints:
     tree = page.tree
     if tree is None:
         return Hints(page.title, "", frozenset())
-    meta = {}
-    for el in tree.iterfind(".//meta"):
+    meta: dict[str, str] = {}
+    scripts = []
+    for el in tree.iter("meta", "script"):  # one C-level walk
+        if el.tag == "script":
+            if (el.get("type") or "").strip().lower() == "application/ld+json":
+                scripts.append(el.text or "")
+            continue
         key = el.get("property") or el.get("name")
         if key and key.lower() in ("og:title", "og:description", "og:type", "description"):
             meta.setdefault(key.lower(), el.get("content") or "")
     bodies = [meta.get("og:description", ""), meta.get("description", "")]
     types = {meta.get("og:type", "").lower()}
-    for el in tree.iterfind(".//script[@type='application/ld+json']"):
+    for text in scripts:
         try:
-            data = json.loads(el.text or "")
+            data = json.loads(text)
         except (ValueError, RecursionError):
             continue
         _walk_ld(data, bodies, types, 0)

@@ -31,7 +31,7 @@ from .forest import Forest, Model
 
 #: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py)
 PARAMS: dict[str, Any] = {
-    "max_iter": 300, "learning_rate": 0.08, "max_leaf_nodes": 31, "min_samples_leaf": 50,
+    "max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 31, "min_samples_leaf": 50,
     "l2_regularization": 1.0, "max_bins": 255, "early_stopping": False, "random_state": 0,
 }
 

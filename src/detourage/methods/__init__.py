@@ -56,9 +56,10 @@ VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
 #: modules that register several methods through ``registrations()`` (the peers)
 GROUPS: tuple[str, ...] = ("detourage.methods.peers",)
 
-#: ``default`` names the method with the best mean TO F1 over the shared datasets (see
-#: README, "Choosing the default": ``detourage evaluate`` reproduces the table).
-ALIASES = {"default": "boilerpipe"}
+#: ``default`` names the method that does best on datasets it never saw: the learned
+#: extractor, judged leave-one-dataset-out beside trafilatura, Readability and boilerpipe
+#: on the same pages (README, "Choosing the default"; ``benchmarks/learned_lodo.py``).
+ALIASES = {"default": "learned"}
 
 
 @dataclass(frozen=True, slots=True)
