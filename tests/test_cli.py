@@ -23,7 +23,7 @@ def test_extract_one_file_to_stdout(tmp_path: Path) -> None:
     result = invoke("extract", str(tmp_path / "p.html"), "-m", "baseline")
     assert result.exit_code == 0, result.output
     assert result.stdout == "Title\nSome body text.\n"
-    assert "1 pages, 1 ok, 0 failed" in result.stderr
+    assert "1 page, 1 ok, 0 failed" in result.stderr
 
 
 def test_extract_stdin_and_formats() -> None:

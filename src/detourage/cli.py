@@ -13,13 +13,47 @@ from typing import Any
 import click
 
 from . import __version__, methods
-from .corpus import Job, Step, Summary, Writer, default_max_memory, default_workers, execute, read_inputs
+from .corpus import (PAGE_PATTERNS, Job, Step, Summary, Writer, default_max_memory, default_workers, execute,
+                     output_kind, read_inputs)
 from .errors import DetourageError
 from .parse import Limits
 from .render import RENDERERS, RenderOptions
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Refused(click.ClickException):
+    """A user's mistake found during a command: one line on standard error, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"detourage: error: {self.format_message()}", err=True)
+
+
+class _Main(click.Group):
+    """The ``detourage`` group: every :class:`DetourageError` and every file that cannot be
+    read or written, from any subcommand, ends in one clear line and exit status 2 — a
+    traceback is kept for detourage's own bugs."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DetourageError as exc:
+            raise _Refused(str(exc)) from None
+        except BrokenPipeError:
+            raise  # click closes quietly when the reader of the output goes away
+        except OSError as exc:
+            raise _Refused(_os_message(exc)) from None
+
+
+def _os_message(exc: OSError) -> str:
+    """``PATH: reason`` for a file that cannot be read or written."""
+    if exc.filename is None:
+        return exc.strerror or str(exc)
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason[:1].lower()}{reason[1:]}"
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="detourage")
 def main() -> None:
     """Détourage of web pages: keep the main content (title, headings, paragraphs, lists)."""
@@ -48,7 +82,9 @@ def main() -> None:
 @click.option("--url", default=None, help="URL of the page (single input only).")
 @click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
               help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs.")
-@click.option("--model", default=None, help="A trained model for the method (see `detourage train`).")
+@click.option("--model", multiple=True,
+              help="A trained model for the method (see `detourage train`); in a chain, STEP=FILE "
+                   "for each step (--model ncleaner=a.json.gz --model victor=b.zip).")
 @click.option("--template", "template_file", default=None,
               help="A site template for -m template (see `detourage template fit`); without "
                    "one, -m template fits one on the pages given.")
@@ -69,27 +105,28 @@ def main() -> None:
               help="Keep comment sections (methods that can: learned).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
+@click.option("--glob", "patterns", multiple=True,
+              help="In folders, also read the files whose name matches this pattern (repeatable; "
+                   "always read: *.html, *.htm, *.xhtml, *.shtml and their .gz).")
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
-            timeout: float, max_bytes: int, url: str | None, urls: str | None, model: str | None,
+            timeout: float, max_bytes: int, url: str | None, urls: str | None, model: tuple[str, ...],
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
             max_memory: int | None,
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
-            comments: bool) -> None:
+            comments: bool, patterns: tuple[str, ...]) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
     render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
     if with_metadata:
         render["with_metadata"] = True
     try:
-        options = methods.with_model(method, model)
+        options = _models(method, model)
         options.update(methods.with_template(method, template_file))
         if comments:
             options = _with_comments(method, options)
         fit_batch = template_file is None and methods.uses_template(method)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
-    jobs = list(read_inputs(paths))
-    if not jobs:
-        raise click.UsageError("no input pages found")
+    jobs = _inputs(paths, patterns, out, fmt)
     if url is not None:
         if len(jobs) != 1:
             raise click.UsageError("--url needs exactly one input page")
@@ -103,6 +140,37 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
         return
     _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, render, progress,
              max_memory)
+
+
+def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
+    """The pages of PATHS, checked before the run: every path exists, an output folder
+    inside an input folder is not read back, one output file is for one page."""
+    try:
+        jobs = list(read_inputs(paths, patterns=patterns, exclude=[out] if out else []))
+    except FileNotFoundError as exc:
+        raise click.BadParameter(_os_message(exc), param_hint="PATHS") from None
+    if not jobs:
+        raise click.UsageError("no input pages found (folders are read for "
+                               f"{', '.join(PAGE_PATTERNS)}; add others with --glob)")
+    if output_kind(out, fmt) == "page" and len(jobs) > 1:
+        raise click.BadParameter(f"{out} is one file, for one page; for {len(jobs)} pages give a "
+                                 "folder or FILE.jsonl", param_hint="'-o'")
+    return jobs
+
+
+def _models(method: str, given: tuple[str, ...]) -> dict[str, Any]:
+    """Options from ``--model FILE`` (every step that takes a model) or ``--model STEP=FILE``
+    (repeatable), each model checked now (:func:`detourage.api.with_models`)."""
+    if not given:
+        return {}
+    from .api import with_models
+
+    named = [g.partition("=") for g in given]
+    if all(sep for _, sep, _ in named):
+        return with_models(method, {name: file for name, _, file in named})
+    if len(given) > 1 or any(sep for _, sep, _ in named):
+        raise click.BadParameter("one FILE for every step, or STEP=FILE for each", param_hint="'--model'")
+    return with_models(method, given[0])
 
 
 def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: int, timeout: float,

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures as cf
+import errno
+import fnmatch
 import gzip
 import json
 import os
@@ -46,18 +48,52 @@ class Job:
     url: str | None = None
 
 
-def read_inputs(paths: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[Job]:
-    """Jobs for files, folders (recursively, sorted) and ``-`` (standard input)."""
+def read_inputs(paths: Iterable[str], stdin: IO[bytes] | None = None, *,
+                patterns: Iterable[str] = (), exclude: Iterable[str] = ()) -> Iterator[Job]:
+    """Jobs for files, folders and ``-`` (standard input).
+
+    A file named is read whatever its name; a folder gives, recursively and sorted, its
+    web pages (:data:`PAGE_PATTERNS`) and the files whose name matches one of
+    ``patterns`` (``*.php``), except those under a folder of ``exclude`` (where the
+    output goes).  A path that does not exist, or a URL, raises ``FileNotFoundError``
+    before any page is read.
+    """
+    paths = list(paths)
+    for name in paths:
+        _check_input(name)
+    skip = [Path(e).resolve() for e in exclude]
+    wanted = (*PAGE_PATTERNS, *patterns)
     for name in paths:
         if name == "-":
             yield Job("stdin", data=(stdin or sys.stdin.buffer).read())
             continue
         path = Path(name)
         if path.is_dir():
-            for file in sorted(p for p in path.rglob("*") if p.is_file()):
+            for file in sorted(p for p in path.rglob("*") if _wanted(p, wanted, skip)):
                 yield Job(_page_id(file.relative_to(path)), path=str(file))
         else:
             yield Job(_page_id(Path(path.name)), path=str(path))
+
+
+#: the files of a folder read as pages (case-insensitive); ``--glob`` adds others
+PAGE_PATTERNS = ("*.html", "*.htm", "*.xhtml", "*.shtml", "*.html.gz", "*.htm.gz", "*.xhtml.gz")
+
+
+def _wanted(path: Path, patterns: tuple[str, ...], skip: list[Path]) -> bool:
+    name = path.name.lower()
+    if not any(fnmatch.fnmatch(name, p.lower()) for p in patterns) or not path.is_file():
+        return False
+    return not skip or not any(path.resolve().is_relative_to(folder) for folder in skip)
+
+
+def _check_input(name: str) -> None:
+    """Refuse a path that does not exist, saying so when it is a URL."""
+    if name == "-" or os.path.exists(name):
+        return
+    if "://" in name:
+        raise FileNotFoundError(errno.ENOENT, "a URL: detourage reads files, it does not fetch "
+                                "pages; save the page (curl -o page.html URL) and give --url URL", name)
+    raise FileNotFoundError(errno.ENOENT, "no such file or folder", name)
 
 
 #: extensions dropped from a page's id; ``.gz`` only after one of them (crawls store
@@ -362,7 +398,7 @@ class Summary:
         elapsed = max(time.perf_counter() - self.started, 1e-9)
         failed = sum(self.failed.values())
         reasons = ", ".join(f"{reason}: {n}" for reason, n in self.failed.most_common())
-        line = f"{self.pages} pages, {self.ok} ok, {failed} failed"
+        line = f"{self.pages} page{'' if self.pages == 1 else 's'}, {self.ok} ok, {failed} failed"
         if reasons:
             line += f" ({reasons})"
         line += f", {self.pages / elapsed:.1f} pages/s"
@@ -392,13 +428,21 @@ class Writer:
     def __init__(self, out: str | None, format: str, *, stream: IO[str] | None = None) -> None:
         self.format = format
         self.stream = stream or sys.stdout
-        self.jsonl = out is not None and out.endswith(".jsonl")
-        self.csv = format == "csv" and (out is None or out.endswith(".csv"))
-        self.folder = Path(out) if out is not None and not self.jsonl and not self.csv else None
+        kind = output_kind(out, format)
+        self.jsonl = kind == "jsonl"
+        self.csv = kind in ("csv", "csv-stream")
+        self.page_file = Path(out) if kind == "page" and out is not None else None
+        self.folder = Path(out) if kind == "folder" and out is not None else None
         self._file: IO[str] | None = None
         self._errors: IO[str] | None = None
         self._multiple = False
-        if self.jsonl or (self.csv and out is not None):
+        if self.folder is not None and self.folder.exists() and not self.folder.is_dir():
+            raise FileExistsError(errno.EEXIST, "a file, not a folder (-o: a folder for one file per "
+                                  "page, FILE.jsonl, or a file name with the format's extension for "
+                                  "one page)", out)
+        if self.page_file is not None:
+            self.page_file.parent.mkdir(parents=True, exist_ok=True)
+        elif self.jsonl or (self.csv and out is not None):
             assert out is not None
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             self._file = open(out, "w", encoding="utf-8", newline="")
@@ -411,6 +455,8 @@ class Writer:
             self._multiple = True
         elif self._file is not None:
             self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        elif self.page_file is not None:
+            self._write_page_file(record)
         elif self.folder is not None:
             self._write_file(record)
         else:
@@ -426,6 +472,17 @@ class Writer:
         target = self.folder / (record["id"] + EXTENSIONS[self.format])
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_payload(record, self.format), encoding="utf-8")
+
+    def _write_page_file(self, record: Record) -> None:
+        assert self.page_file is not None
+        if self._multiple:
+            raise DetourageError(f"{self.page_file}: one file holds one page; for several, give a "
+                                 "folder or FILE.jsonl")
+        self._multiple = True
+        if not record.get("ok"):
+            print(f"detourage: {record['id']}: {record['error']}: {record['message']}", file=sys.stderr)
+            return
+        self.page_file.write_text(_payload(record, self.format), encoding="utf-8")
 
     def _write_stream(self, record: Record) -> None:
         if self.format == "json":
@@ -443,6 +500,25 @@ class Writer:
         for handle in (self._file, self._errors):
             if handle is not None:
                 handle.close()
+
+
+#: the names of ``-o`` that are one file for one page (any format's extension), not a folder
+PAGE_FILE_SUFFIXES = frozenset({*EXTENSIONS.values(), ".txt", ".json", ".md", ".html", ".xml"})
+
+
+def output_kind(out: str | None, format: str) -> str:
+    """Where :class:`Writer` puts records: ``stream`` (or ``csv-stream``), ``jsonl``,
+    ``csv`` (FILE.csv), ``page`` (one page's output as a file named with an extension) or
+    ``folder`` (one file per page; an existing folder stays one whatever its name)."""
+    if out is None:
+        return "csv-stream" if format == "csv" else "stream"
+    if out.endswith(".jsonl"):
+        return "jsonl"
+    if format == "csv" and out.endswith(".csv"):
+        return "csv"
+    if Path(out).suffix.lower() in PAGE_FILE_SUFFIXES and not Path(out).is_dir():
+        return "page"
+    return "folder"
 
 
 def _payload(record: Record, format: str) -> str:
