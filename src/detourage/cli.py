@@ -255,12 +255,12 @@ def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bo
 @main.command("evaluate")
 @click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 @click.option("-m", "--method", "method_names", multiple=True,
-              default=("fulltext", "baseline", "eatiht"), show_default=True,
-              help="Method or chain a+b; repeat for several.")
+              help="Method or chain a+b; repeat for several (default: default, said on standard error).")
 @click.option("-o", "--out", default="evaluation", show_default=True, help="Folder for the reports.")
 @click.option("-w", "--workers", type=int, default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
-@click.option("--sample", type=int, default=None, help="Only the first N scorable pages of each dataset.")
+@click.option("--sample", type=int, default=None,
+              help="Only N scorable pages of each dataset, spread over its languages (a fixed draw).")
 @click.option("--task", type=click.Choice(["daniel"]), default=None,
               help="Also run a downstream task on each output (seed 002 Table 3).")
 @click.option("--task-resources", type=click.Path(exists=True, file_okay=False), default=None,
@@ -281,7 +281,13 @@ def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], o
                      sample: int | None, task: str | None, task_resources: str | None, timeout: float,
                      model: str | None, bootstrap: int, progress: bool | None, split: str | None,
                      template_file: str | None) -> None:
-    """Score methods against gold datasets (CleanEval TO/TM/CAR, shingles, cosine, snippets)."""
+    """Score methods against gold datasets (CleanEval TO/TM/CAR, shingles, cosine, snippets).
+
+    A method whose shipped model was trained on pages scored is named in the report and on
+    standard error, with where to find its honest figures."""
+    if not method_names:
+        method_names = ("default",)
+        click.echo(f"detourage: no -m given: evaluating default ({methods.get('default').name})", err=True)
     try:
         options: dict = {}
         for name in method_names:
@@ -328,6 +334,8 @@ def _evaluate(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str
         page.pop("blocks", None)
     written = write_reports(summary, ev.pages, out)
     click.echo(headline_table(summary))
+    for note in ev.notes:
+        click.echo(f"detourage: note: {note}", err=True)
     click.echo(f"detourage: {len(ev.pages)} page runs in {ev.seconds:.1f} s; reports: "
                + ", ".join(str(p) for p in written.values()), err=True)
 

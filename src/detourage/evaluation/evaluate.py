@@ -16,7 +16,7 @@ import hashlib
 import statistics
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +119,10 @@ class Evaluation:
     seconds: float = 0.0
     #: the half of the fixed split scored (None: every page)
     split: str | None = None
+    #: what a reader must know to trust the figures: :func:`training_notes`
+    notes: list[str] = field(default_factory=list)
+    #: ``--sample N``: N pages of each dataset (None: every page)
+    sample: int | None = None
 
     def summary(self, *, command: str = "", bootstrap: int = 1000) -> dict[str, Any]:
         return {
@@ -127,6 +131,8 @@ class Evaluation:
             "version": _version(),
             "seconds": round(self.seconds, 1),
             "split": self.split,
+            "sample": self.sample,
+            "notes": self.notes,
             "datasets": [dataset_info(d) for d in self.datasets],
             "methods": self.methods,
             "rows": summary_rows(self.pages, bootstrap=bootstrap),
@@ -148,27 +154,92 @@ def evaluate(
     (``split``: only the pages of one half of :func:`gold.split_of`)."""
     loaded = [d if isinstance(d, Dataset) else load_dataset(d) for d in datasets]
     jobs = list(page_jobs(loaded, methods, sample, split))
+    notes = training_notes(jobs, dict(scorer.options))
     t0 = time.perf_counter()
     pages = []
     for record in execute(jobs, scorer, workers):
         pages.append(record)
         if progress is not None:
             progress(record)
-    return Evaluation(loaded, list(methods), pages, time.perf_counter() - t0, split)
+    return Evaluation(loaded, list(methods), pages, time.perf_counter() - t0, split, notes, sample)
 
 
 def page_jobs(datasets: Sequence[Dataset], methods: Sequence[str], sample: int | None,
               split: str | None = None) -> Iterator[PageJob]:
-    """Jobs for the scorable pages (of one split, if given; then the first ``sample`` of
-    each dataset, by id, if given)."""
+    """Jobs for the scorable pages (of one split, if given; then ``sample`` pages of each
+    dataset, if given: :func:`sampled`)."""
     for dataset in datasets:
         docs = dataset.scorable
         if split is not None:
             docs = [d for d in docs if split_of(dataset.name, d.id) == split]
-        docs = docs[:sample] if sample else docs
+        docs = sampled(dataset.name, docs, sample) if sample else docs
         for method in methods:
             for doc in docs:
                 yield PageJob(dataset.name, doc, method)
+
+
+def sampled(dataset: str, docs: Sequence[Document], n: int) -> list[Document]:
+    """``n`` of a dataset's pages, spread over its languages (in turn, each language's
+    pages in the order of sha256("<dataset>/<id>"), so the draw is fixed and not the
+    first pages by name), returned in the dataset's order."""
+    by_lang: dict[str, list[Document]] = defaultdict(list)
+    for doc in sorted(docs, key=lambda d: hashlib.sha256(f"{dataset}/{d.id}".encode()).digest()):
+        by_lang[doc.lang].append(doc)
+    queues = [by_lang[lang] for lang in sorted(by_lang)]
+    chosen: set[str] = set()
+    while len(chosen) < min(n, len(docs)):
+        for queue in queues:
+            if queue and len(chosen) < n:
+                chosen.add(queue.pop(0).id)
+    return [d for d in docs if d.id in chosen]
+
+
+def training_notes(jobs: Sequence[PageJob], options: Mapping[str, Any]) -> list[str]:
+    """A sentence per method that is scored on pages its shipped model was trained on
+    (a model given with ``--model`` is the user's: nothing is known of it)."""
+    from .. import methods as registry
+
+    notes = []
+    for method in dict.fromkeys(job.method for job in jobs):
+        scored = [job for job in jobs if job.method == method]
+        for step in registry.chain(method):
+            given = options.get(step.name)
+            if "model" not in getattr(step.options, "__dataclass_fields__", {}) or getattr(given, "model", None):
+                continue
+            trained, every_page = _shipped_training(step)
+            seen = sum(trained(job.dataset, job.doc.id) for job in scored)
+            if seen:
+                notes.append(_training_note(method, step.name, seen, len(scored), every_page))
+    return notes
+
+
+def _training_note(method: str, step: str, seen: int, scored: int, every_page: bool) -> str:
+    whose = f"{method}'s" if method == step else f"{method}: {step}'s"
+    if every_page:
+        return (f"{whose} shipped model was trained on every page of the datasets it was built from: "
+                f"{seen} of the {scored} pages scored here are training pages, so these figures flatter "
+                "it; its honest figures are leave-one-dataset-out (benchmarks/learned_lodo.py).")
+    return (f"{whose} shipped model was trained on {seen} of the {scored} pages scored (the 'train' "
+            "half of the split); score it on --split held-out for honest figures.")
+
+
+def _shipped_training(step: Any) -> tuple[Callable[[str, str], bool], bool]:
+    """A predicate (dataset, id) → whether the step's shipped model was trained on that
+    page, read from the model's provenance, and whether it took every page of its datasets."""
+    import importlib
+
+    module = importlib.import_module(step.options.__module__)
+    options = step.options(**dict(step.defaults))
+    if hasattr(options, "nonlexical"):  # NCleaner: the provenance lists the ids per dataset/lang
+        provenance = module.load_model(None, options.nonlexical).provenance
+        ids = {(key.split("/")[0], i) for key, values in provenance.get("ids", {}).items() for i in values}
+        return (lambda dataset, doc_id: (dataset, doc_id) in ids), False
+    meta = module.load_model(None).meta
+    if "names" in meta:  # Victor: every training page as dataset/id
+        names = set(meta["names"])
+        return (lambda dataset, doc_id: f"{dataset}/{doc_id}" in names), False
+    datasets = set(meta.get("datasets", ()))  # learned: every page of its datasets
+    return (lambda dataset, doc_id: dataset in datasets), True
 
 
 def dataset_info(dataset: Dataset) -> dict[str, Any]:

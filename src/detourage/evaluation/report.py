@@ -653,7 +653,7 @@ def _anchor(text: str) -> str:
 def render_markdown(summary: Mapping[str, Any]) -> str:
     """report.md: the run, then every table (plots are in the HTML report)."""
     run = _Run(summary)
-    out = [f"# {_TITLE}\n", _provenance(run) + "\n",
+    out = [f"# {_TITLE}\n", _provenance(run) + "\n", *(f"**Note**: {_md_cell(n)}\n" for n in _notes(run)),
            f"Per-page scores: [pages.csv](pages.csv), [pages.jsonl](pages.jsonl); "
            f"every figure: [summary.json](summary.json); plots: [report.html](report.html).\n"]
     for section in _sections(run, {}):
@@ -664,8 +664,16 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
 
 def _provenance(run: _Run) -> str:
     s = run.summary
+    split = ("every page, both halves of the fixed split" if s.get("split") is None
+             else f"the {s['split']!r} half of the fixed split (gold.split_of) only")
+    sample = f"; a sample of {s['sample']} per dataset, spread over its languages" if s.get("sample") else ""
     return (f"Created {s.get('created') or 'N/A'} by detourage {s.get('version') or 'N/A'}; "
-            f"{len(run.methods)} method(s), {len(run.dataset_names)} dataset(s).")
+            f"{len(run.methods)} method(s), {len(run.dataset_names)} dataset(s); pages: {split}{sample}.")
+
+
+def _notes(run: _Run) -> list[str]:
+    """What a reader must know to trust the figures (training pages scored)."""
+    return [str(note) for note in run.summary.get("notes") or ()]
 
 
 def _md_section(section: _Section) -> str:
@@ -720,6 +728,7 @@ def render_html(summary: Mapping[str, Any], hists: Mapping[str, Histogram] | Non
     files = ", ".join(f'<a href="{n}">{n}</a>' for n in ("pages.csv", "pages.jsonl",
                                                         "summary.json", "report.md"))
     body = [f"<h1>{_e(_TITLE)}</h1>", f'<p class="meta">{_e(_provenance(run))}</p>',
+            *(f'<p class="note"><strong>Note</strong>: {_e(n)}</p>' for n in _notes(run)),
             f'<p class="meta">Per-page scores and every figure: {files}.</p>',
             f"<nav>{nav}</nav>", _hatches(len(run.methods)), *map(_html_section, sections)]
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>'
