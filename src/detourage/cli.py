@@ -132,6 +132,9 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
             raise click.UsageError("--url needs exactly one input page")
         jobs = [Job(jobs[0].id, jobs[0].path, jobs[0].data, url)]
     jobs = _with_urls(jobs, urls)
+    if fit_batch and len(jobs) == 1:
+        click.echo(f"detourage: {method}: no --template, and a template is fitted on several pages "
+                   f"of a site: this page falls back to {_fallback(method)}", err=True)
     if fit_batch and len(jobs) > 1:
         with _fitted(jobs, workers or default_workers(), Limits(max_bytes=max_bytes), timeout) as path:
             options.update(methods.with_template(method, path))
@@ -186,6 +189,21 @@ def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: i
         sys.exit(1)
 
 
+def _fallback(method: str) -> str:
+    """The method that labels a page without a template (the template step's ``fallback``)."""
+    found = [getattr(m.options(**dict(m.defaults)), "fallback", None) for m in methods.chain(method)]
+    return next((f for f in found if f), "its fallback method")
+
+
+def _warn_no_site(template: Any) -> None:
+    """Say when pages without a URL were lumped into one site named ''."""
+    unknown = template.sites.get("")
+    if unknown is not None:
+        click.echo(f"detourage: warning: {unknown.pages} pages have no URL (no --urls, no canonical "
+                   "link or og:url): fitted together as one site named ''; give their URLs with --urls, "
+                   "or --group-by all to say they are one site", err=True)
+
+
 def _with_comments(method: str, options: dict) -> dict:
     """``options`` with ``comments=True`` for every method of the chain whose ``Options``
     has that field (keeping a model or template already set); an error when none has."""
@@ -228,6 +246,7 @@ def _fitted(jobs: Iterable[Job], workers: int, limits: Limits, timeout: float,
     template, failed = site_template.fit_jobs(jobs, workers=workers, group_by=group_by,
                                               limits=limits, timeout=timeout)
     rows = site_template.describe(template)
+    _warn_no_site(template)
     click.echo(f"detourage: template fitted on {template.pages} pages of {len(rows)} sites "
                f"({sum(r['templates'] for r in rows)} templates, {sum(r['outliers'] for r in rows)} "
                f"outlier pages); {len(failed)} pages could not be read", err=True)
@@ -667,6 +686,7 @@ def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: st
     site_template.save(template, out)
     for record in failed:
         click.echo(f"detourage: {record['id']}: {record['error']}: {record.get('message', '')}", err=True)
+    _warn_no_site(template)
     _show(template)
     click.echo(f"detourage: {template.pages} pages, {len(failed)} failed; template written to {out} "
                f"({os.path.getsize(out) / 1024:.0f} KiB)", err=True)
@@ -692,7 +712,8 @@ def _show(template) -> None:  # type: ignore[no-untyped-def]
     click.echo(f"{'site':<{width}}  pages  templates  outliers  silhouette")
     for r in rows:
         sil = "" if r["silhouette"] is None else f"{r['silhouette']:.3f}"
-        click.echo(f"{r['site']:<{width}}  {r['pages']:>5}  {r['templates']:>9}  {r['outliers']:>8}  {sil:>10}")
+        site = r["site"] or "''"  # pages without a URL
+        click.echo(f"{site:<{width}}  {r['pages']:>5}  {r['templates']:>9}  {r['outliers']:>8}  {sil:>10}")
 
 
 @main.command("methods")
