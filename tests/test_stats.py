@@ -190,7 +190,7 @@ def test_table_has_the_seeds_columns_a_note_and_failures(tmp_path: Path):
     assert "2 † |" in zh_row  # the whitespace count of Chinese is flagged
     assert any(line.startswith("| **all** |") for line in lines)
     assert "jieba" in table and "wc -w" in table
-    assert "Not counted: 1 pages (missing gold: 1)." in table
+    assert "Not counted: 1 page (missing gold: 1)." in table
 
 
 # ------------------------------------------------------------------ real data

@@ -66,9 +66,9 @@ def main() -> None:
 @click.option("-f", "--format", "fmt", type=click.Choice(list(RENDERERS)), default="txt",
               show_default=True, help="Output format.")
 @click.option("-o", "--out", default=None,
-              help="FOLDER for one file per page, FILE.jsonl for one JSON line per page, or (-f csv) "
-                   "FILE.csv for one row per page; "
-                   "default: standard output.")
+              help="FOLDER for one file per page, FILE.jsonl for one JSON line per page, (-f csv) "
+                   "FILE.csv for one row per page, or a file with an extension (out.txt) for one "
+                   "page; default: standard output (several pages: each after a line ==> ID <==).")
 @click.option("-w", "--workers", type=int, default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
 @click.option("--timeout", type=float, default=30.0, show_default=True,
@@ -115,6 +115,9 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
             comments: bool, patterns: tuple[str, ...]) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
+    if cleaneval_id and fmt != "cleaneval":
+        raise click.BadParameter("goes with -f cleaneval (the <text id=…> wrapper of CleanEval "
+                                 "submissions)", param_hint="'--cleaneval-id'")
     render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
     if with_metadata:
         render["with_metadata"] = True
@@ -183,7 +186,8 @@ def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: i
     step = Step(method=method, format=fmt, limits=Limits(max_bytes=max_bytes), timeout=timeout,
                 cleaneval_wrapper=cleaneval_id, options=tuple(options.items()),
                 render_options=tuple(render.items()), max_memory=memory or None)
-    summary = _run(jobs, step, workers or default_workers(), Writer(out, fmt), progress)
+    writer = Writer(out, fmt, headers=len(jobs) > 1 and not cleaneval_id)
+    summary = _run(jobs, step, workers or default_workers(), writer, progress)
     click.echo(f"detourage: {summary}", err=True)
     if summary.ok == 0 or not summary.balanced:
         sys.exit(1)
@@ -401,7 +405,7 @@ def stats_command(datasets: tuple[str, ...], sources: tuple[str, ...], method_na
                   workers: int) -> None:
     """Corpus statistics per language (seed 000 Tables 1-5): paragraphs, lines, words,
     characters, files — of the raw pages, the gold, or a method's output."""
-    from .evaluation.stats import corpus_stats, stats_table
+    from .evaluation.stats import WORD_NOTE, corpus_stats, stats_table
 
     if "method" in sources and not method_names:
         raise click.UsageError("--source method needs at least one --method")
@@ -415,7 +419,8 @@ def stats_command(datasets: tuple[str, ...], sources: tuple[str, ...], method_na
             for method in (method_names if source == "method" else (None,)):
                 table = corpus_stats(dataset, source, method=method, workers=workers or default_workers())
                 title = f"{Path(dataset).name}: {method or source}"
-                click.echo(stats_table(table, title) + "\n")
+                click.echo(stats_table(table, title, note=False) + "\n")
+    click.echo(WORD_NOTE)
 
 
 @main.group()

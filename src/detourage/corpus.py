@@ -425,8 +425,11 @@ class Writer:
     """Writes records as JSON lines (to a file or stdout), one file per page, or, for the
     ``csv`` format, one CSV row per page (to ``FILE.csv`` or stdout; failed pages too)."""
 
-    def __init__(self, out: str | None, format: str, *, stream: IO[str] | None = None) -> None:
+    def __init__(self, out: str | None, format: str, *, stream: IO[str] | None = None,
+                 headers: bool = False) -> None:
         self.format = format
+        #: on a stream, a line ``==> ID <==`` before each page's output (several pages)
+        self.headers = headers
         self.stream = stream or sys.stdout
         kind = output_kind(out, format)
         self.jsonl = kind == "jsonl"
@@ -494,6 +497,8 @@ class Writer:
         if self._multiple:
             self.stream.write("\n")
         self._multiple = True
+        if self.headers:
+            self.stream.write(f"==> {record['id']} <==\n")
         self.stream.write(record["text"])
 
     def close(self) -> None:

@@ -31,7 +31,10 @@ class LimitExceeded(DetourageError):
         self.value = value
         self.limit = limit
         self.reason = f"limit:{what}"
-        super().__init__(f"{what} limit exceeded: {value} > {limit}")
+        if what == "time":  # the alarm fires at the limit: no elapsed time worth printing
+            super().__init__(f"time limit exceeded: over {limit:g} s")
+        else:
+            super().__init__(f"{what} limit exceeded: {value} > {limit}")
 
 
 class UnknownMethod(DetourageError):

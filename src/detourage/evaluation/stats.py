@@ -369,9 +369,10 @@ _COLUMNS = ("Language", "paragraphs", "lines", "words (wc -w)", "words (script-a
             "characters", "bytes", "files")
 
 
-def stats_table(stats_by_lang: Mapping[str, TextStats], title: str) -> str:
+def stats_table(stats_by_lang: Mapping[str, TextStats], title: str, *, note: bool = True) -> str:
     """A Markdown table with the seed's columns (plus script-aware words and bytes), then
-    a note on how words are counted and, if any, the failed pages."""
+    a note on how words are counted (unless ``note`` is false: several tables share one
+    :data:`WORD_NOTE`) and, if any, the failed pages."""
     lines = [f"**{title}**", "", "| " + " | ".join(_COLUMNS) + " |",
              "|---" + "|--:" * (len(_COLUMNS) - 1) + "|"]
     for lang, s in stats_by_lang.items():
@@ -379,11 +380,12 @@ def stats_table(stats_by_lang: Mapping[str, TextStats], title: str) -> str:
         cells = (f"**{lang}**" if lang == ALL else lang, s.paragraphs, s.lines, f"{s.words}{mark}",
                  s.words_script, s.characters, s.nbytes, s.files)
         lines.append("| " + " | ".join(map(str, cells)) + " |")
-    lines += ["", WORD_NOTE]
+    if note:
+        lines += ["", WORD_NOTE]
     total = stats_by_lang.get(ALL) or sum(stats_by_lang.values(), TextStats())
     if total.failed:
         reasons = ", ".join(f"{r}: {n}" for r, n in total.failures)
-        lines.append(f"Not counted: {total.failed} pages ({reasons}).")
+        lines.append(f"Not counted: {total.failed} page{'' if total.failed == 1 else 's'} ({reasons}).")
     return "\n".join(lines) + "\n"
 
 
