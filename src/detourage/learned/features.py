@@ -427,8 +427,9 @@ class _Tree:
             current = self.parent[current]
         dist = np.full((len(current), len(GROUPS)), 99.0)
         if new_bits:
-            levels = np.stack(new_bits)  # (levels, paragraphs)
-            hits = (levels[:, :, None] >> np.arange(len(GROUPS))) & 1
+            levels = np.stack(new_bits).astype("<i8")  # (levels, paragraphs)
+            as_bytes = levels.view(np.uint8).reshape(*levels.shape, 8)
+            hits = np.unpackbits(as_bytes, axis=2, bitorder="little")[:, :, :len(GROUPS)]
             met = hits.any(axis=0)
             dist[met] = hits.argmax(axis=0)[met]
         for j, group in enumerate(GROUPS):
