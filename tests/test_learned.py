@@ -201,3 +201,10 @@ def test_shipped_model_cleans_the_example_page():
     assert not any("Advertisement" in line or "Summer sale" in line for line in lines)
     assert "The survey will be published this autumn" in lines[-1]
     assert forest.load_model().meta["pages"] > 1000  # trained on the shared gold
+
+
+def test_a_missing_shipped_model_names_its_rebuild_command():
+    from detourage.shipped import model_bytes
+
+    with pytest.raises(ModelError, match="rebuild it with python benchmarks/train_learned.py"):
+        model_bytes("absent.zip", "model", "python benchmarks/train_learned.py --write", ModelError)

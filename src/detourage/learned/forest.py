@@ -17,13 +17,13 @@ import os
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import DetourageError
+from ..shipped import model_bytes
 
 FORMAT = "detourage-learned/1"
 DEFAULT_MODEL = "learned-default.zip"
@@ -162,12 +162,7 @@ def load_model(path: str | None = None) -> Model:
         except OSError as exc:
             raise ModelError(f"cannot read model {path}: {exc.strerror}") from None
         return Model.from_bytes(raw, str(path))
-    entry = resources.files("detourage").joinpath("data", DEFAULT_MODEL)
-    try:
-        raw = entry.read_bytes()
-    except FileNotFoundError:
-        raise ModelError(f"the shipped model {DEFAULT_MODEL} is missing: rebuild it with "
-                         "python benchmarks/train_learned.py --write") from None
+    raw = model_bytes(DEFAULT_MODEL, "model", "python benchmarks/train_learned.py --write", ModelError)
     return Model.from_bytes(raw, DEFAULT_MODEL)
 
 

@@ -27,7 +27,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import add
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ import numpy as np
 import pycrfsuite
 
 from ..errors import DetourageError
+from ..shipped import model_bytes
 from ..model import Block, Label
 from . import features
 from .config import Config
@@ -359,12 +359,7 @@ def load_model(path: str | None = None) -> Model:
     """A model file, or the shipped default (``data/victor-default.zip``), loaded once."""
     if path is not None:
         return Model.load(path)
-    entry = resources.files("detourage").joinpath("data", DEFAULT_MODEL)
-    try:
-        raw = entry.read_bytes()
-    except FileNotFoundError:
-        raise ModelError(f"the shipped Victor model {DEFAULT_MODEL} is missing: rebuild it with "
-                         "python benchmarks/train_victor.py --write") from None
+    raw = model_bytes(DEFAULT_MODEL, "Victor model", "python benchmarks/train_victor.py --write", ModelError)
     return Model.from_bytes(raw, DEFAULT_MODEL)
 
 
