@@ -272,8 +272,7 @@ def check_method(method: str, inputs: list[Input], work: Path, guard: float) -> 
 
     folder = inputs[0].path.parent
     out = work / f"{method}-folder.jsonl"
-    # --glob "*": folders are read by page extension; the hostile files must all be read
-    whole = run_cli(["extract", str(folder), "--glob", "*", "-m", method, "-o", str(out),
+    whole = run_cli(["extract", str(folder), "--glob", "*", "-m", method, "-o", str(out),  # every file
                      "--timeout", str(PAGE_TIMEOUT)], out, guard)
     by_id = {r.get("id"): r for r in whole.records}
     failed = []

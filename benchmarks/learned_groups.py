@@ -23,7 +23,7 @@ from detourage.learned import features, train
 from detourage.learned.forest import load_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learned_lodo import folds  # noqa: E402
+from learned_lodo import char_scores, folds  # noqa: E402
 from train_learned import dataset_paths, load_pages  # noqa: E402
 
 KEPT_FOLDS = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1", "wcxb-dev",
@@ -53,13 +53,6 @@ def groups() -> dict[str, list[int]]:
     return out
 
 
-def char_f1(keep: np.ndarray, y: np.ndarray, chars: np.ndarray) -> float:
-    tp, pred, gold = chars[keep & y].sum(), chars[keep].sum(), chars[y].sum()
-    p = tp / pred if pred else float(not gold)
-    r = tp / gold if gold else 1.0
-    return 2 * p * r / (p + r) if p + r else 0.0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", type=Path, default=Path("build/learned/folds"))
@@ -84,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def score(matrix: np.ndarray) -> float:
             keep = model.forest.probabilities(matrix) >= model.threshold
-            return float(np.mean([char_f1(keep[a:b], p.y, p.chars.astype(float))
+            return float(np.mean([char_scores(keep[a:b], p.y, p.chars)[2]
                                   for p, a, b in zip(held, bounds[:-1], bounds[1:])]))
 
         base = score(X)

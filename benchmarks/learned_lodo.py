@@ -72,6 +72,14 @@ def folds(pages: Sequence[train.PageData], names: Sequence[str]) -> list[tuple[s
     return out
 
 
+def char_scores(keep: np.ndarray, y: np.ndarray, chars: np.ndarray) -> tuple[float, float, float]:
+    """Character P, R and F1 of the kept paragraphs against the aligned gold of one page."""
+    tp, pred, gold = (float(chars[m].sum()) for m in (keep & y, keep, y))
+    p = tp / pred if pred else float(not gold)
+    r = tp / gold if gold else 1.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
 def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict) -> None:
     """Paragraph-level proxy: character F1 of the kept paragraphs against the aligned gold."""
     print("| fold | pages | char P | char R | char F1 (page mean) |\n|---|---:|---:|---:|---:|")
@@ -81,14 +89,10 @@ def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict) -
         for p in pages:
             if (p.dataset, p.id) not in scored:
                 continue
-            keep = model.forest.probabilities(p.X) >= model.threshold
-            tp = float(p.chars[keep & p.y].sum())
-            pred, gold = float(p.chars[keep].sum()), float(p.chars[p.y].sum())
-            prec = tp / pred if pred else (1.0 if not gold else 0.0)
-            rec = tp / gold if gold else 1.0
+            prec, rec, f1 = char_scores(model.forest.probabilities(p.X) >= model.threshold, p.y, p.chars)
             ps.append(prec)
             rs.append(rec)
-            fs.append(2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+            fs.append(f1)
         print(f"| {fold} | {len(fs)} | {np.mean(ps):.3f} | {np.mean(rs):.3f} | {np.mean(fs):.3f} |",
               flush=True)
 

@@ -279,6 +279,35 @@ def maxrss_mib() -> float:
     return rss / 2**20 if sys.platform == "darwin" else rss / 1024
 
 
+def faster_than(overall: dict[str, dict]) -> list[str]:
+    """Print each FASTER_THAN check whose method and peer both ran; the missed ones."""
+    missed = []
+    for name, (peer, factor) in FASTER_THAN.items():
+        if name in overall and peer in overall:
+            speedup = overall[peer]["median_ms"] / overall[name]["median_ms"]
+            ok = speedup >= factor
+            print(f"- {name} vs {peer}: {speedup:.1f}× faster at the median (target ≥ {factor:.0f}×: "
+                  f"{'ok' if ok else 'MISSED'})")
+            if not ok:
+                missed.append(f"{name} vs {peer}")
+    return missed
+
+
+def metadata_cost(overall: dict[str, dict], method_names: list[str]) -> list[str]:
+    """Print what metadata adds to each method timed with it (``--metadata``); the missed ones."""
+    missed = []
+    for name in method_names:
+        if f"{name}+metadata" in overall:
+            extra = overall[f"{name}+metadata"]["median_ms"] - overall[name]["median_ms"]
+            cpu = overall[f"{name}+metadata"]["cpu_median_ms"] - overall[name]["cpu_median_ms"]
+            ok = extra <= METADATA_MS
+            print(f"- metadata after {name}: +{extra:.3f} ms at the median (CPU +{cpu:.3f} ms; target "
+                  f"≤ {METADATA_MS:g} ms: {'ok' if ok else 'MISSED'})")
+            if not ok:
+                missed.append(f"{name}+metadata")
+    return missed
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -376,23 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"- tracemalloc peak (Python heap only) on the largest page, {largest.dataset}/{largest.id} "
           f"({len(largest.data) / 1024:.0f} KiB): {peak_text}")
     missed = [n for n, r in overall.items() if r["meets_target"] is False]
-    for name, (peer, factor) in FASTER_THAN.items():
-        if name in overall and peer in overall:
-            speedup = overall[peer]["median_ms"] / overall[name]["median_ms"]
-            ok = speedup >= factor
-            print(f"- {name} vs {peer}: {speedup:.1f}× faster at the median (target ≥ {factor:.0f}×: "
-                  f"{'ok' if ok else 'MISSED'})")
-            if not ok:
-                missed.append(f"{name} vs {peer}")
-    for name in method_names:
-        if f"{name}+metadata" in overall:
-            extra = overall[f"{name}+metadata"]["median_ms"] - overall[name]["median_ms"]
-            cpu = overall[f"{name}+metadata"]["cpu_median_ms"] - overall[name]["cpu_median_ms"]
-            ok = extra <= METADATA_MS
-            print(f"- metadata after {name}: +{extra:.3f} ms at the median (CPU +{cpu:.3f} ms; target "
-                  f"≤ {METADATA_MS:g} ms: {'ok' if ok else 'MISSED'})")
-            if not ok:
-                missed.append(f"{name}+metadata")
+    missed += faster_than(overall) + metadata_cost(overall, method_names)
     verdict = "all ratio targets met" if not missed else f"targets missed: {', '.join(missed)}"
     total = time.perf_counter() - started
     print(f"\nVerdict: {verdict}. Script wall time {total:.1f} s.")

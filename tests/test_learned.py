@@ -55,7 +55,7 @@ def test_features_describe_the_page():
     assert texts[para.title_index] == "Storm floods the old harbour"
     assert para.heading[para.title_index] == 1
     comment = texts.index("Great article, thanks for sharing this with us all!")
-    assert para.comment_distance[comment] <= 1 and para.comment_distance[first] == 99
+    assert column(para, "dist_comment")[comment] <= 1 and column(para, "dist_comment")[first] == 99
 
 
 def test_features_of_empty_and_tiny_pages():

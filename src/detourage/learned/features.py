@@ -187,13 +187,15 @@ class Paragraphs:
     chars: np.ndarray
     #: heading level 1–6, 0 for other paragraphs
     heading: np.ndarray
-    #: distance in levels to the nearest comment-vocabulary container (99: none)
-    comment_distance: np.ndarray
     #: index of the paragraph best matching the page title (-1: none)
     title_index: int
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    def column(self, name: str) -> np.ndarray:
+        """One feature column, by name."""
+        return self.X[:, names().index(name)]
 
 
 @lru_cache(maxsize=1)
@@ -228,7 +230,7 @@ def compute(page: Page) -> Paragraphs:
     width = len(names())
     if not n_blocks:
         empty = np.zeros(0, dtype=np.int64)
-        return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, empty, -1)
+        return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, -1)
     para = np.fromiter(map(_PARAGRAPH, blocks), dtype=np.int64, count=n_blocks)
     starts = np.flatnonzero(np.r_[True, para[1:] != para[:-1]])
     ends = np.r_[starts[1:], n_blocks]
@@ -247,7 +249,6 @@ def compute(page: Page) -> Paragraphs:
     containers = [_container(b) for b in firsts]
     tree = _Tree(containers)
     tree.distances(columns)
-    comment_distance = columns["dist_comment"].copy()
     _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
     title_index = _page(page, texts, chars, link_chars, heading, columns)
@@ -255,7 +256,7 @@ def compute(page: Page) -> Paragraphs:
     for j, name in enumerate(names()):
         X[:, j] = columns[name]
     return Paragraphs(starts, ends, texts, X, chars.astype(np.int64), heading,
-                      comment_distance, title_index)
+                      title_index)
 
 
 def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

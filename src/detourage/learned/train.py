@@ -13,6 +13,7 @@ short menu lines still matter).  Fitting needs scikit-learn (``pip install
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import os
 import time
 from collections import defaultdict
@@ -88,18 +89,17 @@ def collect(datasets: Iterable[str | os.PathLike[str] | Dataset], *, workers: in
                 and (split is None or split_of(ds.name, d.id) == split)]
         jobs += [(d, ds.name, options) for d in docs]
     out: list[PageData] = []
-    if workers == 1:
-        results: Iterable[PageData | None] = map(_job, jobs)
-    else:
-        pool = cf.ProcessPoolExecutor(workers or os.cpu_count())
-        results = pool.map(_job, jobs, chunksize=8)
-    for i, item in enumerate(results):
-        if item is not None and len(item.y):
-            out.append(item)
-        if progress is not None:
-            progress(i + 1, len(jobs))
-    if workers != 1:
-        pool.shutdown()
+    with contextlib.ExitStack() as stack:
+        if workers == 1:
+            results: Iterable[PageData | None] = map(_job, jobs)
+        else:
+            pool = stack.enter_context(cf.ProcessPoolExecutor(workers or os.cpu_count()))
+            results = pool.map(_job, jobs, chunksize=8)
+        for i, item in enumerate(results):
+            if item is not None and len(item.y):
+                out.append(item)
+            if progress is not None:
+                progress(i + 1, len(jobs))
     return out
 
 

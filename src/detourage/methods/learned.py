@@ -79,7 +79,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
     threshold = model.threshold + FAVOR_SHIFT[options.favor]
     keep = probability >= threshold
     if options.comments:
-        keep |= (para.comment_distance <= COMMENT_LEVELS) & (probability >= threshold / 3)
+        keep |= (para.column("dist_comment") <= COMMENT_LEVELS) & (probability >= threshold / 3)
     _keep_title(para, keep)
     if options.fallback:
         details.update(_fallback(para, keep))
@@ -104,10 +104,7 @@ def _fallback(para: features.Paragraphs, keep: np.ndarray) -> dict:
     kept = int(para.chars[keep].sum())
     if total < FALLBACK_PAGE_CHARS or kept >= FALLBACK_SHARE * total:
         return {}
-    names = features.names()
-    in_top = para.X[:, names.index("in_top")] > 0
-    low_links = para.X[:, names.index("link_density")] < 0.5
-    rescue = in_top & low_links
+    rescue = (para.column("in_top") > 0) & (para.column("link_density") < 0.5)
     if int(para.chars[rescue].sum()) <= kept:
         return {}
     keep |= rescue
