@@ -53,6 +53,23 @@ def test_parse_drops_empty_blocks_and_keeps_inner_markers():
     assert parse_cleaneval("") == [] and parse_cleaneval(" \n\n") == []
 
 
+def test_parse_drops_blocks_made_only_of_html_comments():
+    assert parse_cleaneval("<p> <!-- this page contains no article -->\n") == []
+    assert parse_cleaneval("<!-- a note -->\nplain line") == [("p", "plain line")]
+    assert parse_cleaneval("<p> before <!-- kept --> after\n<h> <!-- a --> <!--\nb -->") == [
+        ("p", "before <!-- kept --> after")]
+
+
+def test_gold_of_html_comments_only_is_an_empty_gold(tmp_path):
+    for folder in ("html", "gold"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "html" / "none.html").write_bytes(b"<p>No article here</p>")
+    (tmp_path / "gold" / "none.txt").write_bytes(b"<p> <!-- this page contains no article -->\n")
+    ds = load_dataset(tmp_path)
+    assert ds.scorable == ()
+    assert dict(ds.problems)["none"] == "empty gold (HTML comments only)"
+
+
 def test_format_cleaneval():
     assert format_cleaneval([("h", "T"), ("p", " a\n b "), ("l", "")]) == "<h> T\n<p> a b\n"
     assert format_cleaneval([]) == ""
@@ -160,7 +177,7 @@ needs_shared = pytest.mark.skipif(
 # counts from each dataset's README.md
 EXPECTED = {
     "cleaneval-en-dev": (58, {"en": 58}, {"32"}),
-    "cleanportaleval": (71, {"en": 71}, {"bbc.co.uk_news_05"}),
+    "cleanportaleval": (71, {"en": 71}, {"bbc.co.uk_news_05", "bbc.co.uk_news_04"}),
     "daniel": (1689, {"en": 475, "zh": 401, "pl": 274, "el": 273, "ru": 266}, set()),
     "l3s-gn1": (621, {"en": 621}, set()),
 }
@@ -173,7 +190,9 @@ def test_real_dataset_counts_and_problems(name):
     ds = load_dataset(DATASETS / name)
     assert len(ds) == count
     assert Counter(d.lang for d in ds) == langs
-    assert dict(ds.problems) == {i: "empty gold" for i in empty}
+    comment_only = {"bbc.co.uk_news_04"}  # "<p> <!-- this page contains no article -->"
+    assert dict(ds.problems) == {i: "empty gold" + (" (HTML comments only)" if i in comment_only else "")
+                                 for i in empty}
     assert len(ds.scorable) == count - len(empty)
     assert all(d.gold_kind == "cleaneval" and d.gold_blocks for d in ds.scorable)
 

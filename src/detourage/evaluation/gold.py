@@ -8,7 +8,9 @@ line) or ``gold/<id>.json`` (``{"with": [...], "without": [...]}`` snippets),
 
 Gold is read strictly: a page whose gold is missing, not UTF-8, not valid JSON or
 empty stays in the dataset but carries ``gold_problem`` (and is listed in
-``Dataset.problems``); it is never scored as if its gold were empty.  A leading UTF-8
+``Dataset.problems``); it is never scored as if its gold were empty.  A block made only
+of HTML comments is no text (cleanportaleval's ``<p> <!-- this page contains no
+article -->``): a gold file of such blocks alone is an empty gold.  A leading UTF-8
 BOM is valid UTF-8 and is dropped.  Gold files are small, so all are read when the
 dataset is loaded (DANIEL, 1689 pages, loads in about 0.2 s warm); pages are read on demand.
 """
@@ -37,6 +39,7 @@ GoldKind = Literal["cleaneval", "snippets"]
 _MARKER = re.compile(r"\s*<([phl])>", re.IGNORECASE)
 _WRAPPER = re.compile(r"\s*(<text(\s.*)?>|</text>)\s*$", re.IGNORECASE)
 _URL = re.compile(r"\s*URL:", re.IGNORECASE)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 # ------------------------------------------------------------------ CleanEval text
@@ -64,11 +67,12 @@ def parse_cleaneval(text: str) -> list[Block]:
 
     A line starting with ``<p>``, ``<h>`` or ``<l>`` opens a block; unmarked lines
     continue it (joined with a space); unmarked text before the first marker is a "p"
-    block.  Whitespace is collapsed, blank lines and empty blocks are dropped.
+    block.  Whitespace is collapsed, blank lines and empty blocks are dropped, and so are
+    blocks made only of HTML comments (an annotator's note, not the page's text).
     """
     lines = _content_lines(text)
     if not any(_MARKER.match(line) for line in lines):
-        return [("p", t) for t in map(_collapse, lines) if t]
+        return [("p", t) for t in map(_collapse, lines) if _COMMENT.sub("", t).strip()]
     blocks: list[Block] = []
     kind = "p"
     parts: list[str] = []
@@ -80,7 +84,7 @@ def parse_cleaneval(text: str) -> list[Block]:
         else:
             parts.append(line)
     blocks.append((kind, _collapse(" ".join(parts))))
-    return [b for b in blocks if b[1]]
+    return [b for b in blocks if _COMMENT.sub("", b[1]).strip()]
 
 
 def format_cleaneval(blocks: Sequence[Block]) -> str:
@@ -229,7 +233,7 @@ def _document(doc_id: str, html: Path, gold: list[Path], meta: dict[str, Any] | 
             return Document(doc_id, html, path, kind, gold_snippets=_snippets(text), meta=meta)
         blocks = tuple(parse_cleaneval(text))
         if not blocks:
-            raise _GoldProblem("empty gold")
+            raise _GoldProblem("empty gold" + (" (HTML comments only)" if "<!--" in text else ""))
         return Document(doc_id, html, path, kind, gold_blocks=blocks, meta=meta)
     except _GoldProblem as exc:
         return Document(doc_id, html, path, kind, meta=meta, gold_problem=str(exc))
