@@ -343,6 +343,16 @@ def test_crossval_scores_every_page_once_per_setting(material: training.Material
     assert full["to_f1"] > 90
 
 
+def test_crossval_reports_each_fold_and_keeps_the_order_with_workers(material: training.Material) -> None:
+    lines: list[str] = []
+    kwargs = {"folds": 3, "train_options": {"max_iterations": 20}}
+    alone = crossval(material.samples, default(), **kwargs)
+    pooled = crossval(material.samples, default(), workers=2, progress=lines.append, **kwargs)
+    assert [(o.name, o.fold, o.to) for o in pooled] == [(o.name, o.fold, o.to) for o in alone]
+    assert len(lines) == 3 and all(line.startswith("fold ") and " of none: " in line for line in lines)
+    assert sorted(line.rsplit("; ", 1)[1] for line in lines) == [f"{n} of 3 runs done" for n in (1, 2, 3)]
+
+
 def test_crossval_with_a_base_scores_it_as_is_and_retrained(material: training.Material) -> None:
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples[:6]]
     base = train(examples, default(), max_iterations=20, keep_data=True)
@@ -395,6 +405,10 @@ def test_cli_train_with_a_base_model_adds_its_pages(tmp_path: Path, dataset: Pat
                                   "--by", "all"])
     assert result.exit_code == 0, result.output
     assert "| base | 24 |" in result.output and "| base+pages | 24 |" in result.output
+    # progress on standard error: one line per fold and setting (issue 18 item 7)
+    assert "detourage: crossval: 24 pages, 4 runs" in result.stderr
+    assert "crossval: fold 2/2 of base+pages: 12 pages in " in result.stderr
+    assert "4 of 4 runs done" in result.stderr and "| base |" not in result.stderr
     result = runner.invoke(main, ["crossval", "victor", str(dataset), "--base", str(base),
                                   "--ablation", "seed"])
     assert result.exit_code == 2 and "--ablation: with --base" in result.output

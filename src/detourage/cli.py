@@ -451,9 +451,13 @@ def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[st
     """Labelled pages for Victor, with the alignment report on standard error."""
     from .victor import align, training
 
+    def labelled(count: int) -> None:
+        if count % 100 == 0:
+            click.echo(f"detourage: {count} pages labelled from their gold…", err=True)
+
     try:
         material = training.gather(inputs, split=split, langs=langs, limit=limit,
-                                   options=align.Options(threshold=threshold))
+                                   options=align.Options(threshold=threshold), progress=labelled)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
     if material.reports:
@@ -622,10 +626,14 @@ def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: t
         _victor_config(config, setting)  # fail early on a bad name
     material = _victor_material(inputs, split, langs, limit, threshold)
     train_options = {k: v for k, v in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)) if v is not None}
+    runs = len(cv.BASE_SETTINGS if base_model else settings) * folds
+    click.echo(f"detourage: crossval: {len(material.samples)} pages, {runs} runs (a fold under a setting); "
+               "a line after each", err=True)
     try:
         outcomes = cv.crossval(material.samples, cfg, folds=folds, seed=seed, settings=settings,
                                workers=workers or default_workers(), train_options=train_options,
-                               base=base_model)
+                               base=base_model,
+                               progress=lambda line: click.echo(f"detourage: crossval: {line}", err=True))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     group = {"dataset": ("setting", "dataset"), "lang": ("setting", "lang"),

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,10 +98,14 @@ BASE_SETTINGS = ("base", "base+pages")
 
 def crossval(samples: Sequence[Sample], config: Config, *, folds: int = 6, seed: int = 0,
              settings: Sequence[str] = ("none",), workers: int = 1,
-             train_options: dict[str, Any] | None = None, base: Model | None = None) -> list[Outcome]:
+             train_options: dict[str, Any] | None = None, base: Model | None = None,
+             progress: Callable[[str], None] | None = None) -> list[Outcome]:
     """Every page scored once per setting (an ablation name of :data:`ABLATIONS`, or
     ``without:feature,feature``) by a model trained on the other folds; with ``base``, by
-    the base model and by the base retrained with the other folds (:data:`BASE_SETTINGS`)."""
+    the base model and by the base retrained with the other folds (:data:`BASE_SETTINGS`).
+
+    ``progress`` is called with one line after each fold of each setting ("fold 2/6 of
+    base+pages: 41 pages in 83.2 s; 3 of 12 runs done")."""
     if folds < 2 or folds > len(samples):
         raise ValueError(f"need 2 ≤ folds ≤ pages, got folds={folds} for {len(samples)} pages")
     fold_of = assign_folds(samples, folds, seed)
@@ -109,13 +114,24 @@ def crossval(samples: Sequence[Sample], config: Config, *, folds: int = 6, seed:
         jobs = [(base.config, s, f) for s in BASE_SETTINGS for f in range(folds)]
     else:
         jobs = [(setting_config(config, s), s, f) for s in settings for f in range(folds)]
+    results: dict[int, list[Outcome]] = {}
+
+    def done(index: int, outcomes: list[Outcome], seconds: float) -> None:
+        results[index] = outcomes
+        if progress is not None:
+            progress(f"fold {jobs[index][2] + 1}/{folds} of {jobs[index][1]}: {len(outcomes)} pages in "
+                     f"{seconds:.1f} s; {len(results)} of {len(jobs)} runs done")
+
     if workers <= 1:
-        results = [_run_fold(*job) for job in jobs]
+        for index, job in enumerate(jobs):
+            done(index, *_run_fold(*job))
     else:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            results = list(pool.map(_run_fold, *zip(*jobs)))
-    return [o for chunk in results for o in chunk]
+            futures = {pool.submit(_run_fold, *job): index for index, job in enumerate(jobs)}
+            for future in as_completed(futures):
+                done(futures[future], *future.result())
+    return [o for index in range(len(jobs)) for o in results[index]]
 
 
 def setting_config(config: Config, setting: str) -> Config:
@@ -130,7 +146,9 @@ def setting_config(config: Config, setting: str) -> Config:
     return config.without(*off)
 
 
-def _run_fold(config: Config, setting: str, fold: int) -> list[Outcome]:
+def _run_fold(config: Config, setting: str, fold: int) -> tuple[list[Outcome], float]:
+    """The outcomes of one fold under one setting, and the seconds it took."""
+    start = time.perf_counter()
     samples: Sequence[Sample] = _STATE["samples"]
     fold_of: list[int] = _STATE["fold_of"]
     examples = (Example(s.blocks, s.labels, s.name) for s, f in zip(samples, fold_of) if f != fold)
@@ -139,8 +157,8 @@ def _run_fold(config: Config, setting: str, fold: int) -> list[Outcome]:
         model = train(examples, config, **_STATE["train_options"])
     else:
         model = base if setting == "base" else train_more(base, examples)
-    return [score(setting, fold, s, model.tag(s.blocks))
-            for s, f in zip(samples, fold_of) if f == fold]
+    return ([score(setting, fold, s, model.tag(s.blocks)) for s, f in zip(samples, fold_of) if f == fold],
+            time.perf_counter() - start)
 
 
 def score(setting: str, fold: int, sample: Sample, predicted: Sequence[Label]) -> Outcome:

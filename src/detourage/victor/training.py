@@ -14,7 +14,7 @@ content itself (the units the labels make).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,18 +37,20 @@ class Material:
 
 def gather(inputs: Iterable[str | Path], *, split: str | None = None,
            langs: Sequence[str] = (), limit: int | None = None,
-           options: align.Options = align.Options()) -> Material:
+           options: align.Options = align.Options(),
+           progress: Callable[[int], None] | None = None) -> Material:
     """Samples from dataset folders and ``.anno`` files (see the module docstring).
 
     ``split`` keeps the pages of one half of the fixed split (:func:`split_of`),
     ``langs`` the pages of these languages, ``limit`` the first N pages (in the
     dataset's order) per dataset and language, or per folder of ``.anno`` files.
+    ``progress`` is called with the number of dataset pages labelled so far, after each.
     """
     material = Material()
     for item in inputs:
         path = Path(item)
         if (path / "html").is_dir():
-            _from_dataset(path, material, split, langs, limit, options)
+            _from_dataset(path, material, split, langs, limit, options, progress)
         elif path.is_dir() or path.suffix == ".anno":
             files = sorted(path.glob("*.anno")) if path.is_dir() else [path]
             if not files:
@@ -61,7 +63,8 @@ def gather(inputs: Iterable[str | Path], *, split: str | None = None,
 
 
 def _from_dataset(path: Path, material: Material, split: str | None, langs: Sequence[str],
-                  limit: int | None, options: align.Options) -> None:
+                  limit: int | None, options: align.Options,
+                  progress: Callable[[int], None] | None = None) -> None:
     dataset = load_dataset(path)
     kinds = align.dataset_kinds(dataset) if options.kinds == "auto" else options.kinds
     opts = align.Options(threshold=options.threshold, kinds=kinds, unit=options.unit,  # type: ignore[arg-type]
@@ -76,6 +79,8 @@ def _from_dataset(path: Path, material: Material, split: str | None, langs: Sequ
             continue
         labelled = align.label_document(doc, opts, dataset=dataset.name)
         material.reports.append(labelled.report)
+        if progress is not None:
+            progress(len(material.reports))
         if labelled.page is None:
             material.skipped.append((f"{dataset.name}/{doc.id}", labelled.report.error or "failed"))
             continue
