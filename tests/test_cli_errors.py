@@ -42,6 +42,7 @@ BAD = {
     "template fit unwritable": ["template", "fit", "{d}/site/html", "-o", "{d}/taken/t.json.gz"],
     "template show not a template": ["template", "show", "{d}/notes.json.gz"],
     "methods extra argument": ["methods", "extra"],
+    "ui missing path": ["ui", "{d}/nope", "--port", "0"],
 }
 
 

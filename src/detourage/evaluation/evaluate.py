@@ -244,7 +244,7 @@ def _shipped_training(step: Any) -> tuple[Callable[[str, str], bool], bool]:
 
 def dataset_info(dataset: Dataset) -> dict[str, Any]:
     """Name, size, languages, digest and gold problems of a dataset."""
-    return {"name": dataset.name, "pages": len(dataset),
+    return {"name": dataset.name, "path": str(dataset.path), "pages": len(dataset),
             "languages": dict(sorted(Counter(d.lang for d in dataset).items())),
             "digest": digest(dataset.documents), "gold_problems": [list(p) for p in dataset.problems]}
 

@@ -17,9 +17,11 @@ The evaluation runner hands over two things, both plain JSON-able data:
 * ``report.html``: one self-contained file (inline style, inline SVG drawn here, no
   script, no outside resource) with the same tables and plots: F1 per language and
   method (one chart per dataset, one for the downstream task), per-page score
-  distributions, quality against speed.  Pages are aggregated (histograms), never
-  listed, so its size depends on methods × languages, not on pages.  Colours are Okabe &
-  Ito's colour-blind-safe palette; methods past its eight colours get them hatched.
+  distributions, quality against speed.  Pages are aggregated (histograms); only the
+  :data:`WORST_PAGES` worst of each method are listed, each linked to the inspector
+  (``detourage ui``, :data:`INSPECTOR`) at that page, with the method and the gold as a
+  difference; so its size depends on methods × languages, not on pages.  Colours are
+  Okabe & Ito's colour-blind-safe palette; methods past its eight colours get them hatched.
 
 Both reports are built from one list of sections (:class:`_Section`), rendered twice.
 Numbers read as in the seeds: P / R / F1 and shares are percentages with two decimals;
@@ -29,6 +31,7 @@ Numbers read as in the seeds: P / R / F1 and shares are percentages with two dec
 from __future__ import annotations
 
 import csv
+import heapq
 import html
 import json
 import math
@@ -38,6 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlencode
 
 #: columns of pages.csv / keys of pages.jsonl, in this order; any other key of the first
 #: page follows in the CSV (every key is kept in the JSONL)
@@ -68,6 +72,11 @@ REFERENCE_COLOUR = "#7f7f7f"
 BINS = 20
 #: gold problems listed per dataset in the HTML (all of them are in summary.json)
 MAX_PROBLEMS_HTML = 200
+#: pages listed per method, lowest TO F1 first, each linked to the inspector
+WORST_PAGES = 10
+#: the port ``detourage ui`` listens on by default, and the address report links open
+INSPECTOR_PORT = 8765
+INSPECTOR = f"http://127.0.0.1:{INSPECTOR_PORT}/"
 
 _FONT = 'system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif'
 _TITLE = "detourage evaluation"
@@ -90,7 +99,7 @@ def write_reports(
     _write(paths["json"], json.dumps(_finite(summary), ensure_ascii=False, indent=2) + "\n")
     with _atomic(paths["csv"]) as f_csv, _atomic(paths["jsonl"]) as f_jsonl:
         hists = write_pages(pages, f_csv, f_jsonl)
-    _write(paths["md"], render_markdown(summary))
+    _write(paths["md"], render_markdown(summary, hists))
     _write(paths["html"], render_html(summary, hists))
     return paths
 
@@ -183,6 +192,9 @@ class Histogram:
     pages: int = 0
     failed: int = 0
     total: float = 0.0
+    #: the :data:`WORST_PAGES` lowest-scored pages, as (-score, order, dataset, id, lang)
+    #: in a heap whose top is the best of them
+    worst: list[tuple[float, int, str, str, str]] = field(default_factory=list)
 
     def add(self, page: Mapping[str, Any]) -> None:
         self.pages += 1
@@ -193,6 +205,15 @@ class Histogram:
         score = min(1.0, max(0.0, score))
         self.bins[min(BINS - 1, int(score * BINS))] += 1
         self.total += score
+        item = (-score, -self.pages, str(page.get("dataset")), str(page.get("id")), str(page.get("lang")))
+        if len(self.worst) < WORST_PAGES:
+            heapq.heappush(self.worst, item)
+        elif item > self.worst[0]:
+            heapq.heapreplace(self.worst, item)
+
+    def lowest(self) -> list[tuple[float, str, str, str]]:
+        """(score, dataset, id, lang) of the worst pages, lowest score first (then first seen)."""
+        return [(-s, d, i, g) for s, _, d, i, g in sorted(self.worst, reverse=True)]
 
     @property
     def scored(self) -> int:
@@ -342,6 +363,8 @@ class _Table:
     best: set[tuple[int, int]] = field(default_factory=set)
     #: rows that start a new block (a rule above them in HTML)
     breaks: set[int] = field(default_factory=set)
+    #: (row, column) → the address the cell links to
+    links: dict[tuple[int, int], str] = field(default_factory=dict)
 
     def flat_headers(self) -> list[str]:
         if not self.groups:
@@ -365,6 +388,12 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
     rule = ["---:" if n else "---" for n in _numeric_columns(head, cells)]
     lines = [head, rule, *cells]
     return "\n".join("| " + " | ".join(line) + " |" for line in lines) + "\n"
+
+
+def _md_linked(table: _Table) -> list[list[str]]:
+    """The rows, a linked cell written ``[text](address)``."""
+    return [[f"[{v}]({table.links[r, c]})" if (r, c) in table.links else v for c, v in enumerate(row)]
+            for r, row in enumerate(table.rows)]
 
 
 def _md_cell(value: Any) -> str:
@@ -528,7 +557,7 @@ class _Section:
 def _sections(run: _Run, hists: Mapping[str, Histogram]) -> list[_Section]:
     """Every section, in reading order; plots are drawn only when there is data."""
     sections = [_headline_section(run), _cosine_section(run), _speed_section(run),
-                _distribution_section(run, hists)]
+                _distribution_section(run, hists), _worst_section(run, hists)]
     names = run.dataset_names + (["all"] if len(run.dataset_names) > 1 else [])
     sections += [_dataset_section(run, name) for name in names
                  if len(run.langs(name)) > (name == "all")]
@@ -591,6 +620,28 @@ def _distribution_section(run: _Run, hists: Mapping[str, Histogram]) -> _Section
         plots=[_histogram_plot(panels)])
 
 
+def _worst_section(run: _Run, hists: Mapping[str, Histogram]) -> _Section:
+    """The worst pages of each method, each linked to the inspector at that page."""
+    order = run.methods + [m for m in hists if m not in run.methods]
+    rows, links, breaks = [], {}, set()
+    for method in (m for m in order if m in hists):
+        breaks.add(len(rows))
+        for score, dataset, doc_id, lang in hists[method].lowest():
+            query = urlencode({"page": f"{dataset}/{doc_id}", "method": method, "compare": "gold"})
+            links[len(rows), 5] = f"{INSPECTOR}?{query}"
+            rows.append([method, dataset, doc_id, lang, _pct(score), "inspect"])
+    if not rows:
+        return _Section("Pages to look at", "worst")
+    paths = [str(d.get("path") or d.get("name")) for d in run.datasets] or run.dataset_names
+    command = " ".join(["detourage ui", *paths, *(f"-m {m}" for m in order if m in hists)])
+    return _Section("Pages to look at", "worst", [
+        f"The {WORST_PAGES} pages of each method with the lowest TO F1, each linked to the "
+        f"inspector at that page: the method's blocks beside the gold's, as a difference. "
+        f"Start the inspector first (it listens on {INSPECTOR}):"],
+        tables=[_Table(["Method", "Dataset", "Page", "Lang", "TO F1", "Inspector"], rows,
+                       breaks=breaks - {0}, links=links)], code=command)
+
+
 def _dataset_section(run: _Run, dataset: str) -> _Section:
     langs = run.langs(dataset)
     title = "All datasets, by language" if dataset == "all" else f"Dataset {dataset}"
@@ -650,13 +701,13 @@ def _anchor(text: str) -> str:
 # ------------------------------------------------------------------------ markdown
 
 
-def render_markdown(summary: Mapping[str, Any]) -> str:
+def render_markdown(summary: Mapping[str, Any], hists: Mapping[str, Histogram] | None = None) -> str:
     """report.md: the run, then every table (plots are in the HTML report)."""
     run = _Run(summary)
     out = [f"# {_TITLE}\n", _provenance(run) + "\n", *(f"**Note**: {_md_cell(n)}\n" for n in _notes(run)),
            f"Per-page scores: [pages.csv](pages.csv), [pages.jsonl](pages.jsonl); "
            f"every figure: [summary.json](summary.json); plots: [report.html](report.html).\n"]
-    for section in _sections(run, {}):
+    for section in _sections(run, hists or {}):
         if section.tables or section.items or section.code:
             out.append(_md_section(section))
     return "\n".join(out)
@@ -679,7 +730,7 @@ def _notes(run: _Run) -> list[str]:
 def _md_section(section: _Section) -> str:
     parts = [f"## {section.title}\n"]
     parts += [f"{t}\n" for t in section.text]
-    parts += [markdown_table(t.flat_headers(), t.rows) for t in section.tables]
+    parts += [markdown_table(t.flat_headers(), _md_linked(t)) for t in section.tables]
     if section.items:
         parts.append("\n".join(f"- {_md_cell(i)}" for i in section.items) + "\n")
     if section.code:
@@ -775,7 +826,9 @@ def _html_cell(table: _Table, r: int, c: int, value: str, numeric: bool) -> str:
     classes = [k for k, on in (("n", numeric), ("best", (r, c) in table.best),
                                ("na", value == NA)) if on]
     attr = f' class="{" ".join(classes)}"' if classes else ""
-    return f"<td{attr}>{_e(value)}</td>"
+    link = table.links.get((r, c))
+    content = f'<a href="{_e(link)}">{_e(value)}</a>' if link else _e(value)
+    return f"<td{attr}>{content}</td>"
 
 
 # ----------------------------------------------------------------------------- svg

@@ -1,0 +1,209 @@
+"""What an inspector session knows: its pages, the labels of each page from every source,
+the shown pages, and the annotations it writes.
+
+A *source* of labels is a method name (or chain), ``gold`` (the dataset's gold text
+aligned to the blocks, as ``detourage anno`` and ``train victor`` label pages), or
+``anno`` (the page's saved ``.anno`` file).  Pages and labels are cached (a few recent
+pages), so moving between methods and back costs nothing.  The session is shared by the
+server's threads: one lock guards the caches; loading and labelling happen outside it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .. import methods
+from ..api import load, run
+from ..errors import DetourageError
+from ..model import Label, Page
+from ..render import units
+from ..victor import align, anno
+from .catalog import Catalog, Entry, annotation_path
+from .markup import Display, display
+
+#: pages kept loaded (each holds two parsed trees)
+CACHED_PAGES = 8
+#: the colours of labels and differences inside the shown page
+PAGE_STYLE = (Path(__file__).parent / "static" / "page.css").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A page loaded once for the methods, and its shown copy."""
+
+    page: Page
+    shown: Display
+
+
+class _Cache(OrderedDict):  # type: ignore[type-arg]
+    """A small least-recently-used mapping."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def fetch(self, key: Any, make: Callable[[], Any], lock: threading.Lock) -> Any:
+        with lock:
+            if key in self:
+                self.move_to_end(key)
+                return self[key]
+        value = make()
+        with lock:
+            self[key] = value
+            while len(self) > self.size:
+                self.popitem(last=False)
+        return value
+
+
+class Session:
+    """The state behind one ``detourage ui`` server."""
+
+    def __init__(self, catalog: Catalog, method_names: Sequence[str], annotations: str | os.PathLike[str], *,
+                 remote_assets: bool = False) -> None:
+        for name in method_names:
+            methods.chain(name)  # an unknown method fails now, not on the first page
+        self.catalog = catalog
+        self.methods = list(dict.fromkeys(method_names)) or ["default"]
+        self.annotations = Path(annotations).absolute()
+        self.remote_assets = remote_assets
+        #: the per-session secret every write must carry (header X-Detourage-Token)
+        self.token = secrets.token_urlsafe(32)
+        self._lock = threading.Lock()
+        self._pages = _Cache(CACHED_PAGES)
+        self._labels = _Cache(CACHED_PAGES * 8)
+        self._kinds: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ pages
+
+    def loaded(self, key: str) -> Loaded:
+        """The page of ``key`` and its shown copy (UnknownPage for a key not in the catalog)."""
+        entry = self.catalog.get(key)
+        return self._pages.fetch(key, lambda: self._load(entry), self._lock)  # type: ignore[no-any-return]
+
+    def _load(self, entry: Entry) -> Loaded:
+        data = entry.read()
+        page = load(data, url=entry.url)
+        copy = load(data, url=entry.url)
+        return Loaded(page, display(copy.tree, copy.blocks, base=self._base(entry), style=PAGE_STYLE))
+
+    def _base(self, entry: Entry) -> str:
+        """Where the shown page's relative links point: the page's folder under its root
+        (served by ``/files``), or its URL when remote assets are allowed."""
+        if self.remote_assets and entry.url:
+            return entry.url
+        folder = entry.path.parent.relative_to(entry.root).as_posix()
+        index = self.catalog.roots.index(entry.root)
+        return f"/files/{index}/" + ("" if folder == "." else folder.strip("/") + "/")
+
+    def info(self, key: str) -> dict[str, Any]:
+        """What the inspector shows about a page besides its labels."""
+        entry = self.catalog.get(key)
+        loaded = self.loaded(key)
+        page = loaded.page
+        return {"key": key, "group": entry.group, "id": entry.id, "lang": entry.lang, "url": entry.url,
+                "title": page.title, "encoding": page.decoded.encoding,
+                "blocks": [{"text": b.text, "tag": b.tag, "image": b.image is not None} for b in page.blocks],
+                "located": loaded.shown.located, "gold": entry.has_gold,
+                "annotation": self._relative(annotation_path(self.annotations, entry)),
+                "annotated": annotation_path(self.annotations, entry).is_file(),
+                "sources": self.sources(entry)}
+
+    def sources(self, entry: Entry) -> list[str]:
+        """The label sources of a page: the methods, then gold and anno where they exist."""
+        extra = ["gold"] if entry.has_gold else []
+        extra += ["anno"] if annotation_path(self.annotations, entry).is_file() else []
+        return [*self.methods, *extra]
+
+    def _relative(self, path: Path) -> str:
+        try:
+            return os.path.relpath(path)
+        except ValueError:  # another drive
+            return str(path)
+
+    # ----------------------------------------------------------------- labels
+
+    def labels(self, key: str, source: str) -> tuple[Label, ...]:
+        """The labels of a page from a source (see the module docstring)."""
+        entry = self.catalog.get(key)
+        if source not in ("gold", "anno"):
+            methods.chain(source)  # UnknownMethod for a name that is none
+        path = annotation_path(self.annotations, entry)
+        stamp = path.stat().st_mtime_ns if source == "anno" and path.is_file() else None
+        return self._labels.fetch((key, source, stamp), lambda: self._labelled(entry, source),  # type: ignore[no-any-return]
+                                  self._lock)
+
+    def _labelled(self, entry: Entry, source: str) -> tuple[Label, ...]:
+        page = self.loaded(entry.key).page
+        if source == "anno":
+            return self._annotated(entry, page)
+        if source != "gold":
+            return run(page, source).labels.labels
+        if not entry.has_gold or entry.doc is None:
+            raise DetourageError(f"{entry.key}: no gold text to align")
+        kinds = self._kinds.get(entry.group) or align.dataset_kinds(self.catalog.datasets[entry.group])
+        self._kinds[entry.group] = kinds
+        labelled = align.label_document(entry.doc, replace(align.Options(), kinds=kinds), dataset=entry.group)
+        if labelled.page is None or len(labelled.labels) != len(page.blocks):
+            raise DetourageError(f"{entry.key}: the gold could not be aligned "
+                                 f"({labelled.report.error}: {labelled.report.message})")
+        return labelled.labels
+
+    def _annotated(self, entry: Entry, page: Page) -> tuple[Label, ...]:
+        path = annotation_path(self.annotations, entry)
+        if not path.is_file():
+            raise DetourageError(f"{entry.key}: not annotated yet")
+        annotation = anno.read(path)
+        try:
+            return anno.attach(page, annotation)
+        except anno.AnnoError:  # written for another segmentation: align it by text
+            return anno.attach(page, annotation, strict=False)
+
+    def units(self, key: str, source: str) -> list[dict[str, Any]]:
+        """The output units the labels of ``source`` make: kind letter, text, block ids."""
+        page = self.loaded(key).page
+        return [{"kind": anno.LETTERS[u.kind], "text": u.text, "blocks": [b.id for b in u.blocks]}
+                for u in units(page.blocks, self.labels(key, source)) if u.text]
+
+    # ------------------------------------------------------------ annotations
+
+    def save(self, key: str, letters: Sequence[str]) -> dict[str, Any]:
+        """Write the page's ``.anno`` from one tag letter per block (p h l c o)."""
+        entry = self.catalog.get(key)
+        page = self.loaded(key).page
+        if len(letters) != len(page.blocks) or not all(isinstance(x, str) and x in anno.TAGS for x in letters):
+            raise DetourageError(f"{key}: expected {len(page.blocks)} labels, one of "
+                                 f"{' '.join(anno.TAGS)} per block")
+        given = [anno.TAGS[x] for x in letters]
+        labels = anno.settle(given)
+        path = annotation_path(self.annotations, entry)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = anno.dumps(page.blocks, labels, source=anno.relative_source(entry.path, path))
+        partial = path.with_name(path.name + ".part")
+        partial.write_text(text, encoding="utf-8", newline="\n")
+        os.replace(partial, path)
+        changed = sum(a is not b for a, b in zip(given, labels))
+        return {"path": self._relative(path), "blocks": len(labels), "settled": changed,
+                "labels": [anno.LETTERS[x] for x in labels]}
+
+    def progress(self) -> dict[str, Any]:
+        """Pages annotated and left, over the session and per group."""
+        groups: dict[str, dict[str, int]] = {}
+        for entry in self.catalog.entries:
+            row = groups.setdefault(entry.group, {"pages": 0, "done": 0})
+            row["pages"] += 1
+            row["done"] += annotation_path(self.annotations, entry).is_file()
+        done = sum(g["done"] for g in groups.values())
+        return {"pages": len(self.catalog), "done": done, "left": len(self.catalog) - done, "groups": groups}
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every page of the session: key, group, id, language, gold, annotated."""
+        return [{"key": e.key, "group": e.group, "id": e.id, "lang": e.lang, "gold": e.has_gold,
+                 "annotated": annotation_path(self.annotations, e).is_file()}
+                for e in self.catalog.entries]
