@@ -215,6 +215,8 @@ async function showDiff() {
           ["both", `kept by both (${count("both")})`]]);
   status(`${S.info.title || S.key} · ${located()} · diff ${S.source} vs ${S.compare}`);
   $("text").replaceChildren(...kinds.flatMap((kind, id) => kind === "none" ? [] : [diffLine(kind, id)]));
+  const first = kinds.findIndex((kind) => kind === "a" || kind === "b");
+  if (first >= 0) reveal(first);  // the page opens at its first difference
 }
 
 function diffLine(kind, id) {
