@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import methods
-from .decode import decode
+from .decode import decode, repair as repair_text
 from .errors import DetourageError, UnknownMethod
 from .metadata import Document, metadata
 from .model import Decoded, Labels, Page, Result
@@ -30,8 +30,12 @@ def load(
     url: str | None = None,
     headers: Mapping[str, str] | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    repair: bool = False,
 ) -> Page:
-    """Decode (bytes only), parse and segment a page."""
+    """Decode (bytes only), parse and segment a page.
+
+    ``repair`` undoes the mojibake of text double-encoded before it reached you
+    (:func:`detourage.decode.repair`, the ``repair`` extra); off by default."""
     t0 = time.perf_counter()
     if isinstance(html, (bytearray, memoryview)):
         html = bytes(html)
@@ -42,6 +46,8 @@ def load(
         decoded = decode(html, headers)
     else:
         decoded = Decoded(html, "str", "given as text")
+    if repair:
+        decoded = repair_text(decoded)
     t1 = time.perf_counter()
     tree = parse(decoded.text, limits)
     t2 = time.perf_counter()
@@ -160,6 +166,7 @@ def extract(
     options: Mapping[str, Any] | None = None,
     model: Any = None,
     limits: Limits = DEFAULT_LIMITS,
+    repair: bool = False,
     **render_options: Any,
 ) -> str:
     """The main content of a page, rendered in ``format`` (txt, cleaneval, markdown, html, json,
@@ -171,10 +178,11 @@ def extract(
     (``id``, ``url_line``, ``blocks``).
 
     ``model`` gives the methods that take a trained model theirs (a file, or a mapping
-    from a step of the chain to its file): see :func:`with_models`.
+    from a step of the chain to its file): see :func:`with_models`.  ``repair`` undoes
+    double-encoded text first (see :func:`load`).
     """
     options = _with_model_options(method, model, options)
-    page = load(html, url=url, headers=headers, limits=limits)
+    page = load(html, url=url, headers=headers, limits=limits, repair=repair)
     return render(run(page, method, options), format, **render_options)
 
 
@@ -187,12 +195,13 @@ def document(
     options: Mapping[str, Any] | None = None,
     model: Any = None,
     limits: Limits = DEFAULT_LIMITS,
+    repair: bool = False,
     **render_options: Any,
 ) -> Document:
     """The page's main content (as ``txt``, with ``render_options`` as in :func:`extract`)
     and its metadata (:class:`~detourage.metadata.Metadata`), as one frozen object."""
     options = _with_model_options(method, model, options)
-    result = run(load(html, url=url, headers=headers, limits=limits), method, options)
+    result = run(load(html, url=url, headers=headers, limits=limits, repair=repair), method, options)
     return Document(metadata(result.page), render(result, "txt", **render_options), result)
 
 

@@ -53,6 +53,11 @@ def _os_message(exc: OSError) -> str:
     return f"{exc.filename}: {reason[:1].lower()}{reason[1:]}"
 
 
+#: the help of --repair-text (extract, evaluate)
+_REPAIR_HELP = ("Undo the mojibake of text double-encoded before the page was saved (Ã© for é) "
+                "with ftfy (pip install 'detourage[repair]'); off by default (README: Text repair).")
+
+
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="detourage")
 def main() -> None:
@@ -108,16 +113,19 @@ def main() -> None:
 @click.option("--glob", "patterns", multiple=True,
               help="In folders, also read the files whose name matches this pattern (repeatable; "
                    "always read: *.html, *.htm, *.xhtml, *.shtml and their .gz).")
+@click.option("--repair-text", is_flag=True, help=_REPAIR_HELP)
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
             timeout: float, max_bytes: int, url: str | None, urls: str | None, model: tuple[str, ...],
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
             max_memory: int | None,
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
-            comments: bool, patterns: tuple[str, ...]) -> None:
+            comments: bool, patterns: tuple[str, ...], repair_text: bool) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
     if cleaneval_id and fmt != "cleaneval":
         raise click.BadParameter("goes with -f cleaneval (the <text id=…> wrapper of CleanEval "
                                  "submissions)", param_hint="'--cleaneval-id'")
+    if repair_text:
+        _check_repair()
     render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
     if with_metadata:
         render["with_metadata"] = True
@@ -142,10 +150,10 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
         with _fitted(jobs, workers or default_workers(), Limits(max_bytes=max_bytes), timeout) as path:
             options.update(methods.with_template(method, path))
             _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, render,
-                     progress, max_memory)
+                     progress, max_memory, repair_text)
         return
     _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, render, progress,
-             max_memory)
+             max_memory, repair_text)
 
 
 def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
@@ -181,16 +189,23 @@ def _models(method: str, given: tuple[str, ...]) -> dict[str, Any]:
 
 def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: int, timeout: float,
              max_bytes: int, cleaneval_id: bool, options: dict, render: dict, progress: bool | None,
-             max_memory: int | None = None) -> None:
+             max_memory: int | None = None, repair: bool = False) -> None:
     memory = default_max_memory() if max_memory is None else max_memory << 20
     step = Step(method=method, format=fmt, limits=Limits(max_bytes=max_bytes), timeout=timeout,
                 cleaneval_wrapper=cleaneval_id, options=tuple(options.items()),
-                render_options=tuple(render.items()), max_memory=memory or None)
+                render_options=tuple(render.items()), max_memory=memory or None, repair=repair)
     writer = Writer(out, fmt, headers=len(jobs) > 1 and not cleaneval_id)
     summary = _run(jobs, step, workers or default_workers(), writer, progress)
     click.echo(f"detourage: {summary}", err=True)
     if summary.ok == 0 or not summary.balanced:
         sys.exit(1)
+
+
+def _check_repair() -> None:
+    """Refuse --repair-text up front when ftfy is not installed."""
+    from .decode import text_fixer
+
+    text_fixer()
 
 
 def _fallback(method: str) -> str:
@@ -300,14 +315,17 @@ def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bo
 @click.option("--template", "template_file", default=None,
               help="A site template for the methods that take one; without it they are fitted "
                    "on the evaluated pages themselves (never on their gold).")
+@click.option("--repair-text", is_flag=True, help=_REPAIR_HELP)
 def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str, workers: int,
                      sample: int | None, task: str | None, task_resources: str | None, timeout: float,
                      model: str | None, bootstrap: int, progress: bool | None, split: str | None,
-                     template_file: str | None) -> None:
+                     template_file: str | None, repair_text: bool) -> None:
     """Score methods against gold datasets (CleanEval TO/TM/CAR, shingles, cosine, snippets).
 
     A method whose shipped model was trained on pages scored is named in the report and on
     standard error, with where to find its honest figures."""
+    if repair_text:
+        _check_repair()
     if not method_names:
         method_names = ("default",)
         click.echo(f"detourage: no -m given: evaluating default ({methods.get('default').name})", err=True)
@@ -336,16 +354,18 @@ def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], o
                 if methods.uses_template(name):
                     options.update(methods.with_template(name, path))
         _evaluate(datasets, method_names, out, workers, sample, task, timeout, bootstrap, progress,
-                  split, options, resources)
+                  split, options, resources, repair_text)
 
 
 def _evaluate(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str, workers: int,
               sample: int | None, task: str | None, timeout: float, bootstrap: int,
-              progress: bool | None, split: str | None, options: dict, resources: str | None) -> None:
+              progress: bool | None, split: str | None, options: dict, resources: str | None,
+              repair: bool = False) -> None:
     from .evaluation.evaluate import PageScorer, evaluate, task_table
     from .evaluation.report import write_reports
 
-    scorer = PageScorer(timeout=timeout, keep_blocks=task is not None, options=tuple(options.items()))
+    scorer = PageScorer(timeout=timeout, keep_blocks=task is not None, options=tuple(options.items()),
+                        repair=repair)
     show = sys.stderr.isatty() if progress is None else progress
     with click.progressbar(length=0, file=sys.stderr, label="pages", hidden=not show) as bar:
         ev = evaluate(datasets, method_names, workers=workers or default_workers(), sample=sample,

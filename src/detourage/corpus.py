@@ -133,6 +133,8 @@ class Step:
     #: bytes of address space per worker process (``RLIMIT_AS``); None for no ceiling.
     #: :func:`execute` then always runs pages in worker processes, never in the caller's.
     max_memory: int | None = None
+    #: undo double-encoded text (mojibake) with ftfy after decoding (:func:`detourage.decode.repair`)
+    repair: bool = False
 
     def __call__(self, job: Job) -> Record:
         t0 = time.perf_counter()
@@ -144,7 +146,8 @@ class Step:
 
     def _extract(self, job: Job) -> Record:
         data = job_bytes(job, self.limits)
-        result = run(load(data, url=job.url, limits=self.limits), self.method, dict(self.options))
+        page = load(data, url=job.url, limits=self.limits, repair=self.repair)
+        result = run(page, self.method, dict(self.options))
         record: Record = {"id": job.id, "ok": True}
         options = dict(self.render_options)
         if self.format == "json":

@@ -30,24 +30,34 @@ declarations were set aside and why, as ``<source>:<label> <why>``, e.g.
 ``"detected (http:utf-8 failed validation, bytes are not valid utf-8)"``, and how many
 invalid sequences were replaced when the chosen encoding did not fit every byte:
 ``"meta (meta:gb2312 mostly valid, 3 invalid sequences of gb18030 replaced)"``.
+
+:func:`repair` is the one step that goes beyond the bytes: a page whose own bytes were
+double-encoded before anyone fetched it (``Ã©`` for ``é``, ``Â²Ã…`` where the gold has
+clean Chinese) decodes to that mojibake whatever the codec, and ``ftfy`` (the ``repair``
+extra) undoes it.  Only ftfy's encoding fixes run, and the reason gets a note:
+``"utf-8-valid (repaired by ftfy: 12 lines)"``.  It is an option (``load(…, repair=True)``,
+``--repair-text``), off by default: ``benchmarks/repair_check.py`` measures what it
+repairs and what it harms on the shared datasets.
 """
 
 from __future__ import annotations
 
 import codecs
+import functools
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import webencodings  # type: ignore[import-untyped]
 
+from detourage.errors import MissingExtra
 from detourage.model import Decoded
 
 if TYPE_CHECKING:
     from charset_normalizer import CharsetMatches
 
-__all__ = ["decode", "python_codec", "sniff_declared"]
+__all__ = ["decode", "python_codec", "repair", "sniff_declared", "text_fixer"]
 
 #: How far into the page a <meta> charset is looked for.  WHATWG's prescan stops at
 #: 1024 bytes, but browsers also honour a later <meta> while parsing the head; on the
@@ -196,6 +206,37 @@ def decode(
         return Decoded(text, codec, _reason(source, [*notes, note] if note else notes), label)
     text, codec, head, note = _detect(data, facts)
     return Decoded(text, codec, _reason(head, [*notes, note] if note else notes), first_label)
+
+
+def repair(decoded: Decoded) -> Decoded:
+    """``decoded`` with the mojibake of double-encoded text undone by ftfy (see the module
+    docstring), a note added to its reason; unchanged (the same object) when there was
+    none.  Raises :class:`~detourage.errors.MissingExtra` without the ``repair`` extra."""
+    fixed = text_fixer()(decoded.text)
+    if fixed == decoded.text:
+        return decoded
+    before, after = decoded.text.splitlines(), fixed.splitlines()
+    lines = sum(a != b for a, b in zip(before, after)) + abs(len(before) - len(after))
+    note = f"repaired by ftfy: {lines} line{'s' if lines != 1 else ''}"
+    reason = decoded.reason
+    reason = f"{reason[:-1]}; {note})" if reason.endswith(")") else f"{reason} ({note})"
+    return replace(decoded, text=fixed, reason=reason)
+
+
+@functools.cache
+def text_fixer() -> Callable[[str], str]:
+    """ftfy's ``fix_text`` with only its encoding fixes (mojibake, its lost bytes and C1
+    controls): markup, entities, quotes, widths, ligatures, line breaks, control characters
+    and normalisation are left as the page has them.  Raises MissingExtra without ftfy."""
+    try:
+        import ftfy
+    except ImportError:
+        raise MissingExtra("repairing text needs ftfy: pip install 'detourage[repair]'") from None
+    config = ftfy.TextFixerConfig(
+        unescape_html=False, remove_terminal_escapes=False, fix_latin_ligatures=False,
+        fix_character_width=False, uncurl_quotes=False, fix_line_breaks=False, fix_surrogates=False,
+        remove_control_chars=False, normalization=None, explain=False)
+    return functools.partial(ftfy.fix_text, config=config)
 
 
 def python_codec(label: str) -> str | None:

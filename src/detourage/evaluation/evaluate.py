@@ -59,10 +59,12 @@ class PageScorer:
     keep_blocks: bool = False
     #: method name → its ``Options`` instance (e.g. NCleaner with a trained model)
     options: tuple[tuple[str, Any], ...] = ()
+    #: undo double-encoded text (mojibake) with ftfy after decoding (:func:`detourage.decode.repair`)
+    repair: bool = False
 
     def __call__(self, job: PageJob) -> Record:
         t0 = time.perf_counter()
-        blocks, reason, message = attempt(lambda: _clean(job, dict(self.options)), self.timeout)
+        blocks, reason, message = attempt(lambda: _clean(job, dict(self.options), self.repair), self.timeout)
         ms = (time.perf_counter() - t0) * 1000
         record: Record = {"dataset": job.dataset, "id": job.doc.id, "lang": job.doc.lang,
                           "method": job.method, "ok": reason is None, "error": reason,
@@ -74,8 +76,8 @@ class PageScorer:
         return record
 
 
-def _clean(job: PageJob, options: Mapping[str, Any]) -> list[Block]:
-    page = load(job.doc.read_html(), url=job.doc.meta.get("url"))
+def _clean(job: PageJob, options: Mapping[str, Any], repair: bool = False) -> list[Block]:
+    page = load(job.doc.read_html(), url=job.doc.meta.get("url"), repair=repair)
     result = run(page, job.method, options)
     return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
 
