@@ -1,4 +1,5 @@
-"""Build the optional compiled loops (``detourage._csegment``, ``_cvictor``, ``_cforest``).
+"""Build the optional compiled loops (``detourage._csegment``, ``_cvictor``, ``_cfeatures``,
+``_cforest``).
 
 Everything else lives in pyproject.toml.  The extension is optional: where Cython or a C
 compiler is missing, or the build fails, the install goes on without it and
@@ -35,7 +36,7 @@ def extensions() -> list:
         return []
     exts = [Extension(f"detourage.{name}", [f"src/detourage/{name}.pyx"],
                       include_dirs=lxml.get_include(), optional=True)
-            for name in ("_csegment", "_cvictor")]
+            for name in ("_csegment", "_cvictor", "_cfeatures")]
     exts.append(Extension("detourage._cforest", ["src/detourage/_cforest.pyx"],
                           include_dirs=[numpy.get_include()], optional=True))
     try:

@@ -40,6 +40,7 @@ from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
 from detourage.evaluation.gold import Dataset, load_dataset
 from detourage.learned import train
+from detourage.learned.forest import Model
 from detourage.methods.learned import Options as LearnedOptions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -80,21 +81,18 @@ def char_scores(keep: np.ndarray, y: np.ndarray, chars: np.ndarray) -> tuple[flo
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
-def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict) -> None:
+def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict, *, workers: int,
+          stacked: bool, only: Sequence[str]) -> None:
     """Paragraph-level proxy: character F1 of the kept paragraphs against the aligned gold."""
     print("| fold | pages | char P | char R | char F1 (page mean) |\n|---|---:|---:|---:|---:|")
-    for fold, training, scored in folds(pages, names):
-        model = train.fit(training, params)
-        ps, rs, fs = [], [], []
-        for p in pages:
-            if (p.dataset, p.id) not in scored:
-                continue
-            prec, rec, f1 = char_scores(model.forest.probabilities(p.X) >= model.threshold, p.y, p.chars)
-            ps.append(prec)
-            rs.append(rec)
-            fs.append(f1)
-        print(f"| {fold} | {len(fs)} | {np.mean(ps):.3f} | {np.mean(rs):.3f} | {np.mean(fs):.3f} |",
-              flush=True)
+    plan = [f for f in folds(pages, names) if not only or f[0] in only]
+    with tempfile.TemporaryDirectory() as tmp:
+        for (fold, _, scored), path in zip(plan, _fit_folds(pages, plan, params, stacked, tmp, workers)):
+            model = Model.from_bytes(Path(path[0]).read_bytes(), path[0])
+            rows = [char_scores(model.probabilities(p.X, p.spans, p.chars) >= model.threshold, p.y, p.chars)
+                    for p in pages if (p.dataset, p.id) in scored]
+            ps, rs, fs = np.array(rows).T
+            print(f"| {fold} | {len(fs)} | {ps.mean():.3f} | {rs.mean():.3f} | {fs.mean():.3f} |", flush=True)
 
 
 # ------------------------------------------------------------------ full run
@@ -103,33 +101,40 @@ def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict) -
 _PAGES: Sequence[train.PageData] = ()  # the labelled pages, shared with forked fitting workers
 
 
-def _fit_fold(job: tuple[str, list[int], dict, str]) -> tuple[str, float]:
+def _fit_fold(job: tuple[str, list[int], dict, bool, str]) -> tuple[str, float]:
     """Fit one fold's model on one core and save it; returns its path and fit seconds."""
     from threadpoolctl import threadpool_limits
 
-    fold, training, params, path = job
+    fold, training, params, stacked, path = job
     t0 = time.perf_counter()
     with threadpool_limits(1):
-        model = train.fit([_PAGES[i] for i in training], params, meta={"name": f"lodo-{fold}"})
+        model = train.fit([_PAGES[i] for i in training], params, meta={"name": f"lodo-{fold}"},
+                          stacked=stacked)
     model.save(path)
     return path, time.perf_counter() - t0
 
 
-def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
-                    params: dict) -> list[dict]:
-    """Every scored page of every fold, cleaned by ``learned`` with that fold's model
-    (folds fitted in parallel, one core each)."""
+def _fit_folds(pages: Sequence[train.PageData], plan: list, params: dict, stacked: bool, tmp: str,
+               workers: int) -> list[tuple[str, float]]:
+    """Every fold's model, fitted in parallel (one core each), saved under ``tmp``."""
     global _PAGES
     _PAGES = pages
     position = {(p.dataset, p.id): i for i, p in enumerate(pages)}
+    jobs = [(fold, [position[p.dataset, p.id] for p in training], params, stacked,
+             str(Path(tmp) / f"{fold.replace('/', '-')}.zip")) for fold, training, _ in plan]
+    with cf.ProcessPoolExecutor(max(workers, 1), mp_context=mp.get_context("fork")) as pool:
+        return list(pool.map(_fit_fold, jobs))
+
+
+def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
+                    params: dict, stacked: bool = True) -> list[dict]:
+    """Every scored page of every fold, cleaned by ``learned`` with that fold's model
+    (folds fitted in parallel, one core each)."""
     plan = folds(pages, list(datasets))
     records = []
     with tempfile.TemporaryDirectory() as tmp:
-        jobs = [(fold, [position[p.dataset, p.id] for p in training], params,
-                 str(Path(tmp) / f"{fold.replace('/', '-')}.zip")) for fold, training, _ in plan]
-        with cf.ProcessPoolExecutor(max(workers, 1), mp_context=mp.get_context("fork")) as pool:
-            fitted = list(pool.map(_fit_fold, jobs))
-        for (fold, training, scored), (path, seconds) in zip(plan, fitted):
+        for (fold, training, scored), (path, seconds) in zip(
+                plan, _fit_folds(pages, plan, params, stacked, tmp, workers)):
             t0 = time.perf_counter()
             name = fold.split("/")[0]
             subset = replace(datasets[name], documents=tuple(
@@ -223,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="paragraph-level proxy, no pipeline, no peers")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--flat", action="store_true", help="one stage of trees, no second (context) stage")
+    parser.add_argument("--fold", action="append", default=[], help="--quick: only these folds (repeatable)")
     parser.add_argument("--no-peer-cache", action="store_true")
     parser.add_argument("--params", default="{}", help="JSON overriding train.PARAMS")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
@@ -235,14 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     params = json.loads(args.params)
     names = [p.name for p in paths]
     if args.quick:
-        quick(pages, names, params)
+        quick(pages, names, params, workers=args.workers, stacked=not args.flat, only=args.fold)
         return 0
     datasets = {p.name: load_dataset(p) for p in paths}
     page_types = {(name, d.id): str(d.meta.get("page_type") or "") for name, ds in datasets.items() for d in ds}
     if args.report:
         records = json.loads(args.report.read_text())["records"]
     else:
-        records = learned_records(pages, datasets, args.workers, params)
+        records = learned_records(pages, datasets, args.workers, params, not args.flat)
         records += peer_records(datasets, args.workers, not args.no_peer_cache)
     text, rows = report(records, page_types)
     print(text)

@@ -13,9 +13,10 @@ from click.testing import CliRunner
 import detourage
 from detourage.api import load, run
 from detourage.cli import main
-from detourage.learned import features, forest, train
+from detourage.learned import context, features, forest, train
 from detourage.learned.forest import Forest, Model, ModelError
 from detourage.methods import learned
+from detourage.segment import BLOCK_LEVEL
 
 ARTICLE = """<html><head><title>Storm floods the old harbour - Daily Gazette</title>
 <meta property="og:title" content="Storm floods the old harbour">
@@ -75,6 +76,58 @@ def _toy_forest() -> Forest:
                   right=np.array([2, -1, -1, 5, -1, -1], np.int32),
                   value=np.array([0, 2.0, -4.0, 0, -3.0, 1.5]),
                   roots=np.array([0, 3], np.int32), bias=0.0)
+
+
+ODD = """<html><body><div class="main-content" id=""><p class="">Intro <b>bold</b> text</p>
+<!-- a comment --><span>inline <a href=/x>link</a></span>
+<svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:text>vector</svg:text></svg:svg>
+<ul role="navigation"><li itemprop="name">One</li><li class="menu item">Two</li></ul>
+<table><tr><td class="sidebar widget">cell<br>two</td></tr></table><img alt="pic" src=a.png>
+</div>tail text</body></html>"""
+
+
+@pytest.mark.skipif(features._compiled_walk is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("html", [ARTICLE, ODD, "<p>x</p>", "text only"])
+def test_compiled_walk_matches_python(html):
+    page = load(html)
+    starts = sorted({b.paragraph: i for i, b in reversed(list(enumerate(page.blocks)))}.values())
+    firsts = [page.blocks[i] for i in starts]
+    args = (features._TAG_BITS, features._vocabulary_bits, BLOCK_LEVEL)
+    compiled = features._compiled_walk(firsts, *args)
+    python = features.walk_python(firsts, *args)
+    for a, b in zip(compiled, python):
+        assert np.array_equal(a, b)
+
+
+def test_context_features_summarise_the_first_stage():
+    para = features.compute(load(ARTICLE))
+    q = np.where(np.char.startswith(np.array(para.texts), "The "), 0.9, 0.1)
+    ctx = context.compute(q, para.spans, para.chars)
+    assert ctx.shape == (len(para), len(context.names())) and np.isfinite(ctx).all()
+    col = {name: ctx[:, j] for j, name in enumerate(context.names())}
+    first = next(i for i, t in enumerate(para.texts) if t.startswith("The storm"))
+    home = para.texts.index("Home")
+    assert col["q"][first] == pytest.approx(0.9)
+    assert col["q1_mean"][first] > 0.7 > col["q1_mean"][home]  # the <article> is mostly content
+    assert col["q_in_span"][first] == 1 and col["q_in_span"][home] == 0
+    assert context.compute(np.zeros(0), np.zeros((features.LEVELS, 2, 0), np.int32), np.zeros(0)).shape == (
+        0, len(context.names()))
+
+
+def test_stacked_model_round_trip(tmp_path):
+    toy = _toy_forest()
+    never = Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32), np.array([-1], np.int32),
+                   np.zeros(1), np.zeros(1, np.int32), bias=-9.0)
+    model = Model(toy, features.names(), 0.5, {"name": "two", "context": list(context.names())}, never)
+    model.save(tmp_path / "m.zip")
+    back = forest.load_model(str(tmp_path / "m.zip"))
+    assert back.second is not None and back.meta["context"] == list(context.names())
+    back.check(features.names())
+    para = features.compute(load(ARTICLE))
+    assert (back.probabilities(para.X, para.spans, para.chars) < 0.01).all()  # the second stage decides
+    stale = Model(toy, features.names(), 0.5, {"name": "stale", "context": ["q"]}, never)
+    with pytest.raises(ModelError, match="second-stage"):
+        stale.check(features.names())
 
 
 def test_compiled_and_numpy_scorers_agree():
@@ -170,6 +223,9 @@ def test_train_collect_and_fit(tmp_path):
     assert w.shape == (sum(len(p.y) for p in pages),) and np.isclose(w.mean(), 1.0)
     model = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2})
     assert model.meta["pages"] == 8 and model.names == features.names()
+    assert model.second is not None and model.meta["first_stage"]["folds"] == train.STACK_FOLDS
+    flat = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2}, stacked=False)
+    assert flat.second is None and flat.meta["first_stage"] is None
 
 
 def test_cli_train_learned_then_extract(tmp_path):

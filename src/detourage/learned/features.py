@@ -35,6 +35,7 @@ is contiguous in document order.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -126,7 +127,7 @@ LEVELS = 5  # the container and four ancestors
 def _char_classes() -> np.ndarray:
     """Class of every code point: 0 other letter/mark, 1 lower, 2 upper, 3 digit, 4 space,
     5 comma, 6 sentence end, 7 other punctuation, 8 separator, 9 CJK."""
-    table = np.zeros(0x110000, dtype=np.uint8)
+    table = np.zeros(TABLE, dtype=np.uint8)
     for c in range(0x10000):
         ch = chr(c)
         if ch.islower():
@@ -155,6 +156,9 @@ def _char_classes() -> np.ndarray:
 
 N_CLASSES = 10
 
+#: size of the per-code-point tables: the BMP, and one entry for everything above it
+TABLE = 0x10001
+
 
 @lru_cache(maxsize=1)
 def _stopwords() -> tuple[frozenset[str], np.ndarray]:
@@ -163,9 +167,9 @@ def _stopwords() -> tuple[frozenset[str], np.ndarray]:
     from ..methods.justext import LANGUAGES, stoplist
 
     words = frozenset().union(*(stoplist(lang) for lang in LANGUAGES if lang != "zh"))
-    mask = np.zeros(0x110000, dtype=bool)
+    mask = np.zeros(TABLE, dtype=bool)
     for ch in stoplist("zh"):
-        if len(ch) == 1:
+        if len(ch) == 1 and ord(ch) < TABLE - 1:
             mask[ord(ch)] = True
     return words, mask
 
@@ -189,6 +193,9 @@ class Paragraphs:
     heading: np.ndarray
     #: index of the paragraph best matching the page title (-1: none)
     title_index: int
+    #: int32 (LEVELS, 2, paragraphs): the paragraph range (first, one past the last) of
+    #: each paragraph's container (level 0) and of its ancestors, for the second stage
+    spans: np.ndarray
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -230,7 +237,8 @@ def compute(page: Page) -> Paragraphs:
     width = len(names())
     if not n_blocks:
         empty = np.zeros(0, dtype=np.int64)
-        return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, -1)
+        return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, -1,
+                          np.zeros((LEVELS, 2, 0), np.int32))
     para = np.fromiter(map(_PARAGRAPH, blocks), dtype=np.int64, count=n_blocks)
     starts = np.flatnonzero(np.r_[True, para[1:] != para[:-1]])
     ends = np.r_[starts[1:], n_blocks]
@@ -246,8 +254,7 @@ def compute(page: Page) -> Paragraphs:
     columns["blocks"] = (ends - starts).astype(np.float64)
     firsts = list(map(blocks.__getitem__, starts.tolist()))
     heading = _kind(firsts, columns)
-    containers = [_container(b) for b in firsts]
-    tree = _Tree(containers)
+    tree = _Tree(firsts)
     tree.distances(columns)
     _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
@@ -256,14 +263,16 @@ def compute(page: Page) -> Paragraphs:
     for j, name in enumerate(names()):
         X[:, j] = columns[name]
     return Paragraphs(starts, ends, texts, X, chars.astype(np.int64), heading,
-                      title_index)
+                      title_index, tree.spans())
 
 
 def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Character-class counts over the page in one numpy pass, and the stop words."""
     n = len(texts)
     joined = "\x1f".join(texts)  # a whitespace character no block text holds
-    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    # code points above the BMP share the last table entry (class 0, no stop, no ending):
+    # 64 Ki-entry tables stay in the CPU cache, 1.1 Mi-entry ones do not
+    codes = np.minimum(np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32), TABLE - 1)
     classes = _char_classes()[codes]
     owner = np.cumsum(codes == 0x1F)  # paragraph of each character (separators go with the next)
     counts = np.bincount(owner * N_CLASSES + classes, minlength=n * N_CLASSES)
@@ -297,25 +306,31 @@ def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.
     last = np.r_[codes, 0][np.maximum(end - 1, 0)]  # padded: a page may hold no character
     out["ends_sentence"] = (_ending_table()[last] & nonempty).astype(np.float64)
     out["starts_upper"] = ((np.r_[classes, 0][begin] == 2) & nonempty).astype(np.float64)
-    out["has_copyright"] = _marks(joined, _COPYRIGHT, begin, n)
-    out["has_year"] = _marks(joined, _YEAR, begin, n)
+    out["has_copyright"] = _marks(texts, _COPYRIGHT, np.ones(n, bool))
+    out["has_year"] = _marks(texts, _YEAR, counts[:, 3] >= 4)
     return chars, words, stop + stop_cjk
 
 
 @lru_cache(maxsize=1)
 def _ending_table() -> np.ndarray:
     """Code points that end a sentence-like paragraph."""
-    table = np.zeros(0x110000, dtype=bool)
+    table = np.zeros(TABLE, dtype=bool)
     table[[ord(c) for c in ".!?。！？…:;\"'”»)"]] = True
     return table
 
 
-def _marks(joined: str, pattern: re.Pattern[str], begin: np.ndarray, n: int) -> np.ndarray:
-    """1 for the paragraphs of ``joined`` where ``pattern`` matches, else 0."""
-    out = np.zeros(n)
-    at = [m.start() for m in pattern.finditer(joined)]
+def _marks(texts: list[str], pattern: re.Pattern[str], candidates: np.ndarray) -> np.ndarray:
+    """1 for the paragraphs among ``candidates`` where ``pattern`` matches, else 0 (one
+    search over the candidates joined by ``\x1f``, which the patterns never match)."""
+    out = np.zeros(len(texts))
+    which = np.flatnonzero(candidates)
+    if not len(which):
+        return out
+    chosen = [texts[i] for i in which.tolist()]
+    at = [m.start() for m in pattern.finditer("\x1f".join(chosen))]
     if at:
-        out[np.searchsorted(begin, at, side="right") - 1] = 1.0
+        begin = np.cumsum([0] + [len(t) + 1 for t in chosen[:-1]])
+        out[which[np.searchsorted(begin, at, side="right") - 1]] = 1.0
     return out
 
 
@@ -330,19 +345,14 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 def _kind(firsts: Sequence[Block], out: dict[str, np.ndarray]) -> np.ndarray:
     """Heading level, list item, table cell, image and container tag, from the paths."""
     n = len(firsts)
-    memo: dict[int, tuple[int, int, int, int]] = {}  # paths are shared tuples: by identity
-    rows = []
-    for b in firsts:
-        got = memo.get(id(b.path))
-        if got is None:
-            got = memo[id(b.path)] = _path_kind(b.path)
-        rows.append(got)
-    table = np.array(rows, dtype=np.float64).reshape(n, 4)
+    paths = [b.path for b in firsts]
+    table = np.array(list(map(_path_kind, paths)), dtype=np.float64).reshape(n, 4)
     out["heading_level"], out["is_list"], out["is_cell"], out["container_tag"] = table.T
     out["is_image"] = np.fromiter((b.image is not None for b in firsts), np.float64, n)
     return table[:, 0].astype(np.int64)
 
 
+@lru_cache(maxsize=1 << 14)
 def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int, int]:
     """Heading level, list item, table cell and container tag code of a path."""
     level = lst = cell = 0
@@ -370,37 +380,15 @@ class _Tree:
     """The elements on the containers' ancestor chains, with their paragraph ranges.
 
     Index ``len(elements)`` is a virtual root above ``<html>`` spanning every paragraph.
+    ``parent``, ``first`` and ``last`` (paragraphs), ``bits`` (region groups of the
+    element's own tag and vocabulary) are per element; ``container`` per paragraph.
     """
 
-    def __init__(self, containers: Sequence) -> None:  # type: ignore[type-arg]
-        index: dict = {}
-        elements: list = []
-        parents: list = []
-        n = len(containers)
-        first: list[int] = []
-        for p, el in enumerate(containers):
-            while el is not None and el not in index:
-                index[el] = len(elements)
-                elements.append(el)
-                first.append(p)
-                el = el.getparent()
-                parents.append(el)
-        root = len(elements)
-        self.size = root + 1
-        self.parent = np.array([index.get(e, root) if e is not None else root for e in parents] + [root],
-                               dtype=np.int64)
-        self.first = np.array(first + [0], dtype=np.int64)
-        last = np.full(self.size, -1, dtype=np.int64)
-        last[root] = n - 1
-        for p in range(n - 1, -1, -1):
-            i = index[containers[p]] if containers[p] is not None else root
-            while last[i] < 0:
-                last[i] = p
-                i = self.parent[i]
-        self.last = last
-        self.container = np.array([index.get(c, root) if c is not None else root for c in containers],
-                                  dtype=np.int64)
-        self.elements = elements
+    def __init__(self, firsts: Sequence[Block]) -> None:
+        walk = _compiled_walk if _compiled_walk is not None else walk_python
+        self.parent, self.first, self.last, self.container, self.bits = walk(
+            list(firsts), _TAG_BITS, _vocabulary_bits, BLOCK_LEVEL)
+        self.size = len(self.parent)
 
     def ancestors(self) -> list[np.ndarray]:
         """Element index of each paragraph's container and of its LEVELS-1 ancestors."""
@@ -409,9 +397,14 @@ class _Tree:
             out.append(self.parent[out[-1]])
         return out
 
+    def spans(self) -> np.ndarray:
+        """(LEVELS, 2, paragraphs) int32: each level's ancestor's first and one-past-last paragraph."""
+        levels = np.stack(self.ancestors())
+        return np.stack([self.first[levels], self.last[levels] + 1], axis=1).astype(np.int32)
+
     def distances(self, out: dict[str, np.ndarray]) -> None:
         """Levels from each container up to the nearest element of every group (99: none)."""
-        bits = np.array([_own_bits(el) for el in self.elements] + [0], dtype=np.int64)
+        bits = self.bits
         root = self.size - 1
         current = self.container
         found = np.zeros(len(current), dtype=np.int64)
@@ -438,15 +431,44 @@ class _Tree:
         out["depth"] = depth
 
 
-def _own_bits(el) -> int:  # type: ignore[no-untyped-def]
+def walk_python(firsts: list[Block], tag_bits: dict[str, int], vocabulary, block_level: frozenset[str]):  # type: ignore[no-untyped-def]
+    """(parent, first, last, container, bits) of the elements above the paragraphs' first
+    blocks; the reference of the compiled ``detourage._cfeatures.walk``."""
+    containers = [_container(b) for b in firsts]
+    index: dict = {}
+    elements: list = []
+    parents: list = []
+    first: list[int] = []
+    for p, el in enumerate(containers):
+        while el is not None and el not in index:
+            index[el] = len(elements)
+            elements.append(el)
+            first.append(p)
+            el = el.getparent()
+            parents.append(el)
+    root = len(elements)
+    parent = np.array([index.get(e, root) if e is not None else root for e in parents] + [root], dtype=np.int64)
+    container = np.array([index[c] for c in containers], dtype=np.int64)
+    last = np.full(root + 1, -1, dtype=np.int64)
+    last[root] = len(containers) - 1
+    for p in range(len(containers) - 1, -1, -1):
+        i = container[p]
+        while last[i] < 0:
+            last[i] = p
+            i = parent[i]
+    bits = np.array([_own_bits(el, tag_bits, vocabulary) for el in elements] + [0], dtype=np.int64)
+    return parent, np.array(first + [0], dtype=np.int64), last, container, bits
+
+
+def _own_bits(el, tag_bits: dict[str, int], vocabulary) -> int:  # type: ignore[no-untyped-def]
     """The groups an element's own tag and class/id/role/itemprop vocabulary name."""
     tag = el.tag
-    bits = _TAG_BITS.get(tag, 0) if isinstance(tag, str) else 0
+    bits = tag_bits.get(tag, 0) if isinstance(tag, str) else 0
     keys = el.keys()
     if not keys:
         return bits
     words = " ".join(el.get(k) or "" for k in _VOCABULARY_ATTRIBUTES if k in keys)
-    return bits | _vocabulary_bits(words) if words else bits
+    return bits | vocabulary(words) if words else bits
 
 
 @lru_cache(maxsize=1 << 16)
@@ -549,14 +571,8 @@ def _page(page: Page, texts: list[str], chars: np.ndarray, link_chars: np.ndarra
     """Title, ``<h1>``, repetition, JSON-LD and page-level features; returns the title index."""
     n = len(texts)
     hints = page_hints(page)
-    title_words = set(_WORD.findall(hints.title.lower()))
-    overlap = np.zeros(n)
-    lowered = [t.lower() for t in texts]
-    if title_words:
-        for i in np.flatnonzero(chars < 300).tolist():
-            w = set(_WORD.findall(lowered[i]))
-            if w:
-                overlap[i] = len(w & title_words) / len(w | title_words)
+    lowered = "\x1f".join(texts).lower().split("\x1f")  # "\x1f": no block text holds it
+    overlap = _title_overlap(lowered, chars, set(_WORD.findall(hints.title.lower())))
     out["title_overlap"] = overlap
     candidates = np.where(heading > 0, overlap + 0.2, overlap)
     title_index = int(np.argmax(candidates)) if n and overlap.max() >= 0.5 else -1
@@ -566,7 +582,7 @@ def _page(page: Page, texts: list[str], chars: np.ndarray, link_chars: np.ndarra
     h1 = np.flatnonzero(heading == 1)
     _distance(out, "h1", idx, int(h1[0]) if len(h1) else -1)
     seen = Counter(lowered)
-    out["repeated"] = np.fromiter((seen[t] - 1 for t in lowered), np.float64, n)
+    out["repeated"] = np.fromiter(map(seen.__getitem__, lowered), np.float64, n) - 1
     body = hints.body
     out["in_jsonld"] = (np.fromiter((len(t) >= 20 and t[:60] in body for t in lowered), np.float64, n)
                         if body else np.zeros(n))
@@ -580,6 +596,31 @@ def _page(page: Page, texts: list[str], chars: np.ndarray, link_chars: np.ndarra
 
 
 _WORD = re.compile(r"\w+")
+
+
+def _title_overlap(lowered: list[str], chars: np.ndarray, title_words: set[str]) -> np.ndarray:
+    """Jaccard overlap of each short paragraph's words with the title's (0 for the rest).
+
+    The short paragraphs' words come from one regular-expression pass (``\x1f`` tokens
+    mark the paragraph boundaries); only those holding a title word are compared as sets.
+    """
+    overlap = np.zeros(len(lowered))
+    short = np.flatnonzero(chars < 300)
+    if not title_words or not len(short):
+        return overlap
+    tokens = _WORD_OR_BREAK.findall("\x1f".join([lowered[i] for i in short.tolist()]))
+    is_break = np.fromiter(map("\x1f".__eq__, tokens), bool, len(tokens))
+    starts = np.r_[0, np.flatnonzero(is_break) + 1]  # the first token of each short paragraph
+    ends = np.r_[starts[1:] - 1, len(tokens)]
+    hit = np.r_[np.fromiter(map(title_words.__contains__, tokens), np.int64, len(tokens)), 0]
+    hits = np.add.reduceat(hit, np.minimum(starts, len(tokens)))
+    for j in np.flatnonzero((hits > 0) & (ends > starts)).tolist():
+        w = set(tokens[starts[j]:ends[j]])
+        overlap[short[j]] = len(w & title_words) / len(w | title_words)
+    return overlap
+
+
+_WORD_OR_BREAK = re.compile(r"\w+|\x1f")
 
 
 def _distance(out: dict[str, np.ndarray], name: str, idx: np.ndarray, at: int) -> None:
@@ -651,3 +692,17 @@ def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # t
         for key, value in node.items():
             if isinstance(value, (dict, list)) and key != "@context":
                 _walk_ld(value, bodies, types, depth + 1)
+
+
+def _load_compiled():  # type: ignore[no-untyped-def]
+    """The compiled element walk, unless it is not built or ``DETOURAGE_PURE_PYTHON`` is set."""
+    if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from .. import _cfeatures  # type: ignore[attr-defined]  # compiled, no stub
+    except ImportError:
+        return None
+    return _cfeatures.walk
+
+
+_compiled_walk = _load_compiled()

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import DetourageError
 from ..shipped import model_bytes
+from . import context
 
 FORMAT = "detourage-learned/1"
 DEFAULT_MODEL = "learned-default.zip"
@@ -113,13 +114,19 @@ class Forest:
 
 @dataclass
 class Model:
-    """A forest, the feature names it was trained on, its threshold and provenance."""
+    """Forests, the feature names they were trained on, the threshold and provenance.
+
+    ``forest`` scores the paragraphs' own features; ``second``, when present, scores
+    them again with the first stage's probabilities around each paragraph appended
+    (:mod:`.context`), and its probability decides.
+    """
 
     forest: Forest
     names: tuple[str, ...]
     #: probability at or above which a paragraph is content (``favor="balanced"``)
     threshold: float = 0.5
     meta: dict[str, Any] = field(default_factory=dict)
+    second: Forest | None = None
 
     def check(self, names: tuple[str, ...]) -> None:
         """Refuse a model trained on other features than the running code computes."""
@@ -128,13 +135,28 @@ class Model:
             raise ModelError(f"model {self.meta.get('name', '?')!r} was trained on other features "
                              f"({len(self.names)} vs {len(names)}; differing: {', '.join(missing) or 'order'}): "
                              "retrain it with `detourage train learned`")
+        if self.second is not None and tuple(self.meta.get("context", ())) != context.names():
+            raise ModelError(f"model {self.meta.get('name', '?')!r} was trained on other second-stage "
+                             "features: retrain it with `detourage train learned`")
+
+    def probabilities(self, X: np.ndarray, spans: np.ndarray, chars: np.ndarray) -> np.ndarray:
+        """Content probability of every paragraph (rows of ``X``, with their ancestor
+        ``spans`` and lengths, as :class:`~.features.Paragraphs` holds them)."""
+        q = self.forest.probabilities(X)
+        if self.second is None:
+            return q
+        return self.second.probabilities(np.hstack([X, context.compute(q, spans, chars)]))
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        buf = io.BytesIO()
-        np.savez_compressed(buf, **self.forest.arrays())
         meta = {**self.meta, "format": FORMAT, "names": list(self.names), "threshold": self.threshold}
+        if self.second is not None:
+            meta["context"] = list(context.names())
         with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
-            z.writestr("forest.npz", buf.getvalue(), compress_type=zipfile.ZIP_STORED)
+            for name, forest in (("forest.npz", self.forest), ("second.npz", self.second)):
+                if forest is not None:
+                    buf = io.BytesIO()
+                    np.savez_compressed(buf, **forest.arrays())
+                    z.writestr(name, buf.getvalue(), compress_type=zipfile.ZIP_STORED)
             z.writestr("meta.json", json.dumps(meta, indent=1, sort_keys=True))
 
     @classmethod
@@ -142,15 +164,20 @@ class Model:
         try:
             with zipfile.ZipFile(io.BytesIO(raw)) as z:
                 meta = json.loads(z.read("meta.json"))
-                arrays = np.load(io.BytesIO(z.read("forest.npz")))
-                forest = Forest(arrays["feature"], arrays["threshold"], arrays["left"],
-                                arrays["right"], arrays["value"], arrays["roots"],
-                                float(arrays["bias"][0]))
+                forest = _forest(z.read("forest.npz"))
+                second = _forest(z.read("second.npz")) if "second.npz" in z.namelist() else None
         except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
             raise ModelError(f"{name}: not a learned-extractor model ({exc})") from None
         if meta.get("format") != FORMAT:
             raise ModelError(f"{name}: not a learned-extractor model (format {meta.get('format')!r})")
-        return cls(forest, tuple(meta.pop("names")), float(meta.pop("threshold")), meta)
+        return cls(forest, tuple(meta.pop("names")), float(meta.pop("threshold")), meta, second)
+
+
+def _forest(raw: bytes) -> Forest:
+    """A forest from its ``.npz`` arrays."""
+    arrays = np.load(io.BytesIO(raw))
+    return Forest(arrays["feature"], arrays["threshold"], arrays["left"], arrays["right"],
+                  arrays["value"], arrays["roots"], float(arrays["bias"][0]))
 
 
 @lru_cache(maxsize=8)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import hashlib
 import os
 import time
 from collections import defaultdict
@@ -27,7 +28,7 @@ import numpy as np
 from ..errors import MissingExtra
 from ..evaluation.gold import Dataset, Document, load_dataset, split_of
 from ..victor import align
-from . import features
+from . import context, features
 from .forest import Forest, Model
 
 #: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py)
@@ -35,6 +36,12 @@ PARAMS: dict[str, Any] = {
     "max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 31, "min_samples_leaf": 50,
     "l2_regularization": 1.0, "max_bins": 255, "early_stopping": False, "random_state": 0,
 }
+
+#: the first stage of two: fewer trees, its probabilities feed the second (:mod:`.context`)
+FIRST_STAGE: dict[str, Any] = {"max_iter": 60, "learning_rate": 0.2}
+
+#: out-of-fold splits of the first stage (pages grouped by dataset and host)
+STACK_FOLDS = 3
 
 #: share of a paragraph's characters the aligner must keep for it to be content
 CONTENT_SHARE = 0.5
@@ -52,6 +59,7 @@ class PageData:
     X: np.ndarray  # float32 (paragraphs, features)
     y: np.ndarray  # bool (paragraphs,)
     chars: np.ndarray  # int (paragraphs,)
+    spans: np.ndarray  # int32 (LEVELS, 2, paragraphs): ancestor paragraph ranges
 
 
 def host_of(url: str | None) -> str:
@@ -71,7 +79,7 @@ def page_data(doc: Document, dataset: str, options: align.Options) -> PageData |
     total = np.maximum(para.chars, 1)
     y = kept_chars / total >= CONTENT_SHARE
     return PageData(dataset, doc.id, doc.lang, str(doc.meta.get("page_type") or ""),
-                    host_of(doc.meta.get("url")), para.X, y, para.chars)
+                    host_of(doc.meta.get("url")), para.X, y, para.chars, para.spans)
 
 
 def _job(args: tuple[Document, str, align.Options]) -> PageData | None:
@@ -120,24 +128,73 @@ def weights(pages: Sequence[PageData]) -> np.ndarray:
 
 
 def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
-        meta: dict[str, Any] | None = None) -> Model:
-    """Fit the trees on labelled pages and export them."""
-    try:
-        from sklearn.ensemble import HistGradientBoostingClassifier
-    except ImportError:
-        raise MissingExtra('training needs scikit-learn: pip install "detourage[train]"') from None
+        meta: dict[str, Any] | None = None, stacked: bool = True) -> Model:
+    """Fit the trees on labelled pages and export them.
+
+    ``stacked`` (the default) fits two stages: a small first forest on the paragraphs'
+    own features, then the final forest on those features plus the first stage's
+    out-of-fold probabilities around each paragraph (:mod:`.context`).
+    """
     if not pages:
         raise ValueError("no labelled pages to train on")
-    X = np.concatenate([p.X for p in pages])
     y = np.concatenate([p.y for p in pages]).astype(np.int8)
     if len(set(y.tolist())) < 2:
         raise ValueError("the training pages have a single class: nothing to learn")
     settings = {**PARAMS, **(params or {})}
+    w = weights(pages)
     t0 = time.perf_counter()
-    clf = HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=weights(pages))
+    X = np.concatenate([p.X for p in pages])
+    first = None
+    if stacked:
+        first_settings = {**settings, **FIRST_STAGE}
+        q = _out_of_fold(pages, X, y, w, first_settings)
+        first = _fit_trees(X, y, w, first_settings)
+        X = np.hstack([X, np.concatenate([context.compute(q[a:b], p.spans, p.chars)
+                                          for p, a, b in _rows(pages)])])
+    final = _fit_trees(X, y, w, settings)
+    if first is None:
+        first, final = final, None
     seconds = time.perf_counter() - t0
     datasets = sorted({p.dataset for p in pages})
     provenance = {"datasets": datasets, "pages": len(pages), "rows": int(len(y)),
                   "content_share": round(float(y.mean()), 4), "params": settings,
+                  "first_stage": {**FIRST_STAGE, "folds": STACK_FOLDS} if stacked else None,
                   "fit_seconds": round(seconds, 1)}
-    return Model(Forest.from_sklearn(clf), features.names(), 0.5, {**provenance, **(meta or {})})
+    return Model(first, features.names(), 0.5, {**provenance, **(meta or {})}, final)
+
+
+def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, Any]) -> Forest:
+    """One HistGradientBoosting fit, exported."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+    except ImportError:
+        raise MissingExtra('training needs scikit-learn: pip install "detourage[train]"') from None
+    return Forest.from_sklearn(HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=w))
+
+
+def _rows(pages: Sequence[PageData]) -> list[tuple[PageData, int, int]]:
+    """Each page with its first row and one past its last in the stacked matrix."""
+    ends = np.cumsum([len(p.y) for p in pages])
+    return [(p, int(e - len(p.y)), int(e)) for p, e in zip(pages, ends)]
+
+
+def _out_of_fold(pages: Sequence[PageData], X: np.ndarray, y: np.ndarray, w: np.ndarray,
+                 settings: dict[str, Any]) -> np.ndarray:
+    """First-stage probabilities of every row from a forest that did not see its site."""
+    fold = np.concatenate([np.full(len(p.y), _group_fold(p), np.int8) for p in pages])
+    q = np.zeros(len(y))
+    for k in range(STACK_FOLDS):
+        inside = fold == k
+        if not inside.any():
+            continue
+        if inside.all() or len(set(y[~inside].tolist())) < 2:
+            raise ValueError("too few training sites to fit the stacked model: use stacked=False")
+        forest = _fit_trees(X[~inside], y[~inside], w[~inside], settings)
+        q[inside] = forest.probabilities(X[inside])
+    return q
+
+
+def _group_fold(page: PageData) -> int:
+    """The out-of-fold split of a page: by dataset and host (by page where no host is known)."""
+    key = f"{page.dataset}/{page.host or page.id}"
+    return hashlib.sha256(key.encode()).digest()[0] % STACK_FOLDS

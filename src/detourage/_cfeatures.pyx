@@ -1,0 +1,167 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Compiled twin of the learned extractor's element walk (:class:`detourage.learned.features._Tree`).
+
+The Python walk asks lxml for a proxy of every ancestor (``getparent()``), and reads the
+tag and the class/id/role/itemprop attributes of each through the proxy.  This walk reads
+libxml2's ``xmlNode`` structs directly (parent, name, properties), as ``_csegment`` does,
+and builds the same arrays: the elements on the containers' ancestor chains in first-met
+order, each one's parent, first and last paragraph, and region bits.  Tag and attribute
+rules come from :mod:`detourage.learned.features` (passed in); ``tests/test_learned.py``
+checks both walks give identical arrays.
+"""
+
+import numpy as np
+
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport strcmp, strlen
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlAttr, xmlNode
+
+cetree.import_lxml__etree()
+
+cdef const char* _ATTRS[4]
+_ATTRS[0] = "class"
+_ATTRS[1] = "id"
+_ATTRS[2] = "role"
+_ATTRS[3] = "itemprop"
+
+
+cdef inline str _utf8(const char* s):
+    return PyUnicode_DecodeUTF8(s, strlen(s), NULL)
+
+
+cdef inline bint _is_lxml_element(xmlNode* c_node) noexcept:
+    """lxml's ``_isElement``: what ``getparent()`` returns (else None)."""
+    return (c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_COMMENT_NODE
+            or c_node.type == tree.XML_ENTITY_REF_NODE or c_node.type == tree.XML_PI_NODE)
+
+
+cdef inline xmlNode* _parent(xmlNode* c_node) noexcept:
+    cdef xmlNode* up = c_node.parent
+    if up is NULL or not _is_lxml_element(up):
+        return NULL
+    return up
+
+
+cdef object _words(cetree._Document doc, xmlNode* c_node):
+    """``" ".join(el.get(k) or "" for k in class/id/role/itemprop if k in el.keys())``."""
+    cdef xmlAttr* attr
+    cdef list parts = []
+    cdef int k
+    for k in range(4):
+        attr = c_node.properties
+        while attr is not NULL:
+            if attr.ns is NULL and strcmp(<const char*> attr.name, _ATTRS[k]) == 0:
+                break
+            attr = attr.next
+        if attr is NULL:
+            continue
+        if attr.children is NULL:
+            parts.append("")
+        elif attr.children.next is NULL and attr.children.type == tree.XML_TEXT_NODE:
+            parts.append(_utf8(<const char*> attr.children.content))
+        else:
+            parts.append(cetree.elementFactory(doc, c_node).get(_utf8(_ATTRS[k])) or "")
+    if not parts:
+        return None
+    return " ".join(parts)
+
+
+cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, object vocabulary,
+                     dict names) except? -1:
+    """The region bits of an element's tag and vocabulary (``features._own_bits``)."""
+    cdef long long bits = 0
+    cdef object words
+    if c_node.type == tree.XML_ELEMENT_NODE:
+        key = <size_t> c_node.name
+        got = names.get(key)
+        if got is None:
+            if c_node.ns is NULL:
+                got = tag_bits.get(_utf8(<const char*> c_node.name), 0)
+            else:  # a namespaced tag is "{ns}name": lxml's tag, never a tag group
+                got = tag_bits.get(cetree.elementFactory(doc, c_node).tag, 0)
+            names[key] = got
+        bits = got
+    if c_node.properties is NULL:
+        return bits
+    words = _words(doc, c_node)
+    if words:
+        bits |= <long long> vocabulary(words)
+    return bits
+
+
+cdef xmlNode* _container(cetree._Document doc, xmlNode* c_node, frozenset block_level):
+    """The nearest block-level element at or above a node (``features._container``'s walk)."""
+    cdef xmlNode* start = c_node
+    while c_node is not NULL:
+        if c_node.type == tree.XML_ELEMENT_NODE and c_node.ns is NULL \
+                and _utf8(<const char*> c_node.name) in block_level:
+            return c_node
+        c_node = _parent(c_node)
+    return start
+
+
+def walk(list firsts, dict tag_bits, object vocabulary, frozenset block_level):
+    """(parent, first, last, container, bits) of the elements above the paragraphs' first
+    blocks, as ``features._Tree`` builds them; index ``len(elements)`` is the virtual root."""
+    cdef Py_ssize_t n = len(firsts), p, size = 0, capacity = 256, i, root
+    cdef dict index = {}, names = {}
+    cdef xmlNode** nodes = <xmlNode**> malloc(capacity * sizeof(xmlNode*))
+    cdef xmlNode* c_node
+    cdef xmlNode* container
+    cdef cetree._Element el
+    cdef cetree._Document doc = None
+    cdef long long[:] first_v, parent_v, last_v, cont_v, bits_v
+    if nodes is NULL:
+        raise MemoryError()
+    containers = np.empty(n, dtype=np.intp)
+    firsts_met = []
+    try:
+        for p in range(n):
+            block = firsts[p]
+            el = block.node
+            doc = el._doc
+            c_node = el._c_node
+            path = block.path
+            if not (path and path[len(path) - 1] in block_level):
+                c_node = _container(doc, c_node, block_level)
+            container = c_node
+            while c_node is not NULL and <size_t> c_node not in index:
+                if size == capacity:
+                    capacity *= 2
+                    nodes = <xmlNode**> realloc(nodes, capacity * sizeof(xmlNode*))
+                    if nodes is NULL:
+                        raise MemoryError()
+                index[<size_t> c_node] = size
+                nodes[size] = c_node
+                firsts_met.append(p)
+                size += 1
+                c_node = _parent(c_node)
+            containers[p] = index[<size_t> container]
+        root = size
+        parent = np.full(size + 1, root, dtype=np.int64)
+        bits = np.zeros(size + 1, dtype=np.int64)
+        parent_v = parent
+        bits_v = bits
+        for i in range(size):
+            c_node = _parent(nodes[i])
+            if c_node is not NULL:
+                parent_v[i] = index.get(<size_t> c_node, root)
+            bits_v[i] = _bits(doc, nodes[i], tag_bits, vocabulary, names)
+    finally:
+        free(nodes)
+    first = np.array(firsts_met + [0], dtype=np.int64)
+    container_arr = containers.astype(np.int64)
+    last = np.full(size + 1, -1, dtype=np.int64)
+    last_v = last
+    cont_v = container_arr
+    last_v[root] = n - 1
+    for p in range(n - 1, -1, -1):
+        i = cont_v[p]
+        while last_v[i] < 0:
+            last_v[i] = p
+            i = parent_v[i]
+    return parent, first, last, container_arr, bits
