@@ -84,6 +84,19 @@ def main() -> None:
               help="Memory ceiling of each worker process, in MiB; a page needing more is an "
                    "error record limit:memory (default: 4096, or half the machine's memory if "
                    "less; 0: none).")
+@click.option("--to", "run_to", type=click.Choice(["parquet", "jsonl", "jsonl.gz", "jsonl.zst"]),
+              default=None, help="A corpus run: -o is then a run folder of shards in this format, "
+                                 "with a manifest and a summary (README: Corpus runs).")
+@click.option("--shard-size", type=int, default=1000, show_default=True,
+              help="--to: records per shard (WARC and JSON-lines records, or page files).")
+@click.option("--resume", is_flag=True, help="--to: finish the run of this folder, skipping finished shards.")
+@click.option("--dask", default=None,
+              help="--to: run the shards on Dask: local:N (a LocalCluster of N workers) or "
+                   "tcp://HOST:8786 (a running cluster).")
+@click.option("--with-markdown", is_flag=True, help="--to: also a markdown column.")
+@click.option("--with-html", is_flag=True, help="--to: also an html column.")
+@click.option("--timings/--no-timings", default=True, show_default=True,
+              help="--to: the ms column (without it, a run writes the same bytes on any executor).")
 @click.option("--url", default=None, help="URL of the page (single input only).")
 @click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
               help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs.")
@@ -117,7 +130,8 @@ def main() -> None:
 def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
             timeout: float, max_bytes: int, url: str | None, urls: str | None, model: tuple[str, ...],
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
-            max_memory: int | None,
+            max_memory: int | None, run_to: str | None, shard_size: int, resume: bool, dask: str | None,
+            with_markdown: bool, with_html: bool, timings: bool,
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
             comments: bool, patterns: tuple[str, ...], repair_text: bool) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
@@ -137,6 +151,22 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
         fit_batch = template_file is None and methods.uses_template(method)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
+    if run_to is not None:
+        given = {"-f": fmt != "txt", "--url": url, "--urls": urls, "--cleaneval-id": cleaneval_id,
+                 "--with-metadata": with_metadata}
+        if out is None:
+            raise click.UsageError("--to writes a run folder: give it with -o FOLDER")
+        if any(given.values()):
+            raise click.UsageError(f"{', '.join(k for k, v in given.items() if v)}: not for --to, whose "
+                                   "rows hold the text as txt (--with-markdown, --with-html add columns)")
+        described = {"method": method, "to": run_to, "models": list(model), "template": template_file,
+                     "comments": comments, "render": render, "markdown": with_markdown, "html": with_html,
+                     "timings": timings, "max_bytes": max_bytes, "timeout": timeout}
+        config = _run_config(out, run_to, method, options, render, max_bytes, timeout, max_memory,
+                             with_markdown, with_html, timings)
+        _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
+                    fit_batch)
+        return
     jobs = _inputs(paths, patterns, out, fmt)
     if url is not None:
         if len(jobs) != 1:
@@ -159,6 +189,12 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
 def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
     """The pages of PATHS, checked before the run: every path exists, an output folder
     inside an input folder is not read back, one output file is for one page."""
+    from .corpusrun.plan import input_kind
+
+    named = [p for p in paths if input_kind(p) != "page" and not os.path.isdir(p)]
+    if named:
+        raise click.UsageError(f"{named[0]}: WARC and JSON-lines files are read by a corpus run: "
+                               "-o RUN_FOLDER --to parquet (or jsonl, jsonl.gz, jsonl.zst)")
     try:
         jobs = list(read_inputs(paths, patterns=patterns, exclude=[out] if out else []))
     except FileNotFoundError as exc:
@@ -206,6 +242,49 @@ def _check_repair() -> None:
     from .decode import text_fixer
 
     text_fixer()
+
+
+def _run_config(out: str, to: str, method: str, options: dict, render: dict, max_bytes: int,
+                timeout: float, max_memory: int | None, markdown: bool, html: bool, timings: bool) -> Any:
+    """The workers' settings of a corpus run (``--to``)."""
+    from .corpusrun import Config
+
+    memory = default_max_memory() if max_memory is None else max_memory << 20
+    return Config(folder=os.path.abspath(out), to=to, method=method, options=tuple(options.items()),
+                  render_options=tuple(render.items()), limits=Limits(max_bytes=max_bytes), timeout=timeout,
+                  max_memory=memory or None, markdown=markdown, html=html, timings=timings)
+
+
+def _corpus_run(paths: tuple[str, ...], config: Any, described: dict, shard_size: int, resume: bool,
+                workers: int, dask: str | None, patterns: tuple[str, ...], progress: bool | None,
+                fit_template: bool) -> None:
+    """A corpus run (``--to``): shards of rows in a run folder, a progress bar with pages/s
+    and the time left on a terminal, the run's summary on stderr (and in the folder)."""
+    import time
+
+    from .corpusrun import Request, run
+
+    request = Request(paths=paths, config=config, shard_records=shard_size, resume=resume,
+                      workers=workers or default_workers(), dask=dask, patterns=patterns,
+                      fit_template=fit_template, described=described)
+    show = sys.stderr.isatty() if progress is None else progress
+    with contextlib.ExitStack() as stack:
+        bar: list[Any] = []
+        pages, t0 = [0], time.perf_counter()
+
+        def on_plan(records: int) -> None:
+            bar.append(stack.enter_context(click.progressbar(
+                length=records, label="records", file=sys.stderr, hidden=not show,
+                item_show_func=lambda rate: rate)))
+
+        def on_shard(marker: dict) -> None:
+            pages[0] += marker["rows"]
+            bar[0].update(marker["records"], f"{pages[0] / (time.perf_counter() - t0):.1f} pages/s")
+
+        summary = run(request, on_shard, on_plan)
+    click.echo(f"detourage: {summary}", err=True)
+    if summary.done < summary.shards or summary.ok == 0 or not summary.balanced:
+        sys.exit(1)
 
 
 def _fallback(method: str) -> str:

@@ -236,7 +236,8 @@ class _Timeout(BaseException):
 
 @contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt the page after ``seconds`` (POSIX main thread only; elsewhere no limit)."""
+    """Interrupt the page after ``seconds``: an alarm signal in the main thread (POSIX), a
+    timer raising in the page's thread in any other thread (a Dask worker's task)."""
     usable = seconds > 0 and hasattr(signal, "setitimer")
     try:
         previous = signal.signal(signal.SIGALRM, _raise_timeout) if usable else None
@@ -244,11 +245,14 @@ def _time_limit(seconds: float) -> Iterator[None]:
         usable = False
     if usable:
         signal.setitimer(signal.ITIMER_REAL, seconds)
+    alarm = _ThreadAlarm(seconds) if seconds > 0 and not usable else None
     try:
         yield
     except _Timeout:
         raise LimitExceeded("time", seconds, seconds) from None
     finally:
+        if alarm is not None:
+            alarm.cancel()
         if usable:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
@@ -256,6 +260,40 @@ def _time_limit(seconds: float) -> Iterator[None]:
 
 def _raise_timeout(signum: int, frame: object) -> None:
     raise _Timeout()
+
+
+class _ThreadAlarm:
+    """Raises :class:`_Timeout` in the calling thread after ``seconds``, unless cancelled
+    first: the time limit of pages run outside the main thread, where no signal handler
+    can be set.  Like the signal, it interrupts Python code, not a long C call."""
+
+    def __init__(self, seconds: float) -> None:
+        import threading
+
+        self.thread = threading.get_ident()
+        self.lock = threading.Lock()
+        self.active = True
+        self.timer = threading.Timer(seconds, self._fire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _fire(self) -> None:
+        with self.lock:
+            if self.active:
+                _async_raise(self.thread, _Timeout)
+
+    def cancel(self) -> None:
+        with self.lock:
+            self.active = False
+            self.timer.cancel()
+            _async_raise(self.thread, None)  # an alarm raised but not yet delivered is taken back
+
+
+def _async_raise(thread: int, exception: type[BaseException] | None) -> None:
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(exception)
+                                               if exception is not None else None)
 
 
 def execute(jobs: Iterable[Any], step: Callable[[Any], Record], workers: int = 1) -> Iterator[Record]:

@@ -1,0 +1,15 @@
+"""Corpus scale: WARC (or JSON lines, or pages) in, Parquet or JSON lines out, in a
+resumable run folder, on the local process pool or a Dask cluster.
+
+    plan ─▶ manifest + shards ─▶ executors (local pool | Dask) ─▶ work.process_shard
+         ─▶ readers (WARC, JSONL, pages) ─▶ page rows ─▶ sinks (Parquet, JSONL) ─▶ markers
+
+Needs the ``corpus`` extra (FastWARC, pyarrow, Dask distributed, py3langid); each module
+imports what it needs when it runs and says what to install when it is missing.
+See :mod:`.sinks` for the output's columns.
+"""
+
+from .run import Request, RunSummary, rows, run
+from .work import Config
+
+__all__ = ["Config", "Request", "RunSummary", "rows", "run"]

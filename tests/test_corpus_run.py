@@ -1,0 +1,220 @@
+"""Corpus runs (issue 14): WARC / JSON lines / pages in, Parquet or JSON-lines shards out,
+resumable, on the local pool or Dask."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastwarc", reason="the corpus extra (FastWARC) is not installed")
+pytest.importorskip("pyarrow", reason="the corpus extra (pyarrow) is not installed")
+pytest.importorskip("py3langid", reason="the corpus extra (py3langid) is not installed")
+
+from click.testing import CliRunner  # noqa: E402
+
+from detourage.cli import main  # noqa: E402
+from detourage.corpus import attempt  # noqa: E402
+from detourage.corpusrun import Config, Request, rows, run, sinks  # noqa: E402
+from detourage.corpusrun.plan import RunError, plan  # noqa: E402
+from detourage.corpusrun.readers import warc_record  # noqa: E402
+
+TEXTS = {
+    "en": "The committee met on Tuesday to discuss the new budget for the public library of the town.",
+    "fr": "Le conseil municipal s'est réuni mardi pour discuter du nouveau budget de la bibliothèque.",
+    "ru": "Городской совет собрался во вторник, чтобы обсудить новый бюджет публичной библиотеки.",
+    "pl": "Rada miasta zebrała się we wtorek, aby omówić nowy budżet biblioteki publicznej w mieście.",
+}
+
+
+def page(lang: str, n: int, paragraphs: int = 6) -> bytes:
+    body = "".join(f"<p>{TEXTS[lang]} ({n}.{i})</p>" for i in range(paragraphs))
+    return (f"<html><head><title>Page {n} | Site</title></head><body><nav><a href='/'>Home</a></nav>"
+            f"<article><h1>Page {n}</h1>{body}</article><footer>© Site</footer></body></html>").encode("utf-8")
+
+
+def make_warc(path: Path, pages: int, paragraphs: int = 6) -> int:
+    """A WARC.gz of ``pages`` HTML responses (4 hosts) and, every 5th page, four other
+    records; the number of HTML records."""
+    langs = sorted(TEXTS)
+    with open(path, "wb") as out:
+        for n in range(pages):
+            out.write(warc_record(f"http://site{n % 4}.example/a/{n}", page(langs[n % 4], n, paragraphs),
+                                  content_type="text/html"))
+            if n % 5 == 0:
+                out.write(warc_record(f"http://site0.example/i{n}.jpg", b"\xff\xd8\xff", content_type="image/jpeg"))
+                out.write(warc_record(f"http://site0.example/q{n}", b"GET / HTTP/1.1\r\n\r\n", record_type="request"))
+                out.write(warc_record(f"http://site0.example/m{n}", b"<html>gone</html>", status=404))
+                out.write(warc_record(f"http://site0.example/b{n}", b"PK\x03\x04 binary", content_type=None))
+    return pages
+
+
+@pytest.fixture(scope="module")
+def warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("warc") / "crawl.warc.gz"
+    make_warc(path, 20)
+    return path
+
+
+def config(folder: Path, **kw) -> Config:
+    return Config(folder=str(folder), timeout=10, **kw)
+
+
+def test_warc_html_responses_become_rows_the_others_reasons(warc: Path, tmp_path: Path) -> None:
+    summary = run(Request(paths=(str(warc),), config=config(tmp_path / "run"), shard_records=7))
+    assert summary.rows == 20 and summary.ok == 20 and summary.balanced
+    assert dict(summary.skipped) == {"content-type:image/jpeg": 4, "warc:request": 4, "status:404": 4,
+                                     "not-html:sniffed": 4}
+    got = rows(tmp_path / "run")
+    assert len(got) == 20 and len({r["id"] for r in got}) == 20
+    first = got[0]
+    assert first["url"] == "http://site0.example/a/0" and first["record_id"].startswith("<urn:uuid:")
+    assert first["date"] == "2024-01-01T00:00:00+00:00" and first["error"] is None
+    assert first["title"] == "Page 0" and "committee" in first["text"]
+    assert {r["language"] for r in got} == set(TEXTS)
+    assert list(first) == list(sinks.columns())
+    saved = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert saved["rows"] == 20 and saved["balanced"]
+
+
+def test_http_charset_goes_to_the_decoder(tmp_path: Path) -> None:
+    text = "<html><body><p>Городской совет собрался во вторник, чтобы обсудить бюджет.</p></body></html>"
+    path = tmp_path / "cp.warc.gz"
+    path.write_bytes(warc_record("http://ru.example/", text.encode("cp1251"),
+                                 content_type="text/html; charset=windows-1251")
+                     + warc_record("http://ru.example/x", b"<!doctype html><p>sniffed as html</p>", content_type=None))
+    run(Request(paths=(str(path),), config=config(tmp_path / "run")))
+    got = rows(tmp_path / "run")
+    assert got[0]["encoding"] == "cp1251" and got[0]["encoding_reason"].startswith("http")
+    assert "Городской" in got[0]["text"] and got[0]["language"] == "ru"
+    assert "sniffed as html" in got[1]["text"]
+
+
+@pytest.mark.parametrize("to", ["jsonl", "jsonl.gz", "jsonl.zst"])
+def test_jsonl_outputs_hold_the_parquet_rows(warc: Path, tmp_path: Path, to: str) -> None:
+    run(Request(paths=(str(warc),), config=config(tmp_path / "p", timings=False, markdown=True),
+                shard_records=9))
+    run(Request(paths=(str(warc),), config=config(tmp_path / "j", to=to, timings=False, markdown=True),
+                shard_records=9))
+    parquet, jsonl = rows(tmp_path / "p"), rows(tmp_path / "j")
+    assert parquet == jsonl and "ms" not in parquet[0] and parquet[0]["markdown"].startswith("# Page 0")
+
+
+def test_inputs_jsonl_html_gz_and_folders(tmp_path: Path) -> None:
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    (tmp_path / "in" / "sub" / "a.html.gz").write_bytes(gzip.compress(page("fr", 1)))
+    (tmp_path / "in" / "b.html").write_bytes(page("pl", 2))
+    make_warc(tmp_path / "in" / "c.warc.gz", 3)
+    lines = [json.dumps({"url": "http://j.example/1", "html": page("ru", 3).decode()}), "", "not json"]
+    (tmp_path / "pages.jsonl").write_text("\n".join(lines) + "\n")
+    summary = run(Request(paths=(str(tmp_path / "in"), str(tmp_path / "pages.jsonl")),
+                          config=config(tmp_path / "run"), shard_records=2))
+    got = {r["id"]: r for r in rows(tmp_path / "run")}
+    assert summary.rows == 3 + 2 + 1 and summary.skipped["jsonl:bad-line"] == 1 and summary.balanced
+    assert got["sub/a"]["language"] == "fr" and got["b"]["language"] == "pl"
+    assert got["pages.jsonl@0"]["url"] == "http://j.example/1"
+
+
+def test_a_warc_compressed_as_one_gzip_member_is_one_shard(tmp_path: Path) -> None:
+    make_warc(tmp_path / "m.warc.gz", 6)
+    whole = tmp_path / "whole.warc.gz"
+    whole.write_bytes(gzip.compress(gzip.decompress((tmp_path / "m.warc.gz").read_bytes())))
+    assert len(plan([str(tmp_path / "m.warc.gz")], 3)) == 5  # 14 records
+    assert len(plan([str(whole)], 3)) == 1
+    summary = run(Request(paths=(str(whole),), config=config(tmp_path / "run"), shard_records=3))
+    assert summary.rows == 6 and summary.balanced
+
+
+def test_resume_checks_options_and_a_folder_is_not_overwritten(warc: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    run(Request(paths=(str(warc),), config=config(folder), shard_records=10))
+    with pytest.raises(RunError, match="holds a run already"):
+        run(Request(paths=(str(warc),), config=config(folder), shard_records=10))
+    with pytest.raises(RunError, match="other options"):
+        run(Request(paths=(str(warc),), config=config(folder), shard_records=5, resume=True))
+    again = run(Request(paths=(str(warc),), config=config(folder), shard_records=10, resume=True))
+    assert again.session_shards == 0 and again.rows == 20
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x").write_text("")
+    with pytest.raises(RunError, match="not an empty folder"):
+        run(Request(paths=(str(warc),), config=config(tmp_path / "other")))
+
+
+def test_cli_refuses_a_warc_without_to_and_runs_with_it(warc: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    refused = runner.invoke(main, ["extract", str(warc)])
+    assert refused.exit_code == 2 and "--to parquet" in refused.output
+    done = runner.invoke(main, ["extract", str(warc), "-o", str(tmp_path / "run"), "--to", "parquet",
+                                "--shard-size", "8", "--with-html"])
+    assert done.exit_code == 0, done.output
+    assert "20 HTML pages → 20 ok" in done.output and "16 records skipped" in done.output
+    assert rows(tmp_path / "run")[0]["html"].startswith("<!DOCTYPE html>")
+
+
+def test_template_fits_per_host_on_the_run(warc: Path, tmp_path: Path) -> None:
+    summary = run(Request(paths=(str(warc),), config=config(tmp_path / "run", method="template"),
+                          fit_template=True, shard_records=6, workers=2))
+    assert summary.ok == 20 and (tmp_path / "run" / "template.json.gz").exists()
+    from detourage.site import template as site_template
+
+    fitted = site_template.load(tmp_path / "run" / "template.json.gz")
+    assert sorted(fitted.sites) == [f"site{i}.example" for i in range(4)]
+
+
+def test_dask_writes_the_same_bytes_as_the_local_pool(warc: Path, tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the corpus extra (Dask distributed) is not installed")
+    for name, dask in (("local", None), ("dask", "local:1")):
+        run(Request(paths=(str(warc),), config=config(tmp_path / name, timings=False), shard_records=8,
+                    workers=2, dask=dask))
+    local = sorted((tmp_path / "local" / "shards").glob("*.parquet"))
+    assert len(local) == 5  # 36 records, 8 a shard
+    for path in local:
+        assert path.read_bytes() == (tmp_path / "dask" / "shards" / path.name).read_bytes()
+
+
+def test_time_limit_outside_the_main_thread() -> None:
+    def spin() -> None:
+        while True:
+            pass
+
+    out: list = []
+    thread = threading.Thread(target=lambda: out.append(attempt(spin, 0.2)))
+    thread.start()
+    thread.join(5)
+    assert out == [(None, "limit:time", "time limit exceeded: over 0.2 s")]
+
+
+def test_killed_run_resumed_holds_every_record_exactly_once(tmp_path: Path) -> None:
+    """SIGKILL a run (the command and its workers) in the middle, resume it: each HTML
+    record of the WARC is in the output once, none missing."""
+    warc = tmp_path / "big.warc.gz"
+    html_records = make_warc(warc, 160, paragraphs=60)
+    folder = tmp_path / "run"
+    command = [sys.executable, "-m", "detourage", "extract", str(warc), "-o", str(folder), "--to", "parquet",
+               "--shard-size", "4", "-w", "1"]
+    process = subprocess.Popen(command, start_new_session=True, stderr=subprocess.DEVNULL)
+    try:
+        while len(list((folder / "shards").glob("*.done"))) < 5 and process.poll() is None:
+            time.sleep(0.02)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    before = rows(folder)
+    shards = len(json.loads((folder / "manifest.json").read_text())["shards"])
+    assert 0 < len(list((folder / "shards").glob("*.done"))) < shards, "the run ended before the kill"
+    resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    after = [r["record_id"] for r in rows(folder)]
+    duplicates, missing = len(after) - len(set(after)), html_records - len(set(after))
+    print(f"\nkill-and-resume: {len(before)} records before the kill, {len(after)} after the resume, "
+          f"duplicates: {duplicates}, missing: {missing}")
+    assert duplicates == 0 and missing == 0 and len(after) == html_records
+    assert not list((folder / "shards").glob("*.tmp-*"))
