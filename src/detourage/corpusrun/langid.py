@@ -5,7 +5,7 @@ is downloaded) was chosen on the shared datasets' gold texts
 (``benchmarks/langid_choice.py``): 99.8 % of 3 682 pages right in el, en, fr, pl, ru and
 zh, beside lingua (99.9 %, a 96 MB wheel, 4× slower) and CLD2 (99.95 %, but CLD2 is no
 longer maintained).  Its few misses are Chinese pages from Hong Kong it calls ``yue``
-(Cantonese) and one ``wuu`` (Wu).
+(Cantonese) and one ``wuu`` (Wu), and two English pages.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from typing import Any
 
 from ..errors import MissingExtra
 
-#: the text identified: its first characters (the accuracy is the same on the shared
-#: pages at 2 000 characters as on the whole text, at a fraction of the time)
+#: the text identified: its first characters.  On the shared gold texts, 2 000 characters
+#: give 99.78 % right against 99.81 % for the whole text (one English page more wrong),
+#: at 0.7 instead of 3.1 ms a page (``benchmarks/langid_choice.py --only py3langid``)
 MAX_CHARS = 2000
 
 
