@@ -224,8 +224,11 @@ def test_train_collect_and_fit(tmp_path):
     model = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2})
     assert model.meta["pages"] == 8 and model.names == features.names()
     assert model.second is not None and model.meta["first_stage"]["folds"] == train.STACK_FOLDS
+    model.check(features.names())  # in memory, before any save
     flat = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2}, stacked=False)
     assert flat.second is None and flat.meta["first_stage"] is None
+    one = train.fit(pages[:1], {"max_iter": 5, "min_samples_leaf": 2})  # no split possible: one stage
+    assert one.second is None and one.meta["first_stage"] is None
 
 
 def test_cli_train_learned_then_extract(tmp_path):

@@ -22,6 +22,9 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 cetree.import_lxml__etree()
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
 cdef const char* _ATTRS[4]
 _ATTRS[0] = "class"
 _ATTRS[1] = "id"
@@ -165,3 +168,33 @@ def walk(list firsts, dict tag_bits, object vocabulary, frozenset block_level):
             last_v[i] = p
             i = parent_v[i]
     return parent, first, last, container_arr, bits
+
+
+def distances(const long long[::1] container, const long long[::1] parent, const long long[::1] bits,
+              int groups):
+    """(dist, depth): levels from each paragraph's container up to the nearest element of
+    every group (99: none), and the container's depth (``features._Tree.distances``)."""
+    cdef Py_ssize_t n = container.shape[0], p
+    cdef long long root = parent.shape[0] - 1, node, found, fresh
+    cdef int level, j
+    dist_arr = np.full((n, groups), 99.0)
+    depth_arr = np.zeros(n)
+    cdef double[:, ::1] dist = dist_arr
+    cdef double[::1] depth = depth_arr
+    with nogil:
+        for p in range(n):
+            node = container[p]
+            found = 0
+            level = 0
+            while node != root:
+                fresh = bits[node] & ~found
+                while fresh:
+                    j = __builtin_ctzll(fresh)
+                    if j < groups:
+                        dist[p, j] = level
+                    fresh &= fresh - 1
+                found |= bits[node]
+                level += 1
+                node = parent[node]
+            depth[p] = level
+    return dist_arr, depth_arr

@@ -404,7 +404,17 @@ class _Tree:
 
     def distances(self, out: dict[str, np.ndarray]) -> None:
         """Levels from each container up to the nearest element of every group (99: none)."""
-        bits = self.bits
+        if _compiled_distances is not None:
+            dist, depth = _compiled_distances(self.container, self.parent, self.bits, len(GROUPS))
+        else:
+            dist, depth = self.distances_numpy()
+        for j, group in enumerate(GROUPS):
+            out[f"dist_{group}"] = dist[:, j]
+        out["depth"] = depth
+
+    def distances_numpy(self) -> tuple[np.ndarray, np.ndarray]:
+        """(dist, depth) level by level over all paragraphs at once; the compiled
+        ``_cfeatures.distances`` is its twin."""
         root = self.size - 1
         current = self.container
         found = np.zeros(len(current), dtype=np.int64)
@@ -414,7 +424,7 @@ class _Tree:
             alive = current != root
             if not alive.any():
                 break
-            here = bits[current]
+            here = self.bits[current]
             new_bits.append(here & ~found)
             found |= here
             depth += alive
@@ -426,9 +436,7 @@ class _Tree:
             hits = np.unpackbits(as_bytes, axis=2, bitorder="little")[:, :, :len(GROUPS)]
             met = hits.any(axis=0)
             dist[met] = hits.argmax(axis=0)[met]
-        for j, group in enumerate(GROUPS):
-            out[f"dist_{group}"] = dist[:, j]
-        out["depth"] = depth
+        return dist, depth
 
 
 def walk_python(firsts: list[Block], tag_bits: dict[str, int], vocabulary, block_level: frozenset[str]):  # type: ignore[no-untyped-def]
@@ -695,14 +703,16 @@ def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # t
 
 
 def _load_compiled():  # type: ignore[no-untyped-def]
-    """The compiled element walk, unless it is not built or ``DETOURAGE_PURE_PYTHON`` is set."""
+    """The compiled element walk and distances, unless it is not built or ``DETOURAGE_PURE_PYTHON`` is set."""
     if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
         return None
     try:
         from .. import _cfeatures  # type: ignore[attr-defined]  # compiled, no stub
     except ImportError:
         return None
-    return _cfeatures.walk
+    return _cfeatures
 
 
-_compiled_walk = _load_compiled()
+_cfeatures = _load_compiled()
+_compiled_walk = None if _cfeatures is None else _cfeatures.walk
+_compiled_distances = None if _cfeatures is None else _cfeatures.distances

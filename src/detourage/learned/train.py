@@ -145,9 +145,10 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
     t0 = time.perf_counter()
     X = np.concatenate([p.X for p in pages])
     first = None
-    if stacked:
+    folds = _stack_folds(pages, y) if stacked else None
+    if folds is not None:
         first_settings = {**settings, **FIRST_STAGE}
-        q = _out_of_fold(pages, X, y, w, first_settings)
+        q = _out_of_fold(folds, X, y, w, first_settings)
         first = _fit_trees(X, y, w, first_settings)
         X = np.hstack([X, np.concatenate([context.compute(q[a:b], p.spans, p.chars)
                                           for p, a, b in _rows(pages)])])
@@ -158,8 +159,10 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
     datasets = sorted({p.dataset for p in pages})
     provenance = {"datasets": datasets, "pages": len(pages), "rows": int(len(y)),
                   "content_share": round(float(y.mean()), 4), "params": settings,
-                  "first_stage": {**FIRST_STAGE, "folds": STACK_FOLDS} if stacked else None,
+                  "first_stage": {**FIRST_STAGE, "folds": STACK_FOLDS} if folds is not None else None,
                   "fit_seconds": round(seconds, 1)}
+    if final is not None:
+        provenance["context"] = list(context.names())
     return Model(first, features.names(), 0.5, {**provenance, **(meta or {})}, final)
 
 
@@ -178,23 +181,30 @@ def _rows(pages: Sequence[PageData]) -> list[tuple[PageData, int, int]]:
     return [(p, int(e - len(p.y)), int(e)) for p, e in zip(pages, ends)]
 
 
-def _out_of_fold(pages: Sequence[PageData], X: np.ndarray, y: np.ndarray, w: np.ndarray,
+def _out_of_fold(fold: np.ndarray, X: np.ndarray, y: np.ndarray, w: np.ndarray,
                  settings: dict[str, Any]) -> np.ndarray:
-    """First-stage probabilities of every row from a forest that did not see its site."""
-    fold = np.concatenate([np.full(len(p.y), _group_fold(p), np.int8) for p in pages])
+    """First-stage probabilities of every row from a forest that did not see its fold."""
     q = np.zeros(len(y))
     for k in range(STACK_FOLDS):
         inside = fold == k
-        if not inside.any():
-            continue
-        if inside.all() or len(set(y[~inside].tolist())) < 2:
-            raise ValueError("too few training sites to fit the stacked model: use stacked=False")
         forest = _fit_trees(X[~inside], y[~inside], w[~inside], settings)
         q[inside] = forest.probabilities(X[inside])
     return q
 
 
-def _group_fold(page: PageData) -> int:
-    """The out-of-fold split of a page: by dataset and host (by page where no host is known)."""
-    key = f"{page.dataset}/{page.host or page.id}"
+def _stack_folds(pages: Sequence[PageData], y: np.ndarray) -> np.ndarray | None:
+    """The out-of-fold split of every row: pages grouped by dataset and host (by page when
+    there are too few hosts); None when no split leaves both classes outside every fold
+    (a handful of pages: the model is then fitted in one stage)."""
+    for by_page in (False, True):
+        fold = np.concatenate([np.full(len(p.y), _group_fold(p, by_page), np.int8) for p in pages])
+        if all(len(set(y[fold != k].tolist())) == 2 and (fold == k).any() for k in range(STACK_FOLDS)):
+            return fold
+    return None
+
+
+def _group_fold(page: PageData, by_page: bool = False) -> int:
+    """The out-of-fold split of a page: by dataset and host (where no host is known, or
+    ``by_page``, by page)."""
+    key = f"{page.dataset}/{page.id if by_page or not page.host else page.host}"
     return hashlib.sha256(key.encode()).digest()[0] % STACK_FOLDS
