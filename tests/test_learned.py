@@ -97,6 +97,10 @@ def test_compiled_walk_matches_python(html):
     python = features.walk_python(firsts, *args)
     for a, b in zip(compiled, python):
         assert np.array_equal(a, b)
+    tree = features._Tree(firsts)
+    dist, depth = features._compiled_distances(tree.container, tree.parent, tree.bits, len(features.GROUPS))
+    numpy_dist, numpy_depth = tree.distances_numpy()
+    assert np.array_equal(dist, numpy_dist) and np.array_equal(depth, numpy_depth)
 
 
 def test_context_features_summarise_the_first_stage():
