@@ -16,12 +16,12 @@ libxml2's nodes); ``DETOURAGE_PURE_PYTHON=1`` forces the Python loop, and
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 
 from lxml import etree
 
+from .compiled import optional
 from .errors import LimitExceeded
 from .model import Block
 from .parse import DEFAULT_LIMITS, Limits
@@ -198,18 +198,8 @@ def _pre_text(blocks: list[Block], crossed: list[str], text: str, path: tuple[st
     return space or text[-1].isspace()
 
 
-def _load_compiled() -> Callable[[etree._Element, Limits], list[Block]] | None:
-    """The compiled ``_segment``, unless it is not built or ``DETOURAGE_PURE_PYTHON`` is set."""
-    if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        # the extension imports this module's sets: it must be loaded after them
-        from . import _csegment  # type: ignore[attr-defined]  # compiled, no stub
-    except ImportError:
-        return None
-    return _csegment.segment  # type: ignore[no-any-return]  # untyped extension
-
-
-_compiled = _load_compiled()
+# the extension imports this module's sets: it is loaded after them
+_csegment = optional("_csegment")
+_compiled: Callable[[etree._Element, Limits], list[Block]] | None = None if _csegment is None else _csegment.segment
 #: which segmentation :func:`segment` runs: ``"compiled"`` or ``"python"``
 IMPLEMENTATION = "python" if _compiled is None else "compiled"

@@ -35,7 +35,6 @@ is contiguous in document order.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -45,6 +44,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from ..compiled import optional
 from ..model import Block, Page
 from ..segment import BLOCK_LEVEL
 
@@ -702,17 +702,6 @@ def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # t
                 _walk_ld(value, bodies, types, depth + 1)
 
 
-def _load_compiled():  # type: ignore[no-untyped-def]
-    """The compiled element walk and distances, unless it is not built or ``DETOURAGE_PURE_PYTHON`` is set."""
-    if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from .. import _cfeatures  # type: ignore[attr-defined]  # compiled, no stub
-    except ImportError:
-        return None
-    return _cfeatures
-
-
-_cfeatures = _load_compiled()
+_cfeatures = optional("_cfeatures")
 _compiled_walk = None if _cfeatures is None else _cfeatures.walk
 _compiled_distances = None if _cfeatures is None else _cfeatures.distances

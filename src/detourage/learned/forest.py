@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compiled import optional
 from ..errors import DetourageError
 from ..shipped import model_bytes
 from . import context
@@ -193,16 +194,7 @@ def load_model(path: str | None = None) -> Model:
     return Model.from_bytes(raw, DEFAULT_MODEL)
 
 
-def _load_compiled():  # type: ignore[no-untyped-def]
-    if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from .. import _cforest  # type: ignore[attr-defined]  # compiled, no stub
-    except ImportError:
-        return None
-    return _cforest.raw_scores
-
-
-_compiled = _load_compiled()
+_cforest = optional("_cforest")
+_compiled = None if _cforest is None else _cforest.raw_scores
 #: which scorer :meth:`Forest.raw_scores` runs: ``"compiled"`` or ``"numpy"``
 IMPLEMENTATION = "numpy" if _compiled is None else "compiled"

@@ -16,7 +16,6 @@ keeps items small, which is what makes tagging cheap.
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
 from collections import Counter
@@ -24,11 +23,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from types import ModuleType
 
 import numpy as np
 from lxml import etree
 
+from ..compiled import optional
 from ..model import Block
 from .config import Config
 
@@ -374,18 +373,7 @@ def _noise_words() -> frozenset[str]:
     return frozenset(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
 
 
-def _load_compiled() -> ModuleType | None:
-    """The compiled twins (``_cvictor``), unless not built or ``DETOURAGE_PURE_PYTHON`` is set."""
-    if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from .. import _cvictor  # type: ignore[attr-defined]  # compiled, no stub
-    except ImportError:
-        return None
-    return _cvictor
-
-
-_compiled = _load_compiled()
+_compiled = optional("_cvictor")
 
 
 # --------------------------------------------------------------------- document features
