@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -433,6 +435,22 @@ def test_cli_anno_round_trip_trains(tmp_path: Path, dataset: Path) -> None:
     result = runner.invoke(main, ["train", "victor", str(tmp_path / "anno"), "-o", str(tmp_path / "m.zip"),
                                   "--max-iterations", "20"])
     assert result.exit_code == 0, result.output
+
+
+def test_anno_of_gzipped_pages_trains(tmp_path: Path, dataset: Path) -> None:
+    """.anno files of .html.gz pages (wcxb-dev) are trained on, not skipped as mismatches."""
+    gz = tmp_path / "gz"
+    shutil.copytree(dataset, gz)
+    for page in sorted((gz / "html").glob("*.html")):
+        page.with_name(page.name + ".gz").write_bytes(gzip.compress(page.read_bytes()))
+        page.unlink()
+    result = CliRunner().invoke(main, ["anno", str(gz), "-o", str(tmp_path / "anno")])
+    assert result.exit_code == 0, result.output
+    assert ".html.gz" in (tmp_path / "anno" / "003.anno").read_text(encoding="utf-8")
+    gathered = training.gather([tmp_path / "anno"])
+    assert gathered.skipped == [] and len(gathered.samples) == 24
+    from_gold = training.gather([dataset])
+    assert [s.labels for s in gathered.samples] == [s.labels for s in from_gold.samples]
 
 
 def test_cli_rejects_inputs_that_are_not_training_material(tmp_path: Path) -> None:

@@ -206,7 +206,7 @@ def test_page_for_source_line_relative_to_the_anno(tmp_path: Path):
     assert anno.page_for(path).resolve() == (tmp_path / "pages" / "a.html").resolve()
 
 
-@pytest.mark.parametrize("suffix", [".html", ".htm"])
+@pytest.mark.parametrize("suffix", [".html", ".htm", ".html.gz"])
 def test_page_for_defaults_to_the_same_stem(tmp_path: Path, suffix: str):
     (tmp_path / f"page.v2{suffix}").write_text("<p>x</p>", encoding="utf-8")
     path = tmp_path / "page.v2.anno"

@@ -17,7 +17,6 @@ are the two steps no other command does.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import random
 import shlex
@@ -150,10 +149,7 @@ def export(annotations: Path, out: Path) -> int:
     for folder in anno_folders(annotations):
         for file in sorted(folder.glob("*.anno")):
             annotation = anno.read(file)
-            source = anno.page_for(file, annotation)
-            data = source.read_bytes()
-            if source.suffix == ".gz":
-                data = gzip.decompress(data)
+            data = anno.page_bytes(anno.page_for(file, annotation))
             page = load(data)
             labels = anno.attach(page, annotation)
             gold = [(MARKERS[u.kind], u.text) for u in units(page.blocks, labels) if u.text]

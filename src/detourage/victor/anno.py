@@ -29,7 +29,8 @@ What the seed leaves open is decided here:
 * **The page**: an optional header comment ``# source: <path>`` before the first entry
   names the page, relative to the ``.anno`` file's folder (written with ``/``).  Without
   it the page is the file beside the ``.anno`` with the same stem and the suffix
-  ``.html`` (else ``.htm``).  See :func:`page_for`.
+  ``.html`` (else ``.htm``, ``.html.gz``).  A gzipped page (``.gz``, as wcxb-dev stores
+  them) is gunzipped when read.  See :func:`page_for` and :func:`page_bytes`.
 * **Reading is strict**: any other line, an unknown tag (``[x]``), a tag glued to its
   text (``[p]text``) or a ``[c]`` before any ``[p]``/``[h]``/``[l]`` raises
   :class:`AnnoError` with the file and line number.  A ``[c]`` after ``[o]`` lines is
@@ -47,6 +48,7 @@ Round trip: page → blocks → labels → :func:`dumps` → :func:`loads` →
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 from collections.abc import Sequence
@@ -70,7 +72,7 @@ TAGS: dict[str, Label] = {
 LETTERS: dict[Label, str] = {label: letter for letter, label in TAGS.items()}
 
 #: suffixes tried, in order, for the page of an ``.anno`` without a ``# source:`` line
-PAGE_SUFFIXES = (".html", ".htm")
+PAGE_SUFFIXES = (".html", ".htm", ".html.gz")
 
 _ENTRY = re.compile(r"\[([^\]\s]*)\](.*)", re.DOTALL)
 _SOURCE = re.compile(r"#\s*source\s*:(.*)", re.IGNORECASE)
@@ -247,7 +249,8 @@ def read(path: str | os.PathLike[str]) -> Annotation:
 
 
 def page_for(anno_path: str | os.PathLike[str], annotation: Annotation | None = None) -> Path:
-    """The page file of a ``.anno``: its ``# source:``, else ``<stem>.html``/``.htm`` beside it."""
+    """The page file of a ``.anno``: its ``# source:``, else ``<stem>.html``/``.htm``/``.html.gz``
+    beside it."""
     path = Path(anno_path)
     if annotation is None:
         annotation = read(path)
@@ -263,11 +266,23 @@ def page_for(anno_path: str | os.PathLike[str], annotation: Annotation | None = 
     raise AnnoError(f"page not found ({how}; looked for {tried})", name=str(path))
 
 
+def page_bytes(page_path: str | os.PathLike[str]) -> bytes:
+    """A page file's bytes, gunzipped when its name ends in ``.gz`` (``12.html.gz``)."""
+    data = Path(page_path).read_bytes()
+    if Path(page_path).suffix.lower() != ".gz":
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError) as exc:
+        raise AnnoError(f"cannot gunzip the page: {exc}", name=str(page_path)) from exc
+
+
 def load_annotated(anno_path: str | os.PathLike[str], *,
                    strict: bool = True) -> tuple[Page, tuple[Label, ...]]:
-    """Read a ``.anno``, load its page and attach the labels (see :func:`attach`)."""
+    """Read a ``.anno``, load its page (gunzipped if ``.gz``) and attach the labels (see
+    :func:`attach`)."""
     annotation = read(anno_path)
-    page = load(page_for(anno_path, annotation).read_bytes())
+    page = load(page_bytes(page_for(anno_path, annotation)))
     return page, attach(page, annotation, strict=strict)
 
 
@@ -363,6 +378,7 @@ def _openers(labels: Sequence[Label]) -> list[int]:
 
 __all__ = [
     "LETTERS", "PAGE_SUFFIXES", "TAGS", "AnnoError", "Annotation", "Attachment",
-    "align_entries", "attach", "collapse", "dumps", "load_annotated", "loads", "page_for",
+    "align_entries", "attach", "collapse", "dumps", "load_annotated", "loads", "page_bytes",
+    "page_for",
     "read", "relative_source", "settle", "write",
 ]
