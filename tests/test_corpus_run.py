@@ -123,6 +123,39 @@ def test_inputs_jsonl_html_gz_and_folders(tmp_path: Path) -> None:
     assert got["pages.jsonl@0"]["url"] == "http://j.example/1"
 
 
+def test_gzipped_jsonl_input_is_read_in_shards(tmp_path: Path) -> None:
+    lines = [json.dumps({"url": f"http://j.example/{n}", "html": page("en", n).decode()}) for n in range(5)]
+    (tmp_path / "pages.jsonl.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n\nnot json\n").encode()))
+    summary = run(Request(paths=(str(tmp_path / "pages.jsonl.gz"),), config=config(tmp_path / "run"),
+                          shard_records=2))
+    assert summary.shards == 3 and summary.rows == 5 and summary.ok == 5 and summary.balanced
+    assert summary.skipped["jsonl:bad-line"] == 1
+    got = rows(tmp_path / "run")
+    assert [r["url"] for r in got] == [f"http://j.example/{n}" for n in range(5)]
+    assert got[0]["id"] == "pages.jsonl.gz@0" and "committee" in got[4]["text"]
+    (tmp_path / "cut.jsonl.gz").write_bytes((tmp_path / "pages.jsonl.gz").read_bytes()[:40])
+    with pytest.raises(RunError, match=r"cut\.jsonl\.gz: cannot be read \(Compressed file ended"):
+        plan([str(tmp_path / "cut.jsonl.gz")], 2)
+
+
+def test_cli_repair_text_reaches_the_rows(tmp_path: Path) -> None:
+    pytest.importorskip("ftfy", reason="the repair extra (ftfy) is not installed")
+    broken = "Le café était ouvert. Ça va très bien, merci beaucoup à tous.".encode().decode("latin-1")
+    html = f"<html><body><article><p>{broken}</p></article></body></html>"
+    (tmp_path / "p.jsonl").write_text(json.dumps({"url": "http://r.example/", "html": html}) + "\n")
+    runner = CliRunner()
+    for folder, extra in (("plain", []), ("repaired", ["--repair-text"])):
+        done = runner.invoke(main, ["extract", str(tmp_path / "p.jsonl"), "-o", str(tmp_path / folder),
+                                    "--to", "jsonl", "-m", "fulltext", *extra])
+        assert done.exit_code == 0, done.output
+    assert "cafÃ©" in rows(tmp_path / "plain")[0]["text"]
+    repaired = rows(tmp_path / "repaired")[0]
+    assert "Le café était ouvert" in repaired["text"] and "ftfy" in repaired["encoding_reason"]
+    manifest = json.loads((tmp_path / "repaired" / "manifest.json").read_text())
+    assert manifest["options"]["repair"] is True
+    assert "repair" not in json.loads((tmp_path / "plain" / "manifest.json").read_text())["options"]
+
+
 def test_a_warc_compressed_as_one_gzip_member_is_one_shard(tmp_path: Path) -> None:
     make_warc(tmp_path / "m.warc.gz", 6)
     whole = tmp_path / "whole.warc.gz"

@@ -162,8 +162,10 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
         described = {"method": method, "to": run_to, "models": list(model), "template": template_file,
                      "comments": comments, "render": render, "markdown": with_markdown, "html": with_html,
                      "timings": timings, "max_bytes": max_bytes, "timeout": timeout}
+        if repair_text:  # only when on: runs started before the option stay resumable
+            described["repair"] = True
         config = _run_config(out, run_to, method, options, render, max_bytes, timeout, max_memory,
-                             with_markdown, with_html, timings)
+                             with_markdown, with_html, timings, repair_text)
         _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
                     fit_batch)
         return
@@ -245,14 +247,15 @@ def _check_repair() -> None:
 
 
 def _run_config(out: str, to: str, method: str, options: dict, render: dict, max_bytes: int,
-                timeout: float, max_memory: int | None, markdown: bool, html: bool, timings: bool) -> Any:
+                timeout: float, max_memory: int | None, markdown: bool, html: bool, timings: bool,
+                repair: bool = False) -> Any:
     """The workers' settings of a corpus run (``--to``)."""
     from .corpusrun import Config
 
     memory = default_max_memory() if max_memory is None else max_memory << 20
     return Config(folder=os.path.abspath(out), to=to, method=method, options=tuple(options.items()),
                   render_options=tuple(render.items()), limits=Limits(max_bytes=max_bytes), timeout=timeout,
-                  max_memory=memory or None, markdown=markdown, html=html, timings=timings)
+                  max_memory=memory or None, markdown=markdown, html=html, timings=timings, repair=repair)
 
 
 def _corpus_run(paths: tuple[str, ...], config: Any, described: dict, shard_size: int, resume: bool,

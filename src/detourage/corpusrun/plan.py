@@ -25,7 +25,7 @@ from . import readers
 FORMAT = "detourage-run"
 VERSION = 1
 WARC_SUFFIXES = (".warc", ".warc.gz")
-JSONL_SUFFIXES = (".jsonl",)
+JSONL_SUFFIXES = (".jsonl", ".jsonl.gz")
 
 
 class RunError(DetourageError):
@@ -106,7 +106,10 @@ def _files(path: str, patterns: Iterable[str], exclude: Iterable[str]) -> Iterat
 
 def _cut(kind: str, path: str, shard_records: int) -> list[tuple[str, str, int, int, tuple]]:
     """The shards of one WARC or JSON-lines file."""
-    offsets = readers.warc_offsets(path) if kind == "warc" else readers.jsonl_offsets(path)
+    try:
+        offsets = readers.warc_offsets(path) if kind == "warc" else readers.jsonl_offsets(path)
+    except (OSError, EOFError) as exc:  # a .jsonl.gz that is no gzip, or one cut short
+        raise RunError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     if not offsets:
         return []
     starts = list(range(0, len(offsets), shard_records))

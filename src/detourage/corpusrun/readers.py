@@ -1,4 +1,5 @@
-"""Reading a corpus run's inputs: WARC (FastWARC), JSON lines of ``{url, html}`` and pages.
+"""Reading a corpus run's inputs: WARC (FastWARC), JSON lines of ``{url, html}`` (``.jsonl``,
+``.jsonl.gz``) and pages.
 
 A shard (:class:`~detourage.corpusrun.plan.Shard`) is read into :class:`Item` objects —
 one per page to clean — and skip reasons (``str``) for the records that are no page to
@@ -26,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..errors import MissingExtra
 
@@ -131,11 +132,17 @@ def record_id_at(path: str, offset: int) -> str | None:
             return None
 
 
+def open_jsonl(path: str) -> IO[bytes]:
+    """A JSON-lines file for reading, gunzipped when its name ends in ``.gz``: offsets are
+    then those of the unpacked lines (a shard's seek unpacks the lines before it)."""
+    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
+
+
 def jsonl_items(path: str, offset: int, count: int) -> Iterator[Item | str]:
-    """``count`` lines of a JSON-lines file of ``{"url", "html"}`` (and an optional
-    ``"id"``) from byte ``offset``."""
+    """``count`` lines of a JSON-lines file (``.jsonl``, or gzipped ``.jsonl.gz``) of
+    ``{"url", "html"}`` (and an optional ``"id"``) from byte ``offset``."""
     name = Path(path).name
-    with open(path, "rb") as handle:
+    with open_jsonl(path) as handle:
         handle.seek(offset)
         position, read = offset, 0
         while read < count and (line := handle.readline()):
@@ -160,7 +167,7 @@ def _jsonl_item(line: bytes, item_id: str, source: str) -> Item | str:
 def jsonl_offsets(path: str) -> list[tuple[int, str]]:
     """(byte offset, "") of every non-empty line of a JSON-lines file."""
     out = []
-    with open(path, "rb") as handle:
+    with open_jsonl(path) as handle:
         position = 0
         for line in handle:
             if line.strip():

@@ -45,6 +45,8 @@ class Config:
     markdown: bool = False
     html: bool = False
     timings: bool = True
+    #: undo double-encoded text with ftfy after decoding (``--repair-text``)
+    repair: bool = False
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -71,7 +73,8 @@ def page_row(item: readers.Item, config: Config) -> Row:
 
 
 def _content(item: readers.Item, config: Config) -> Row:
-    page = load(job_bytes(item, config.limits), url=item.url, headers=item.headers, limits=config.limits)
+    page = load(job_bytes(item, config.limits), url=item.url, headers=item.headers, limits=config.limits,
+                repair=config.repair)
     result = run(page, config.method, dict(config.options))
     options = dict(config.render_options)
     text = render(result, "txt", **options)
@@ -99,7 +102,7 @@ def shard_items(shard: Shard, config: Config) -> Iterator[readers.Item | str]:
         for got in source:
             read += 1
             yield got
-    except (OSError, ValueError) as exc:
+    except (OSError, EOFError, ValueError) as exc:
         yield from [f"unreadable:{type(exc).__name__}"] * (shard.count - read)
 
 
