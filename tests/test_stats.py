@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -142,6 +143,14 @@ def test_corpus_raw(tmp_path: Path):
     assert stats[ALL] == stats["en"] + stats["zh"]
     size = sum(p.stat().st_size for p in (tmp_path / "ds" / "html").iterdir())
     assert stats[ALL].nbytes == size
+
+
+def test_corpus_raw_counts_gzipped_pages_unpacked(tmp_path: Path):
+    plain = corpus_stats(_dataset(tmp_path / "ds"), "raw")
+    for page in (tmp_path / "ds" / "html").glob("*.html"):
+        page.with_name(page.name + ".gz").write_bytes(gzip.compress(page.read_bytes()))
+        page.unlink()
+    assert corpus_stats(tmp_path / "ds", "raw") == plain
 
 
 def test_corpus_gold_counts_a_missing_gold_as_a_failure(tmp_path: Path):

@@ -47,6 +47,7 @@ letters, it is only an upper bound.
 
 from __future__ import annotations
 
+import gzip
 import re
 import unicodedata
 from collections import Counter
@@ -332,6 +333,8 @@ class _CountFile:
         try:
             assert job.path is not None
             data = Path(job.path).read_bytes()
+            if job.path.endswith(".gz"):  # html/<id>.html.gz: the page, as zcat gives it
+                data = gzip.decompress(data)
             if self.source == "raw":
                 stats = replace(measure(_raw_text(data), "raw"), nbytes=len(data))
             else:
