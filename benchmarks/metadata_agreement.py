@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import trafilatura  # noqa: F401
     except ImportError:
-        sys.exit('metadata_agreement: needs trafilatura: pip install ".[peers]"')
+        sys.exit('metadata_agreement: needs trafilatura: pip install -U pip && pip install ".[peers]"')
     result = run(args.datasets, args.sample, args.seed)
     print(report(result))
     if args.samples:

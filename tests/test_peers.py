@@ -122,7 +122,8 @@ def test_missing_library_raises_with_install_hint(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(DetourageError) as err:
         peers.label_trafilatura(detourage.load("<p>text</p>"))
     assert err.value.reason == "missing-extra"
-    assert str(err.value) == "peer-trafilatura needs the peers extra: pip install 'detourage[peers]'"
+    assert str(err.value) == ("peer-trafilatura needs the peers extra: "
+                              "pip install -U pip && pip install 'detourage[peers]'")
     assert not peers.installed("peer-trafilatura")
 
 

@@ -3,7 +3,8 @@
 ``peer-trafilatura``, ``peer-readability`` (readability-lxml), ``peer-justext``,
 ``peer-boilerpy3`` and ``peer-resiliparse`` let ``evaluate`` put detourage's methods
 beside the tools users already use.  They need the ``peers`` extra
-(``pip install 'detourage[peers]'``); each library is imported only when its peer runs,
+(``pip install -U pip && pip install 'detourage[peers]'``: pip 23.2's resolver fails
+on it); each library is imported only when its peer runs,
 and a missing one raises :class:`MissingExtra` with that install hint.
 
 A peer returns *text*, and detourage methods label *blocks*, so each peer's output is
@@ -47,7 +48,8 @@ from ..model import Block, Labels, Page
 from .common import label_paragraphs
 
 SEED = "peer"
-INSTALL_HINT = "pip install 'detourage[peers]'"
+#: pip first: pip 23.2's resolver fails on this extra's dependencies
+INSTALL_HINT = "pip install -U pip && pip install 'detourage[peers]'"
 
 
 # --------------------------------------------------------------------------- options
