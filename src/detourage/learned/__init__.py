@@ -5,9 +5,11 @@ tag, :attr:`detourage.model.Block.paragraph`).  :mod:`.features` describes each 
 by features meant to carry across sites — its text's shape, its containers' tags and
 class/id vocabulary up to ``<body>``, densities of the subtrees around it, a
 Readability-style container score, its neighbours, hints from ``<title>``, ``og:`` and
-JSON-LD — as one float matrix computed with numpy over the whole page.  :mod:`.forest`
-holds a gradient-boosted tree ensemble as plain arrays (no scikit-learn needed to run
-it) with a compiled scorer; :mod:`.train` labels dataset pages with the gold aligner and
-fits the ensemble with scikit-learn.  The method itself is
+JSON-LD — as one float matrix computed with numpy over the whole page.
+:mod:`.context` adds, for a second stage, what a first stage thought of the paragraph's
+container, ancestors, neighbours and page (auto-context).  :mod:`.forest` holds the
+gradient-boosted tree ensembles as plain arrays (no scikit-learn needed to run them)
+with a compiled scorer; :mod:`.train` labels dataset pages with the gold aligner and
+fits both stages with scikit-learn, the first out of fold.  The method itself is
 :mod:`detourage.methods.learned`.
 """

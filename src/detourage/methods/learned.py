@@ -1,9 +1,11 @@
 """detourage's own extractor: gradient-boosted trees over paragraph features.
 
 The story of :func:`label`: compute the features of every paragraph
-(:mod:`detourage.learned.features`), score them with the shipped tree ensemble
-(:mod:`detourage.learned.forest`), keep those at or above the decision threshold, then
-three page-level steps a reader expects:
+(:mod:`detourage.learned.features`), score them with the shipped tree ensembles
+(:mod:`detourage.learned.forest`: a first stage on the paragraph's own features, a second
+that also sees the first stage's verdicts around it, :mod:`detourage.learned.context`),
+keep those at or above the decision threshold, then three page-level steps a reader
+expects:
 
 1. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
    when it comes before or inside the kept content;
