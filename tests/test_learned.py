@@ -103,6 +103,17 @@ def test_compiled_walk_matches_python(html):
     assert np.array_equal(dist, numpy_dist) and np.array_equal(depth, numpy_depth)
 
 
+@pytest.mark.skipif(features._compiled_char_stats is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("texts", [["", "a", "\U0001F600 x", "Ab. ", "中文的。", "\ud800", " x  y ", "Β!"],
+                                   features.compute(load(ARTICLE)).texts])
+def test_compiled_character_statistics_match_numpy(texts):
+    tables = (features._char_classes(), features._stopwords()[1].view(np.uint8),
+              features._ending_table().view(np.uint8))
+    compiled = features._compiled_char_stats(texts, *tables)
+    for a, b in zip(compiled, features.char_stats_numpy(texts, *tables)):
+        assert np.array_equal(a, b)
+
+
 def test_context_features_summarise_the_first_stage():
     para = features.compute(load(ARTICLE))
     q = np.where(np.char.startswith(np.array(para.texts), "The "), 0.9, 0.1)
@@ -197,6 +208,8 @@ def test_fallback_when_the_model_keeps_nothing():
     assert "Paragraph 11 of the story" in result.text and "Home" not in result.text
     off = run(page, "learned", {"learned": learned.Options(model=model, fallback=False)})
     assert off.text == "" and "fallback" not in off.labels.details["learned"]
+    tiny = run(load("<!doctype html><p>one short line</p>"), "learned", {"learned": learned.Options(model=model)})
+    assert tiny.text == "one short line" and tiny.labels.details["learned"]["fallback"] == "best-container"
 
 
 def _dataset(root: Path) -> Path:

@@ -13,6 +13,12 @@ checks both walks give identical arrays.
 import numpy as np
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+
+cdef extern from "Python.h":
+    Py_ssize_t PyUnicode_GET_LENGTH(object)
+    int PyUnicode_KIND(object)
+    void* PyUnicode_DATA(object)
+    Py_UCS4 PyUnicode_READ(int, void*, Py_ssize_t) nogil
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport strcmp, strlen
 
@@ -198,3 +204,54 @@ def distances(const long long[::1] container, const long long[::1] parent, const
                 node = parent[node]
             depth[p] = level
     return dist_arr, depth_arr
+
+
+def char_stats(list texts, const unsigned char[::1] classes, const unsigned char[::1] cjk_stop,
+               const unsigned char[::1] ending):
+    """Per paragraph: character-class counts (paragraphs, 10), word starts, CJK stop
+    characters, whether it ends like a sentence and starts upper-case
+    (``features.char_stats_numpy``'s twin, one pass over each string's code points)."""
+    cdef Py_ssize_t n = len(texts), p, i, length
+    cdef Py_ssize_t top = classes.shape[0] - 1
+    cdef Py_UCS4 c
+    cdef int kind, k
+    cdef void* data
+    cdef bint prev_space
+    cdef long long words
+    counts_arr = np.zeros((n, 10))
+    words_arr = np.zeros(n, dtype=np.int64)
+    stop_arr = np.zeros(n)
+    ends_arr = np.zeros(n)
+    upper_arr = np.zeros(n)
+    cdef double[:, ::1] counts = counts_arr
+    cdef long long[::1] word_v = words_arr
+    cdef double[::1] stop_v = stop_arr, ends_v = ends_arr, upper_v = upper_arr
+    cdef str text
+    for p in range(n):
+        text = texts[p]
+        length = PyUnicode_GET_LENGTH(text)
+        if length == 0:
+            continue
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        prev_space = True
+        words = 0
+        for i in range(length):
+            c = PyUnicode_READ(kind, data, i)
+            if c > top:
+                c = top
+            k = classes[c]
+            counts[p, k] += 1
+            if k == 4:
+                prev_space = True
+            else:
+                if prev_space:
+                    words += 1
+                prev_space = False
+            stop_v[p] += cjk_stop[c]
+        word_v[p] = words
+        c = PyUnicode_READ(kind, data, length - 1)
+        ends_v[p] = ending[c if c <= top else top]
+        c = PyUnicode_READ(kind, data, 0)
+        upper_v[p] = classes[c if c <= top else top] == 2
+    return counts_arr, words_arr, stop_arr, ends_arr, upper_arr

@@ -30,64 +30,63 @@ def names() -> tuple[str, ...]:
     region = [f"q{lv}_{f}" for lv in range(LEVELS) for f in ("mean", "para_mean", "kept_share")]
     around = [f"q_{side}{k}" for side in ("prev", "next") for k in (1, 2)]
     around += ["q_win3", "q_win10"]
-    page = ["q", "q_page_mean", "q_page_max", "q_page_kept_share", "q_in_span", "q_gap", "q_before",
-            "q_after"]
-    return tuple(page + region + around)
+    return (*_PAGE, *region, *around)
 
 
 def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray) -> np.ndarray:
     """float32 (paragraphs, len(names())) from first-stage probabilities ``q``, the
     paragraphs' ancestor ``spans`` (:attr:`Paragraphs.spans`) and their lengths."""
     n = len(q)
-    out: dict[str, np.ndarray] = {}
+    out = np.empty((n, len(names())), np.float32)
     if n == 0:
-        return np.zeros((0, len(names())), np.float32)
+        return out
     q = q.astype(np.float64)
     w = chars.astype(np.float64) + 1.0  # +1: an empty paragraph (an image) still counts
     kept = q >= KEPT
-    cs_qw = np.r_[0.0, np.cumsum(q * w)]
-    cs_w = np.r_[0.0, np.cumsum(w)]
-    cs_q = np.r_[0.0, np.cumsum(q)]
-    cs_kw = np.r_[0.0, np.cumsum(kept * w)]
-    for lv in range(LEVELS):
-        lo, hi = spans[lv, 0], spans[lv, 1]
-        weight = cs_w[hi] - cs_w[lo]
-        out[f"q{lv}_mean"] = (cs_qw[hi] - cs_qw[lo]) / weight
-        out[f"q{lv}_para_mean"] = (cs_q[hi] - cs_q[lo]) / np.maximum(hi - lo, 1)
-        out[f"q{lv}_kept_share"] = (cs_kw[hi] - cs_kw[lo]) / weight
+    # one cumulative sum per quantity (columns: q·w, w, q, kept·w), read at every range end
+    cs = np.zeros((n + 1, 4))
+    np.cumsum(np.column_stack([q * w, w, q, kept * w]), axis=0, out=cs[1:])
+    _page(q, w, kept, cs[:, 3], out)
+    lo, hi = spans[:, 0, :], spans[:, 1, :]  # (LEVELS, paragraphs)
+    sums = cs[hi] - cs[lo]  # (LEVELS, paragraphs, 4)
+    region = np.stack([sums[..., 0] / sums[..., 1], sums[..., 2] / np.maximum(hi - lo, 1),
+                       sums[..., 3] / sums[..., 1]], axis=-1)  # (LEVELS, paragraphs, 3)
+    start = len(_PAGE)
+    out[:, start:start + 3 * LEVELS] = region.transpose(1, 0, 2).reshape(n, 3 * LEVELS)
     idx = np.arange(n)
-    for side, sign in (("prev", -1), ("next", 1)):
-        for k in (1, 2):
-            at = idx + sign * k
-            ok = (at >= 0) & (at < n)
-            out[f"q_{side}{k}"] = np.where(ok, q[np.clip(at, 0, n - 1)], -1.0)
-    for k in (3, 10):
-        lo, hi = np.maximum(idx - k, 0), np.minimum(idx + k + 1, n)
-        out[f"q_win{k}"] = (cs_qw[hi] - cs_qw[lo]) / (cs_w[hi] - cs_w[lo])
-    _page(q, w, kept, cs_kw, out)
-    return np.column_stack([out[name] for name in names()]).astype(np.float32)
+    at = idx[None, :] + np.array([-1, -2, 1, 2])[:, None]  # prev1, prev2, next1, next2
+    around = np.where((at >= 0) & (at < n), q[np.clip(at, 0, n - 1)], -1.0)
+    start += 3 * LEVELS
+    out[:, start:start + 4] = around.T
+    for j, k in enumerate((3, 10)):
+        lo_k, hi_k = np.maximum(idx - k, 0), np.minimum(idx + k + 1, n)
+        out[:, start + 4 + j] = (cs[hi_k, 0] - cs[lo_k, 0]) / (cs[hi_k, 1] - cs[lo_k, 1])
+    return out
 
 
-def _page(q: np.ndarray, w: np.ndarray, kept: np.ndarray, cs_kw: np.ndarray,
-          out: dict[str, np.ndarray]) -> None:
-    """The page's mean and best guess, and each paragraph against the kept span."""
+_PAGE = ("q", "q_page_mean", "q_page_max", "q_page_kept_share", "q_in_span", "q_gap", "q_before", "q_after")
+
+
+def _page(q: np.ndarray, w: np.ndarray, kept: np.ndarray, cs_kw: np.ndarray, out: np.ndarray) -> None:
+    """The page's mean and best guess, and each paragraph against the kept span, into the
+    first columns of ``out``."""
     n = len(q)
     total = cs_kw[-1]
-    out["q"] = q
-    out["q_page_mean"] = np.full(n, float((q * w).sum() / w.sum()))
-    out["q_page_max"] = np.full(n, float(q.max()))
-    out["q_page_kept_share"] = np.full(n, float(total / w.sum()))
-    idx = np.arange(n)
+    out[:, 0] = q
+    out[:, 1] = (q * w).sum() / w.sum()
+    out[:, 2] = q.max()
+    out[:, 3] = total / w.sum()
     where = np.flatnonzero(kept)
     if not len(where):
-        out["q_in_span"] = np.zeros(n)
-        out["q_gap"] = np.full(n, 99.0)
-        out["q_before"] = out["q_after"] = np.zeros(n)
+        out[:, 4] = 0.0
+        out[:, 5] = 99.0
+        out[:, 6:8] = 0.0
         return
-    out["q_in_span"] = ((idx >= where[0]) & (idx <= where[-1])).astype(np.float64)
+    idx = np.arange(n)
+    out[:, 4] = (idx >= where[0]) & (idx <= where[-1])
     nxt = np.searchsorted(where, idx)  # the first kept paragraph at or after i
     after = np.abs(where[np.minimum(nxt, len(where) - 1)] - idx)
     before = np.abs(idx - where[np.maximum(nxt - 1, 0)])
-    out["q_gap"] = np.log1p(np.minimum(after, before))
-    out["q_before"] = cs_kw[idx] / total  # share of the kept text before the paragraph
-    out["q_after"] = (total - cs_kw[idx + 1]) / total
+    out[:, 5] = np.log1p(np.minimum(after, before))
+    out[:, 6] = cs_kw[idx] / total  # share of the kept text before the paragraph
+    out[:, 7] = (total - cs_kw[idx + 1]) / total

@@ -267,27 +267,17 @@ def compute(page: Page) -> Paragraphs:
 
 
 def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Character-class counts over the page in one numpy pass, and the stop words."""
+    """Character-class counts of every paragraph, and the stop words."""
     n = len(texts)
-    joined = "\x1f".join(texts)  # a whitespace character no block text holds
-    # code points above the BMP share the last table entry (class 0, no stop, no ending):
-    # 64 Ki-entry tables stay in the CPU cache, 1.1 Mi-entry ones do not
-    codes = np.minimum(np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32), TABLE - 1)
-    classes = _char_classes()[codes]
-    owner = np.cumsum(codes == 0x1F)  # paragraph of each character (separators go with the next)
-    counts = np.bincount(owner * N_CLASSES + classes, minlength=n * N_CLASSES)
-    counts = counts.reshape(n, N_CLASSES).astype(np.float64)
-    counts[1:, 4] -= 1  # the separator
-    chars = np.fromiter(map(len, texts), dtype=np.float64, count=n)
-    space = classes == 4
-    starts_word = ~space & np.r_[True, space[:-1]]
-    split_words = np.bincount(owner, weights=starts_word, minlength=n).astype(np.int64)
-    words = np.maximum(split_words, counts[:, 9])  # a CJK character is a word
     stopwords, cjk_stop = _stopwords()
+    stats = _compiled_char_stats if _compiled_char_stats is not None else char_stats_numpy
+    counts, split_words, stop_cjk, ends, upper = stats(texts, _char_classes(), cjk_stop.view(np.uint8),
+                                                       _ending_table().view(np.uint8))
+    chars = np.fromiter(map(len, texts), dtype=np.float64, count=n)
+    words = np.maximum(split_words, counts[:, 9])  # a CJK character is a word
     # the words of str.split, in order: the table's spaces are str.isspace's
-    is_stop = np.fromiter(map(stopwords.__contains__, joined.lower().split()), dtype=np.float64)
+    is_stop = np.fromiter(map(stopwords.__contains__, "\x1f".join(texts).lower().split()), dtype=np.float64)
     stop = np.bincount(np.repeat(np.arange(n), split_words), weights=is_stop, minlength=n)
-    stop_cjk = np.bincount(owner, weights=cjk_stop[codes], minlength=n)
     safe = np.maximum(chars, 1)
     safe_words = np.maximum(words, 1)
     punct = counts[:, 5] + counts[:, 6] + counts[:, 7]
@@ -299,16 +289,39 @@ def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.
         commas=np.log1p(counts[:, 5]), sentence_ends=np.log1p(counts[:, 6]),
         separators=np.log1p(counts[:, 8]), punct_per_word=punct / safe_words,
         stop_ratio=stop / safe_words, stop_cjk_ratio=stop_cjk / np.maximum(counts[:, 9], 1),
+        ends_sentence=ends, starts_upper=upper,
     )
-    begin = np.r_[0, np.cumsum(chars[:-1] + 1)].astype(np.int64)  # offset of each paragraph
-    end = begin + chars.astype(np.int64)
-    nonempty = chars > 0
-    last = np.r_[codes, 0][np.maximum(end - 1, 0)]  # padded: a page may hold no character
-    out["ends_sentence"] = (_ending_table()[last] & nonempty).astype(np.float64)
-    out["starts_upper"] = ((np.r_[classes, 0][begin] == 2) & nonempty).astype(np.float64)
     out["has_copyright"] = _marks(texts, _COPYRIGHT, np.ones(n, bool))
     out["has_year"] = _marks(texts, _YEAR, counts[:, 3] >= 4)
     return chars, words, stop + stop_cjk
+
+
+def char_stats_numpy(texts: list[str], classes: np.ndarray, cjk_stop: np.ndarray,
+                     ending: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per paragraph: character-class counts (paragraphs, N_CLASSES), word starts, CJK stop
+    characters, ends like a sentence, starts upper-case; one numpy pass over the page (the
+    compiled ``_cfeatures.char_stats`` is its twin)."""
+    n = len(texts)
+    joined = "\x1f".join(texts)  # a whitespace character no block text holds
+    # code points above the BMP share the last table entry (class 0, no stop, no ending):
+    # 64 Ki-entry tables stay in the CPU cache, 1.1 Mi-entry ones do not
+    codes = np.minimum(np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32), TABLE - 1)
+    kinds = classes[codes]
+    owner = np.cumsum(codes == 0x1F)  # paragraph of each character (separators go with the next)
+    counts = np.bincount(owner * N_CLASSES + kinds, minlength=n * N_CLASSES)
+    counts = counts.reshape(n, N_CLASSES).astype(np.float64)
+    counts[1:, 4] -= 1  # the separator
+    space = kinds == 4
+    starts_word = ~space & np.r_[True, space[:-1]]
+    split_words = np.bincount(owner, weights=starts_word, minlength=n).astype(np.int64)
+    stop_cjk = np.bincount(owner, weights=cjk_stop[codes], minlength=n)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+    begin = np.r_[0, np.cumsum(lengths[:-1] + 1)].astype(np.int64)  # offset of each paragraph
+    nonempty = lengths > 0
+    last = np.r_[codes, 0][np.maximum(begin + lengths - 1, 0)]  # padded: a page may hold no character
+    ends = (ending[last] & nonempty).astype(np.float64)
+    upper = ((np.r_[kinds, 0][begin] == 2) & nonempty).astype(np.float64)
+    return counts, split_words, stop_cjk, ends, upper
 
 
 @lru_cache(maxsize=1)
@@ -705,3 +718,4 @@ def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # t
 _cfeatures = optional("_cfeatures")
 _compiled_walk = None if _cfeatures is None else _cfeatures.walk
 _compiled_distances = None if _cfeatures is None else _cfeatures.distances
+_compiled_char_stats = None if _cfeatures is None else _cfeatures.char_stats

@@ -41,10 +41,10 @@ DESCRIPTION = ("detourage's own extractor: gradient-boosted trees classify every
 #: threshold shift of ``favor``: trafilatura's favor_precision / favor_recall
 FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.15, "recall": -0.15}
 
-#: fall back when the page has at least this many characters of text…
-FALLBACK_PAGE_CHARS = 500
-#: …and the model keeps fewer than this share of them
+#: fall back when the model keeps fewer than this share of the page's characters…
 FALLBACK_SHARE = 0.05
+#: …on a page with at least this many characters (a smaller one: when it keeps none)
+FALLBACK_PAGE_CHARS = 500
 
 #: a comment section: a container at most this many levels up names comments
 COMMENT_LEVELS = 4
@@ -101,10 +101,11 @@ def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
 
 
 def _fallback(para: features.Paragraphs, keep: np.ndarray) -> dict:
-    """Keep the best container's low-link paragraphs when the model kept almost nothing."""
+    """Keep the best container's low-link paragraphs when the model kept almost nothing
+    of a page (or nothing at all of a small page that has text)."""
     total = int(para.chars.sum())
     kept = int(para.chars[keep].sum())
-    if total < FALLBACK_PAGE_CHARS or kept >= FALLBACK_SHARE * total:
+    if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept):
         return {}
     rescue = (para.column("in_top") > 0) & (para.column("link_density") < 0.5)
     if int(para.chars[rescue].sum()) <= kept:
