@@ -111,7 +111,7 @@ def test_summary_states_the_balance() -> None:
     jobs = list(counted(iter([Job("a"), Job("b")]), summary))
     summary.add({"ok": True}), summary.add({"ok": False, "error": "x"})
     assert len(jobs) == 2 and summary.balanced
-    assert str(summary).endswith("; 2 inputs read = 1 outputs + 1 error records")
+    assert str(summary).endswith("; 2 inputs read = 1 output + 1 error record")
     summary.add({"ok": True})
     assert not summary.balanced and "LOST OR DUPLICATED" in str(summary)
 
