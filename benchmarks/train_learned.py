@@ -86,8 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         counts[p.dataset] = counts.get(p.dataset, 0) + 1
     print(f"pages: {len(pages)} ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
           f"rows {model.meta['rows']}, content share {model.meta['content_share']}")
-    print(f"labelling + features {t1 - t0:.1f} s, fitting {t2 - t1:.1f} s, trees {model.forest.trees}, "
-          f"nodes {len(model.forest.feature)}")
+    stages = [f for f in (model.forest, model.second) if f is not None]
+    print(f"labelling + features {t1 - t0:.1f} s, fitting {t2 - t1:.1f} s, trees "
+          + " + ".join(str(f.trees) for f in stages) + ", nodes " + " + ".join(str(len(f.feature)) for f in stages))
     if args.write:
         out = ROOT / "src" / "detourage" / "data" / DEFAULT_MODEL
         model.save(out)
