@@ -68,17 +68,18 @@ def main(argv: list[str] | None = None) -> int:
         if fold not in KEPT_FOLDS:
             continue
         path = args.models / f"{fold.replace('/', '-')}.zip"
-        if not path.is_file():
+        if not path.is_file() or load_model(str(path)).second is None:  # none yet, or a one-stage one
             train.fit(training).save(path)
+            load_model.cache_clear()
         model = load_model(str(path))
         held = [p for p in pages if (p.dataset, p.id) in scored]
         X = np.concatenate([p.X for p in held])
         bounds = np.cumsum([0] + [len(p.y) for p in held])
 
         def score(matrix: np.ndarray) -> float:
-            keep = model.forest.probabilities(matrix) >= model.threshold
-            return float(np.mean([char_scores(keep[a:b], p.y, p.chars)[2]
-                                  for p, a, b in zip(held, bounds[:-1], bounds[1:])]))
+            # both stages, page by page: the second stage reads the first one's verdicts around
+            return float(np.mean([char_scores(model.probabilities(matrix[a:b], p.spans, p.chars) >= model.threshold,
+                                              p.y, p.chars)[2] for p, a, b in zip(held, bounds[:-1], bounds[1:])]))
 
         base = score(X)
         drops = []
