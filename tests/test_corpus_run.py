@@ -213,6 +213,26 @@ def test_dask_writes_the_same_bytes_as_the_local_pool(warc: Path, tmp_path: Path
         assert path.read_bytes() == (tmp_path / "dask" / "shards" / path.name).read_bytes()
 
 
+def _worker_settings() -> tuple[str | None, bool]:
+    import dask
+
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), dask.config.get("distributed.worker.profile.enabled")
+
+
+def test_local_cluster_workers_run_without_dask_s_per_page_costs() -> None:
+    """No 64 KiB malloc trim threshold, no statistical profiler in the workers of
+    ``--dask local:N`` (they cost a Dask worker about a third more CPU per page)."""
+    pytest.importorskip("distributed", reason="the corpus extra (Dask distributed) is not installed")
+    from detourage.corpusrun.cluster import DaskExecutor
+
+    executor = DaskExecutor("local:1")
+    try:
+        settings = list(executor.client.run(_worker_settings).values())
+    finally:
+        executor.close()
+    assert settings == [(os.environ.get("MALLOC_TRIM_THRESHOLD_"), False)]
+
+
 def test_time_limit_outside_the_main_thread() -> None:
     def spin() -> None:
         while True:
@@ -223,6 +243,32 @@ def test_time_limit_outside_the_main_thread() -> None:
     thread.start()
     thread.join(5)
     assert out == [(None, "limit:time", "time limit exceeded: over 0.2 s")]
+
+
+def test_time_limits_of_threads_share_one_watchdog() -> None:
+    """A page under a long limit, then one under a short limit: the watchdog, asleep until
+    the first deadline, is woken for the earlier one; pages that end in time are not hit."""
+    def spin() -> None:
+        while True:
+            pass
+
+    out: list = []
+
+    def pages() -> None:
+        out.append(attempt(lambda: "quick", 60))
+        out.append(attempt(spin, 0.2))
+        out.append(attempt(lambda: "after", 60))
+
+    threads = [threading.Thread(target=pages) for _ in range(2)]
+    t0 = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert time.perf_counter() - t0 < 5
+    timed_out = (None, "limit:time", "time limit exceeded: over 0.2 s")
+    assert out.count(("quick", None, None)) == 2 and out.count(timed_out) == 2
+    assert out.count(("after", None, None)) == 2
 
 
 def test_killed_run_resumed_holds_every_record_exactly_once(tmp_path: Path) -> None:

@@ -7,6 +7,15 @@ worker loads the models once, when the plugin is registered or the worker starts
 (:class:`Warm`).  Workers are best started with one thread each (``dask worker
 tcp://HOST:8786 --nworkers N --nthreads 1``): pages are CPU-bound Python, and threads of
 one process share its interpreter lock.
+
+A LocalCluster is started with :data:`LOCAL_CONFIG`, which removes what made a Dask
+worker spend about a third more CPU per page than a process of the local pool
+(build/notes/issue14-dask.md): the malloc trim threshold Dask sets in its workers' environment
+(64 KiB: memory handed back to the system after almost every page, then faulted in again),
+the statistical profiler sampling the running task's stack every 10 ms, and the event loop's
+20 ms tick, which takes the interpreter lock from the page 50 times a second.  A cluster
+reached at an address keeps its own configuration (the README says how to start one the same
+way).
 """
 
 from __future__ import annotations
@@ -14,6 +23,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+import dask
 
 from ..errors import DetourageError, MissingExtra
 from .work import Config, warm
@@ -23,6 +34,15 @@ try:
     from distributed.scheduler import KilledWorker
 except ImportError:  # the module is only imported for --dask; the message says what to install
     raise MissingExtra("--dask needs Dask distributed: pip install 'detourage[corpus]'") from None
+
+
+#: Dask settings of the LocalCluster of ``--dask local:N`` (see the module's docstring)
+LOCAL_CONFIG: dict[str, Any] = {
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,  # glibc's default, as the local pool
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.admin.system-monitor.interval": "2s",
+}
 
 
 class Warm(WorkerPlugin):
@@ -44,8 +64,9 @@ class DaskExecutor:
         self.cluster: LocalCluster | None = None
         if spec.startswith("local:"):
             workers = _count(spec)
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
+            with dask.config.set(LOCAL_CONFIG):
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
             self.client = Client(self.cluster)
         elif "://" in spec:
             try:
