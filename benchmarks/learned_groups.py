@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def score(matrix: np.ndarray) -> float:
             # both stages, page by page: the second stage reads the first one's verdicts around
-            return float(np.mean([char_scores(model.probabilities(matrix[a:b], p.spans, p.chars) >= model.threshold,
+            return float(np.mean([char_scores(model.probabilities(p, matrix[a:b]) >= model.threshold,
                                               p.y, p.chars)[2] for p, a, b in zip(held, bounds[:-1], bounds[1:])]))
 
         base = score(X)

@@ -1,7 +1,8 @@
 """Leave-one-dataset-out: the learned extractor on datasets it never saw, beside the peers.
 
-    python benchmarks/learned_lodo.py                  # full run (~25 min on 2 cores)
-    python benchmarks/learned_lodo.py --quick          # paragraph-level proxy only (~5 min)
+    python benchmarks/learned_lodo.py                  # full run (~40 min on 2 cores)
+    python benchmarks/learned_lodo.py --flat           # the same with one-stage models
+    python benchmarks/learned_lodo.py --quick --fold daniel   # paragraph-level proxy, one fold
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
 trained on the four others (:func:`detourage.learned.train.fit`, the shipped settings)
@@ -89,7 +90,7 @@ def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict, *
     with tempfile.TemporaryDirectory() as tmp:
         for (fold, _, scored), path in zip(plan, _fit_folds(pages, plan, params, stacked, tmp, workers)):
             model = Model.from_bytes(Path(path[0]).read_bytes(), path[0])
-            rows = [char_scores(model.probabilities(p.X, p.spans, p.chars) >= model.threshold, p.y, p.chars)
+            rows = [char_scores(model.probabilities(p) >= model.threshold, p.y, p.chars)
                     for p in pages if (p.dataset, p.id) in scored]
             ps, rs, fs = np.array(rows).T
             print(f"| {fold} | {len(fs)} | {ps.mean():.3f} | {rs.mean():.3f} | {fs.mean():.3f} |", flush=True)

@@ -117,7 +117,7 @@ def test_compiled_character_statistics_match_numpy(texts):
 def test_context_features_summarise_the_first_stage():
     para = features.compute(load(ARTICLE))
     q = np.where(np.char.startswith(np.array(para.texts), "The "), 0.9, 0.1)
-    ctx = context.compute(q, para.spans, para.chars)
+    ctx = context.compute(q, para.spans, para.chars, para.signature)
     assert ctx.shape == (len(para), len(context.names())) and np.isfinite(ctx).all()
     col = {name: ctx[:, j] for j, name in enumerate(context.names())}
     first = next(i for i, t in enumerate(para.texts) if t.startswith("The storm"))
@@ -125,8 +125,11 @@ def test_context_features_summarise_the_first_stage():
     assert col["q"][first] == pytest.approx(0.9)
     assert col["q1_mean"][first] > 0.7 > col["q1_mean"][home]  # the <article> is mostly content
     assert col["q_in_span"][first] == 1 and col["q_in_span"][home] == 0
-    assert context.compute(np.zeros(0), np.zeros((features.LEVELS, 2, 0), np.int32), np.zeros(0)).shape == (
-        0, len(context.names()))
+    assert context.compute(np.zeros(0), np.zeros((features.LEVELS, 2, 0), np.int32), np.zeros(0),
+                           np.zeros(0, np.int32)).shape == (0, len(context.names()))
+    items = [i for i, t in enumerate(para.texts) if t in ("Home", "News", "Sport")]
+    assert len(set(para.signature[items].tolist())) == 1  # the menu items share one structure
+    assert column(para, "log_same_structure")[items[0]] == pytest.approx(np.log1p(3))
 
 
 def test_stacked_model_round_trip(tmp_path):
@@ -139,7 +142,7 @@ def test_stacked_model_round_trip(tmp_path):
     assert back.second is not None and back.meta["context"] == list(context.names())
     back.check(features.names())
     para = features.compute(load(ARTICLE))
-    assert (back.probabilities(para.X, para.spans, para.chars) < 0.01).all()  # the second stage decides
+    assert (back.probabilities(para) < 0.01).all()  # the second stage decides
     stale = Model(toy, features.names(), 0.5, {"name": "stale", "context": ["q"]}, never)
     with pytest.raises(ModelError, match="second-stage"):
         stale.check(features.names())

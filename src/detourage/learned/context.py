@@ -4,7 +4,9 @@ A paragraph classifier judges one line at a time; a reader judges a line by the 
 sits in.  The second stage (auto-context) sees, beside the paragraph's own features, the
 first stage's probabilities around it: over the subtree of its container and of each
 ancestor (is this list of cards mostly content?), its neighbours, a window, the page as a
-whole, and where it lies against the span the first stage kept.  Everything is cumulative
+whole, where it lies against the span the first stage kept, and every paragraph of the
+same structure anywhere on the page (:attr:`Paragraphs.signature`: teasers, cards and
+menu items repeat one).  Everything is cumulative
 sums over contiguous paragraph ranges: numpy over the page, no per-paragraph loop.
 
 Training uses out-of-fold first-stage probabilities (:func:`detourage.learned.train.fit`),
@@ -30,12 +32,13 @@ def names() -> tuple[str, ...]:
     region = [f"q{lv}_{f}" for lv in range(LEVELS) for f in ("mean", "para_mean", "kept_share")]
     around = [f"q_{side}{k}" for side in ("prev", "next") for k in (1, 2)]
     around += ["q_win3", "q_win10"]
-    return (*_PAGE, *region, *around)
+    return (*_PAGE, *region, *around, "q_same_mean", "q_same_kept_share")
 
 
-def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray) -> np.ndarray:
+def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray, signature: np.ndarray) -> np.ndarray:
     """float32 (paragraphs, len(names())) from first-stage probabilities ``q``, the
-    paragraphs' ancestor ``spans`` (:attr:`Paragraphs.spans`) and their lengths."""
+    paragraphs' ancestor ``spans``, their lengths and structure ``signature``
+    (:class:`~.features.Paragraphs`)."""
     n = len(q)
     out = np.empty((n, len(names())), np.float32)
     if n == 0:
@@ -61,6 +64,10 @@ def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray) -> np.ndarray:
     for j, k in enumerate((3, 10)):
         lo_k, hi_k = np.maximum(idx - k, 0), np.minimum(idx + k + 1, n)
         out[:, start + 4 + j] = (cs[hi_k, 0] - cs[lo_k, 0]) / (cs[hi_k, 1] - cs[lo_k, 1])
+    # paragraphs of the same structure anywhere on the page (cards, teasers, menu items)
+    weight = np.bincount(signature, weights=w)
+    out[:, -2] = (np.bincount(signature, weights=q * w) / weight)[signature]
+    out[:, -1] = (np.bincount(signature, weights=kept * w) / weight)[signature]
     return out
 
 

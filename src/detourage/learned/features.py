@@ -9,7 +9,8 @@ asks of a line:
     separators (``|``, ``»``…), stop words of the shipped lists (jusText's signal),
     link density;
 ``kind``
-    heading level, list item, table cell, image, the container's tag;
+    heading level, list item, table cell, image, the container's tag, and how many
+    paragraphs share its structure (tag path and region bits of container and parent);
 ``dom``
     for the container and its ancestors up to ``<html>``: how far up the nearest element
     whose tag (``article``, ``nav``, ``footer``…) or class/id/role/itemprop vocabulary
@@ -196,6 +197,9 @@ class Paragraphs:
     #: int32 (LEVELS, 2, paragraphs): the paragraph range (first, one past the last) of
     #: each paragraph's container (level 0) and of its ancestors, for the second stage
     spans: np.ndarray
+    #: int32 (paragraphs,): paragraphs of the same structure (container path and region
+    #: bits) share a number, so that repeated cards, teasers or menu items can be judged together
+    signature: np.ndarray
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -212,7 +216,7 @@ def names() -> tuple[str, ...]:
             "share_digit", "share_punct", "share_cjk", "commas", "sentence_ends", "separators",
             "punct_per_word", "ends_sentence", "starts_upper", "stop_ratio", "stop_cjk_ratio",
             "blocks", "log_link_chars", "has_copyright", "has_year"]
-    kind = ["heading_level", "is_list", "is_cell", "is_image", "container_tag"]
+    kind = ["heading_level", "is_list", "is_cell", "is_image", "container_tag", "log_same_structure"]
     dom = [f"dist_{g}" for g in GROUPS] + ["depth"]
     region = [f"l{lv}_{f}" for lv in range(LEVELS)
               for f in ("log_chars", "link_density", "log_paragraphs", "share", "mean_chars", "score",
@@ -238,7 +242,7 @@ def compute(page: Page) -> Paragraphs:
     if not n_blocks:
         empty = np.zeros(0, dtype=np.int64)
         return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, -1,
-                          np.zeros((LEVELS, 2, 0), np.int32))
+                          np.zeros((LEVELS, 2, 0), np.int32), np.zeros(0, np.int32))
     para = np.fromiter(map(_PARAGRAPH, blocks), dtype=np.int64, count=n_blocks)
     starts = np.flatnonzero(np.r_[True, para[1:] != para[:-1]])
     ends = np.r_[starts[1:], n_blocks]
@@ -256,6 +260,7 @@ def compute(page: Page) -> Paragraphs:
     heading = _kind(firsts, columns)
     tree = _Tree(firsts)
     tree.distances(columns)
+    signature = _signatures(firsts, tree, columns)
     _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
     title_index = _page(page, texts, chars, link_chars, heading, columns)
@@ -263,7 +268,7 @@ def compute(page: Page) -> Paragraphs:
     for j, name in enumerate(names()):
         X[:, j] = columns[name]
     return Paragraphs(starts, ends, texts, X, chars.astype(np.int64), heading,
-                      title_index, tree.spans())
+                      title_index, tree.spans(), signature)
 
 
 def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -377,6 +382,21 @@ def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int, int]:
         elif not cell and tag in _CELL:
             cell = 1
     return level, lst, cell, _TAG_CODE.get(path[-1], 0) if path else 0
+
+
+def _signatures(firsts: Sequence[Block], tree: _Tree, out: dict[str, np.ndarray]) -> np.ndarray:
+    """A number per distinct structure (the container's tag path and its own and its
+    parent's region bits), and how many paragraphs share each paragraph's."""
+    bits = tree.bits[tree.container].tolist()
+    parent_bits = tree.bits[tree.parent[tree.container]].tolist()
+    seen: dict = {}
+    signature = np.fromiter((seen.setdefault(key, len(seen)) for key in zip(map(_PATH, firsts), bits, parent_bits)),
+                            np.int32, len(firsts))
+    out["log_same_structure"] = np.log1p(np.bincount(signature)[signature])
+    return signature
+
+
+_PATH = attrgetter("path")
 
 
 def _container(block: Block):  # type: ignore[no-untyped-def]

@@ -140,13 +140,15 @@ class Model:
             raise ModelError(f"model {self.meta.get('name', '?')!r} was trained on other second-stage "
                              "features: retrain it with `detourage train learned`")
 
-    def probabilities(self, X: np.ndarray, spans: np.ndarray, chars: np.ndarray) -> np.ndarray:
-        """Content probability of every paragraph (rows of ``X``, with their ancestor
-        ``spans`` and lengths, as :class:`~.features.Paragraphs` holds them)."""
+    def probabilities(self, page: Any, X: np.ndarray | None = None) -> np.ndarray:
+        """Content probability of every paragraph of ``page`` (a
+        :class:`~.features.Paragraphs`, or anything with its ``X``, ``spans``, ``chars``
+        and ``signature``); ``X`` replaces the page's features."""
+        X = page.X if X is None else X
         q = self.forest.probabilities(X)
         if self.second is None:
             return q
-        return self.second.probabilities(np.hstack([X, context.compute(q, spans, chars)]))
+        return self.second.probabilities(np.hstack([X, context.compute(q, page.spans, page.chars, page.signature)]))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         meta = {**self.meta, "format": FORMAT, "names": list(self.names), "threshold": self.threshold}

@@ -60,6 +60,7 @@ class PageData:
     y: np.ndarray  # bool (paragraphs,)
     chars: np.ndarray  # int (paragraphs,)
     spans: np.ndarray  # int32 (LEVELS, 2, paragraphs): ancestor paragraph ranges
+    signature: np.ndarray  # int32 (paragraphs,): structure numbers
 
 
 def host_of(url: str | None) -> str:
@@ -79,7 +80,8 @@ def page_data(doc: Document, dataset: str, options: align.Options) -> PageData |
     total = np.maximum(para.chars, 1)
     y = kept_chars / total >= CONTENT_SHARE
     return PageData(dataset, doc.id, doc.lang, str(doc.meta.get("page_type") or ""),
-                    host_of(doc.meta.get("url")), para.X, y, para.chars, para.spans)
+                    host_of(doc.meta.get("url")), para.X, y, para.chars, para.spans,
+                    para.signature)
 
 
 def _job(args: tuple[Document, str, align.Options]) -> PageData | None:
@@ -150,7 +152,7 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
         first_settings = {**settings, **FIRST_STAGE}
         q = _out_of_fold(folds, X, y, w, first_settings)
         first = _fit_trees(X, y, w, first_settings)
-        X = np.hstack([X, np.concatenate([context.compute(q[a:b], p.spans, p.chars)
+        X = np.hstack([X, np.concatenate([context.compute(q[a:b], p.spans, p.chars, p.signature)
                                           for p, a, b in _rows(pages)])])
     final = _fit_trees(X, y, w, settings)
     if first is None:

@@ -77,7 +77,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
     details: dict = {"model": model.meta.get("name", "learned")}
     if not len(para):
         return Labels(NAME, (), {NAME: details})
-    probability = model.probabilities(para.X, para.spans, para.chars)
+    probability = model.probabilities(para)
     threshold = model.threshold + FAVOR_SHIFT[options.favor]
     keep = probability >= threshold
     if options.comments:
