@@ -287,3 +287,15 @@ def test_a_missing_shipped_model_names_its_rebuild_command():
 
     with pytest.raises(ModelError, match="rebuild it with python benchmarks/train_learned.py"):
         model_bytes("absent.zip", "model", "python benchmarks/train_learned.py --write", ModelError)
+
+
+def test_heading_permalinks_are_left_out():
+    toy = Model(_toy_forest(), features.names(), 0.5, {"name": "toy"})
+    body = " ".join(["A paragraph with enough words to be kept by the toy model."] * 3)
+    html = (f"<html><body><h2>How to install the whole package<a class=headerlink href=#install>¶</a></h2>"
+            f"<p>{body}</p><h2>How to use the whole package<a href=#use>#</a></h2><p>{body}</p>"
+            f"<p>Type <a href=#h>#</a> and then press the enter key.</p></body></html>")
+    lines = run(load(html), "learned", {"learned": learned.Options(model=toy)}).text.splitlines()
+    assert "How to install the whole package" in lines and "How to use the whole package" in lines
+    assert not any("¶" in line for line in lines)
+    assert "Type # and then press the enter key." in lines  # a link in a paragraph stays

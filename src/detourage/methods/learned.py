@@ -23,6 +23,7 @@ your own gold and ``--model`` uses it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import Literal
 
@@ -86,8 +87,27 @@ def label(page: Page, options: Options = Options()) -> Labels:
     if options.fallback:
         details.update(_fallback(para, keep))
     per_block = np.repeat(keep, para.ends - para.starts)
+    _drop_permalinks(page, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
     return Labels(NAME, label_paragraphs(page.blocks, per_block.tolist()), {NAME: details})
+
+
+def _drop_permalinks(page: Page, per_block: np.ndarray) -> None:
+    """Leave out the permalink anchors documentation generators put in headings
+    (``<a class="headerlink">¶</a>``: Sphinx, MkDocs…): a link in a heading whose whole
+    text is one of :data:`PERMALINK_MARKS`."""
+    texts = map(_TEXT, page.blocks)
+    marks = np.flatnonzero(np.fromiter(map(PERMALINK_MARKS.__contains__, texts), bool, len(page.blocks)))
+    for i in marks.tolist():
+        block = page.blocks[i]
+        if block.link_chars and not _HEADINGS.isdisjoint(block.path):
+            per_block[i] = False
+
+
+#: the whole text of a heading's permalink anchor
+PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "⚓︎", "🔗︎"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_TEXT = attrgetter("text")
 
 
 def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
