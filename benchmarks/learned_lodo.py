@@ -1,6 +1,6 @@
 """Leave-one-dataset-out: the learned extractor on datasets it never saw, beside the peers.
 
-    python benchmarks/learned_lodo.py                  # full run (~40 min on 2 cores)
+    python benchmarks/learned_lodo.py                  # full run (~20 min on 2 idle cores)
     python benchmarks/learned_lodo.py --flat           # the same with one-stage models
     python benchmarks/learned_lodo.py --quick --fold daniel   # paragraph-level proxy, one fold
 
