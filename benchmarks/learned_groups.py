@@ -33,7 +33,7 @@ KEPT_FOLDS = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1", "wcxb-
 def groups() -> dict[str, list[int]]:
     """Feature columns by group, as :mod:`detourage.learned.features` documents them."""
     names = features.names()
-    kind = {"heading_level", "is_list", "is_cell", "is_image", "container_tag"}
+    kind = {"heading_level", "is_list", "is_cell", "is_image", "container_tag", "log_same_structure"}
     page = {"title_overlap", "is_title", "after_title", "title_distance", "after_h1", "h1_distance",
             "repeated", "in_jsonld", "page_log_chars", "page_log_paragraphs", "page_link_density"}
     out: dict[str, list[int]] = {g: [] for g in ("text", "kind", "dom", "region", "context", "page")}
