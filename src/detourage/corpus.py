@@ -482,7 +482,7 @@ class Summary:
         elapsed = max(time.perf_counter() - self.started, 1e-9)
         failed = sum(self.failed.values())
         reasons = ", ".join(f"{reason}: {n}" for reason, n in self.failed.most_common())
-        line = f"{self.pages} page{'' if self.pages == 1 else 's'}, {self.ok} ok, {failed} failed"
+        line = f"{_count(self.pages, 'page')}, {self.ok} ok, {failed} failed"
         if reasons:
             line += f" ({reasons})"
         line += f", {self.pages / elapsed:.1f} pages/s"

@@ -252,7 +252,8 @@ def compute(page: Page) -> Paragraphs:
     link = np.fromiter(map(_LINK_CHARS, blocks), dtype=np.float64, count=n_blocks)
     link_chars = np.add.reduceat(link, starts)
     columns: dict[str, np.ndarray] = {}
-    chars, words, stop = _text(texts, columns)
+    lowered = "\x1f".join(texts).lower()  # "\x1f": a whitespace character no block text holds
+    chars, words, stop = _text(texts, lowered, columns)
     columns["link_density"] = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
     columns["log_link_chars"] = np.log1p(link_chars)
     columns["blocks"] = (ends - starts).astype(np.float64)
@@ -263,7 +264,7 @@ def compute(page: Page) -> Paragraphs:
     signature = _signatures(firsts, tree, columns)
     _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
-    title_index = _page(page, texts, chars, link_chars, heading, columns)
+    title_index = _page(page, lowered.split("\x1f"), chars, link_chars, heading, columns)
     X = np.empty((len(texts), width), dtype=np.float32)
     for j, name in enumerate(names()):
         X[:, j] = columns[name]
@@ -271,8 +272,9 @@ def compute(page: Page) -> Paragraphs:
                       title_index, tree.spans(), signature)
 
 
-def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Character-class counts of every paragraph, and the stop words."""
+def _text(texts: list[str], lowered: str, out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Character-class counts of every paragraph, and the stop words (of ``lowered``, the
+    paragraphs joined by ``\x1f`` and lower-cased)."""
     n = len(texts)
     stopwords, cjk_stop = _stopwords()
     stats = _compiled_char_stats if _compiled_char_stats is not None else char_stats_numpy
@@ -281,7 +283,7 @@ def _text(texts: list[str], out: dict[str, np.ndarray]) -> tuple[np.ndarray, np.
     chars = np.fromiter(map(len, texts), dtype=np.float64, count=n)
     words = np.maximum(split_words, counts[:, 9])  # a CJK character is a word
     # the words of str.split, in order: the table's spaces are str.isspace's
-    is_stop = np.fromiter(map(stopwords.__contains__, "\x1f".join(texts).lower().split()), dtype=np.float64)
+    is_stop = np.fromiter(map(stopwords.__contains__, lowered.split()), dtype=np.float64)
     stop = np.bincount(np.repeat(np.arange(n), split_words), weights=is_stop, minlength=n)
     safe = np.maximum(chars, 1)
     safe_words = np.maximum(words, 1)
@@ -607,12 +609,12 @@ def _window_mean(x: np.ndarray, k: int) -> np.ndarray:
     return (cs[hi] - cs[lo]) / (hi - lo)
 
 
-def _page(page: Page, texts: list[str], chars: np.ndarray, link_chars: np.ndarray,
+def _page(page: Page, lowered: list[str], chars: np.ndarray, link_chars: np.ndarray,
           heading: np.ndarray, out: dict[str, np.ndarray]) -> int:
-    """Title, ``<h1>``, repetition, JSON-LD and page-level features; returns the title index."""
-    n = len(texts)
+    """Title, ``<h1>``, repetition, JSON-LD and page-level features from the paragraphs'
+    ``lowered`` texts; returns the title index."""
+    n = len(lowered)
     hints = page_hints(page)
-    lowered = "\x1f".join(texts).lower().split("\x1f")  # "\x1f": no block text holds it
     overlap = _title_overlap(lowered, chars, set(_WORD.findall(hints.title.lower())))
     out["title_overlap"] = overlap
     candidates = np.where(heading > 0, overlap + 0.2, overlap)

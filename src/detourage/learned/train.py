@@ -146,26 +146,25 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
     w = weights(pages)
     t0 = time.perf_counter()
     X = np.concatenate([p.X for p in pages])
-    first = None
     folds = _stack_folds(pages, y) if stacked else None
-    if folds is not None:
+    if folds is None:  # one stage
+        first, second = _fit_trees(X, y, w, settings), None
+    else:
         first_settings = {**settings, **FIRST_STAGE}
         q = _out_of_fold(folds, X, y, w, first_settings)
         first = _fit_trees(X, y, w, first_settings)
         X = np.hstack([X, np.concatenate([context.compute(q[a:b], p.spans, p.chars, p.signature)
                                           for p, a, b in _rows(pages)])])
-    final = _fit_trees(X, y, w, settings)
-    if first is None:
-        first, final = final, None
+        second = _fit_trees(X, y, w, settings)
     seconds = time.perf_counter() - t0
     datasets = sorted({p.dataset for p in pages})
     provenance = {"datasets": datasets, "pages": len(pages), "rows": int(len(y)),
                   "content_share": round(float(y.mean()), 4), "params": settings,
                   "first_stage": {**FIRST_STAGE, "folds": STACK_FOLDS} if folds is not None else None,
                   "fit_seconds": round(seconds, 1)}
-    if final is not None:
+    if second is not None:
         provenance["context"] = list(context.names())
-    return Model(first, features.names(), 0.5, {**provenance, **(meta or {})}, final)
+    return Model(first, features.names(), 0.5, {**provenance, **(meta or {})}, second)
 
 
 def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, Any]) -> Forest:
