@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -112,6 +113,51 @@ def test_compiled_character_statistics_match_numpy(texts):
     compiled = features._compiled_char_stats(texts, *tables)
     for a, b in zip(compiled, features.char_stats_numpy(texts, *tables)):
         assert np.array_equal(a, b)
+
+
+WORDS = ["", "the and of", "ΤΗΣ Ελλάδας της", "İstanbul i̇stanbul", "a\u00a0b\u2003c", "中文 的", "x_y z9 ²3",
+         "\U0001F600 emoji \U0001F600", "The Title: of the page", "title TITLE title"]
+
+
+@pytest.mark.skipif(features._compiled_stop_counts is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("texts", [WORDS, features.compute(load(ARTICLE)).texts])
+def test_compiled_stop_words_match_python(texts):
+    lowered = "\x1f".join(texts).lower()
+    stopwords = features._stopwords()[0]
+    split_words = np.array([len(t.split()) for t in texts])
+    is_stop = np.fromiter(map(stopwords.__contains__, lowered.split()), dtype=np.float64)
+    expected = np.bincount(np.repeat(np.arange(len(texts)), split_words), weights=is_stop, minlength=len(texts))
+    assert expected.sum() > 0
+    assert np.array_equal(features._compiled_stop_counts(lowered, len(texts), features._stop_set()), expected)
+
+
+@pytest.mark.skipif(features._compiled_title_overlap is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("title", ["The title of the page", "Ελλάδας", "x_y 中文", ""])
+@pytest.mark.parametrize("texts", [WORDS, features.compute(load(ARTICLE)).texts])
+def test_compiled_title_overlap_matches_python(texts, title):
+    from detourage import _cfeatures
+
+    lowered = "\x1f".join(texts).lower()
+    chars = np.array([len(t) for t in texts], dtype=np.float64)
+    title_words = set(features._WORD.findall(title.lower()))
+    expected = features.title_overlap_python(lowered.split("\x1f"), chars, title_words)
+    compiled = features._compiled_title_overlap(lowered, chars, _cfeatures.WordSet(title_words), features.SHORT)
+    assert np.array_equal(compiled, expected)
+    assert texts is not WORDS or not title or expected.max() > 0  # the twins are compared on hits
+
+
+def test_vocabulary_windows_cover_every_group_word():
+    """The window of :func:`features._vocabulary_bits` holds the longest word a group
+    matches and its look-ahead character, so windows give the bits of whole strings."""
+    from re import _parser as sre_parse  # the parser re itself uses (Python ≥ 3.11)
+
+    for rx in features.CLASS_GROUPS.values():
+        assert sre_parse.parse(rx).getwidth()[1] + 1 < features._WINDOW, rx
+    old = [re.compile(r"(?<![a-z])(?:" + rx + ")") for rx in features.CLASS_GROUPS.values()]
+    for words in ["main-content", "site-title sr-only", "navbar col-md-4 ads", "xnav", "tabs2 tabsx",
+                  "screenreader screen-reader-text", "Post_Body PAGINATION", "a" * 40 + " comment"]:
+        bits = sum(1 << j for j, rx in enumerate(old) if rx.search(words.lower()))
+        assert features._vocabulary_bits.__wrapped__(words) == bits, words
 
 
 def test_context_features_summarise_the_first_stage():

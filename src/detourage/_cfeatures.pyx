@@ -8,6 +8,12 @@ and builds the same arrays: the elements on the containers' ancestor chains in f
 order, each one's parent, first and last paragraph, and region bits.  Tag and attribute
 rules come from :mod:`detourage.learned.features` (passed in); ``tests/test_learned.py``
 checks both walks give identical arrays.
+
+It also holds the twins of two word passes of the features: stop words per paragraph
+(:func:`stop_counts`) and the title overlap (:func:`title_overlap`).  They never build a
+Python string per word: a word is its 64-bit FNV-1a hash over code points, looked up in
+a :class:`WordSet` of the same hashes (two different words sharing a hash is a 2⁻⁶⁴-scale
+event; the tests check the results equal the Python passes on real pages).
 """
 
 import numpy as np
@@ -19,6 +25,8 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object)
     void* PyUnicode_DATA(object)
     Py_UCS4 PyUnicode_READ(int, void*, Py_ssize_t) nogil
+    bint Py_UNICODE_ISSPACE(Py_UCS4) nogil
+    bint Py_UNICODE_ISALNUM(Py_UCS4) nogil
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport strcmp, strlen
 
@@ -255,3 +263,153 @@ def char_stats(list texts, const unsigned char[::1] classes, const unsigned char
         c = PyUnicode_READ(kind, data, 0)
         upper_v[p] = classes[c if c <= top else top] == 2
     return counts_arr, words_arr, stop_arr, ends_arr, upper_arr
+
+
+# ------------------------------------------------------------------ hashed words
+
+cdef extern from *:
+    """
+    #define DETOURAGE_FNV_OFFSET 14695981039346656037ULL
+    #define DETOURAGE_FNV_PRIME 1099511628211ULL
+    """
+    unsigned long long FNV_OFFSET "DETOURAGE_FNV_OFFSET"
+    unsigned long long FNV_PRIME "DETOURAGE_FNV_PRIME"
+
+
+cdef inline unsigned long long _step(unsigned long long h, Py_UCS4 c) noexcept nogil:
+    return (h ^ <unsigned long long> c) * FNV_PRIME
+
+
+cdef inline unsigned long long _nonzero(unsigned long long h) noexcept nogil:
+    return h if h else 1  # 0 marks an empty slot
+
+
+cpdef unsigned long long word_hash(str word):
+    """The hash :class:`WordSet` keys a word by (FNV-1a over its code points, never 0)."""
+    cdef unsigned long long h = FNV_OFFSET
+    cdef Py_ssize_t i, length = PyUnicode_GET_LENGTH(word)
+    cdef int kind = PyUnicode_KIND(word)
+    cdef void* data = PyUnicode_DATA(word)
+    for i in range(length):
+        h = _step(h, PyUnicode_READ(kind, data, i))
+    return _nonzero(h)
+
+
+cdef class WordSet:
+    """A fixed set of words as an open-addressing table of their hashes."""
+
+    cdef unsigned long long[::1] slots
+    cdef unsigned long long mask
+    cdef readonly Py_ssize_t size
+
+    def __init__(self, words):
+        hashes = {word_hash(w) for w in words}
+        cdef Py_ssize_t capacity = 16
+        while capacity < 2 * len(hashes) + 1:
+            capacity *= 2
+        self.slots = np.zeros(capacity, dtype=np.uint64)
+        self.mask = capacity - 1
+        self.size = len(hashes)
+        cdef unsigned long long h
+        for h in hashes:
+            self._add(h)
+
+    cdef void _add(self, unsigned long long h) noexcept:
+        cdef unsigned long long i = h & self.mask
+        while self.slots[i] != 0:
+            i = (i + 1) & self.mask
+        self.slots[i] = h
+
+    cdef inline bint has(self, unsigned long long h) noexcept nogil:
+        cdef unsigned long long i = h & self.mask
+        while self.slots[i] != 0:
+            if self.slots[i] == h:
+                return True
+            i = (i + 1) & self.mask
+        return False
+
+
+def stop_counts(str lowered, Py_ssize_t n, WordSet stop):
+    """Stop words of each of the ``n`` paragraphs of ``lowered`` (joined by ``\x1f``):
+    the words of ``str.split`` found in ``stop`` (the twin of the features' split-and-look-up)."""
+    out_arr = np.zeros(n)
+    cdef double[::1] out = out_arr
+    cdef Py_ssize_t i, length = PyUnicode_GET_LENGTH(lowered), p = 0
+    cdef int kind = PyUnicode_KIND(lowered)
+    cdef void* data = PyUnicode_DATA(lowered)
+    cdef Py_UCS4 c
+    cdef unsigned long long h = FNV_OFFSET
+    cdef bint in_word = False
+    with nogil:
+        for i in range(length + 1):
+            c = PyUnicode_READ(kind, data, i) if i < length else 0x20
+            if Py_UNICODE_ISSPACE(c):
+                if in_word:
+                    if stop.has(_nonzero(h)) and p < n:
+                        out[p] += 1
+                    in_word = False
+                if c == 0x1F:
+                    p += 1
+            else:
+                if not in_word:
+                    h = FNV_OFFSET
+                    in_word = True
+                h = _step(h, c)
+    return out_arr
+
+
+def title_overlap(str lowered, const double[::1] chars, WordSet title, double longest):
+    """Jaccard overlap of the ``\w+`` word set of each paragraph of ``lowered`` (joined
+    by ``\x1f``) shorter than ``longest`` characters (``chars``) with ``title``'s; 0 for
+    the others (the twin of ``features._title_overlap``)."""
+    cdef Py_ssize_t n = chars.shape[0]
+    out_arr = np.zeros(n)
+    cdef double[::1] out = out_arr
+    cdef Py_ssize_t i, length = PyUnicode_GET_LENGTH(lowered), p = 0, distinct = 0, inter = 0, k
+    cdef int kind = PyUnicode_KIND(lowered)
+    cdef void* data = PyUnicode_DATA(lowered)
+    cdef Py_UCS4 c
+    cdef unsigned long long h = FNV_OFFSET, slot
+    cdef bint in_word = False, counted
+    # the distinct words of one paragraph: a table reset after each (a short paragraph
+    # holds fewer than 300 characters, so fewer than 150 words)
+    cdef Py_ssize_t capacity = 1024
+    cdef unsigned long long cap_mask = capacity - 1
+    table_arr = np.zeros(capacity, dtype=np.uint64)
+    used_arr = np.zeros(capacity, dtype=np.int64)
+    cdef unsigned long long[::1] table = table_arr
+    cdef long long[::1] used = used_arr
+    if title.size == 0:
+        return out_arr
+    with nogil:
+        counted = p < n and chars[p] < longest
+        for i in range(length + 1):
+            c = PyUnicode_READ(kind, data, i) if i < length else 0x1F
+            if Py_UNICODE_ISALNUM(c) or c == 0x5F:  # sre's \w
+                if counted:
+                    if not in_word:
+                        h = FNV_OFFSET
+                        in_word = True
+                    h = _step(h, c)
+                continue
+            if in_word:
+                in_word = False
+                h = _nonzero(h)
+                slot = h & cap_mask
+                while table[slot] != 0 and table[slot] != h:
+                    slot = (slot + 1) & cap_mask
+                if table[slot] == 0 and distinct < capacity // 2:
+                    table[slot] = h
+                    used[distinct] = slot
+                    distinct += 1
+                    if title.has(h):
+                        inter += 1
+            if c == 0x1F:
+                if counted and inter:
+                    out[p] = <double> inter / <double> (distinct + title.size - inter)
+                for k in range(distinct):
+                    table[used[k]] = 0
+                distinct = inter = 0
+                p += 1
+                counted = p < n and chars[p] < longest
+    return out_arr

@@ -17,19 +17,21 @@ def raw_scores(const float[:, ::1] X, const int[::1] feature, const double[::1] 
                const int[::1] roots, double bias):
     cdef Py_ssize_t n = X.shape[0], trees = roots.shape[0], i, t
     cdef int node
-    cdef double total
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] res = out
     with nogil:
+        # tree by tree, every row through it: one tree's nodes stay in the L1 cache while
+        # the rows pass (the whole ensemble does not); each row still adds its leaves in
+        # tree order, so the sums are those of a row-by-row walk
         for i in range(n):
-            total = bias
-            for t in range(trees):
+            res[i] = bias
+        for t in range(trees):
+            for i in range(n):
                 node = roots[t]
                 while left[node] >= 0:
                     if X[i, feature[node]] <= threshold[node]:
                         node = left[node]
                     else:
                         node = right[node]
-                total += value[node]
-            res[i] = total
+                res[i] += value[node]
     return out

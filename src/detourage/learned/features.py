@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from operator import attrgetter
 
 import numpy as np
@@ -71,7 +72,6 @@ CLASS_GROUPS: dict[str, str] = {
     "card": r"card|item|tile|grid|list|result|feed|col(?![a-z])|column|excerpt|summary",
     "doc": r"docs?(?![a-z])|documentation|toc(?![a-z])|api(?![a-z])|reference|manual|guide|highlight|code",
 }
-_CLASS_RE = [re.compile(r"(?<![a-z])(?:" + rx + ")") for rx in CLASS_GROUPS.values()]
 
 #: tag groups of the same ancestor walk
 TAG_GROUPS: dict[str, frozenset[str]] = {
@@ -175,6 +175,12 @@ def _stopwords() -> tuple[frozenset[str], np.ndarray]:
     return words, mask
 
 
+@lru_cache(maxsize=1)
+def _stop_set():  # type: ignore[no-untyped-def]
+    """The stop words as the compiled passes' hashed set."""
+    return _cfeatures.WordSet(_stopwords()[0])
+
+
 # ------------------------------------------------------------------- result
 
 
@@ -244,8 +250,11 @@ def compute(page: Page) -> Paragraphs:
         return Paragraphs(empty, empty, [], np.zeros((0, width), np.float32), empty, empty, -1,
                           np.zeros((LEVELS, 2, 0), np.int32), np.zeros(0, np.int32))
     para = np.fromiter(map(_PARAGRAPH, blocks), dtype=np.int64, count=n_blocks)
-    starts = np.flatnonzero(np.r_[True, para[1:] != para[:-1]])
-    ends = np.r_[starts[1:], n_blocks]
+    change = np.empty(n_blocks, dtype=bool)
+    change[0] = True
+    np.not_equal(para[1:], para[:-1], out=change[1:])
+    starts = np.flatnonzero(change)
+    ends = np.append(starts[1:], n_blocks)
     block_texts = list(map(_TEXT, blocks))
     texts = [block_texts[s] if e - s == 1 else " ".join(block_texts[s:e])
              for s, e in zip(starts.tolist(), ends.tolist())]
@@ -264,10 +273,9 @@ def compute(page: Page) -> Paragraphs:
     signature = _signatures(firsts, tree, columns)
     _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
-    title_index = _page(page, lowered.split("\x1f"), chars, link_chars, heading, columns)
-    X = np.empty((len(texts), width), dtype=np.float32)
-    for j, name in enumerate(names()):
-        X[:, j] = columns[name]
+    title_index = _page(page, lowered, chars, link_chars, heading, columns)
+    # one C-level copy of the columns, then rows made contiguous for the forests
+    X = np.ascontiguousarray(np.array([columns[name] for name in names()], dtype=np.float32).T)
     return Paragraphs(starts, ends, texts, X, chars.astype(np.int64), heading,
                       title_index, tree.spans(), signature)
 
@@ -282,9 +290,11 @@ def _text(texts: list[str], lowered: str, out: dict[str, np.ndarray]) -> tuple[n
                                                        _ending_table().view(np.uint8))
     chars = np.fromiter(map(len, texts), dtype=np.float64, count=n)
     words = np.maximum(split_words, counts[:, 9])  # a CJK character is a word
-    # the words of str.split, in order: the table's spaces are str.isspace's
-    is_stop = np.fromiter(map(stopwords.__contains__, lowered.split()), dtype=np.float64)
-    stop = np.bincount(np.repeat(np.arange(n), split_words), weights=is_stop, minlength=n)
+    if _compiled_stop_counts is not None:
+        stop = _compiled_stop_counts(lowered, n, _stop_set())
+    else:  # the words of str.split, in order: the table's spaces are str.isspace's
+        is_stop = np.fromiter(map(stopwords.__contains__, lowered.split()), dtype=np.float64)
+        stop = np.bincount(np.repeat(np.arange(n), split_words), weights=is_stop, minlength=n)
     safe = np.maximum(chars, 1)
     safe_words = np.maximum(words, 1)
     punct = counts[:, 5] + counts[:, 6] + counts[:, 7]
@@ -365,8 +375,7 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 def _kind(firsts: Sequence[Block], out: dict[str, np.ndarray]) -> np.ndarray:
     """Heading level, list item, table cell, image and container tag, from the paths."""
     n = len(firsts)
-    paths = [b.path for b in firsts]
-    table = np.array(list(map(_path_kind, paths)), dtype=np.float64).reshape(n, 4)
+    table = np.fromiter(chain.from_iterable(map(_path_kind, map(_PATH, firsts))), np.float64, 4 * n).reshape(n, 4)
     out["heading_level"], out["is_list"], out["is_cell"], out["container_tag"] = table.T
     out["is_image"] = np.fromiter((b.image is not None for b in firsts), np.float64, n)
     return table[:, 0].astype(np.int64)
@@ -391,9 +400,12 @@ def _signatures(firsts: Sequence[Block], tree: _Tree, out: dict[str, np.ndarray]
     parent's region bits), and how many paragraphs share each paragraph's."""
     bits = tree.bits[tree.container].tolist()
     parent_bits = tree.bits[tree.parent[tree.container]].tolist()
+    # each paragraph gets the index of the first paragraph of its structure; renumbered
+    # 0, 1, 2… in order of first appearance
     seen: dict = {}
-    signature = np.fromiter((seen.setdefault(key, len(seen)) for key in zip(map(_PATH, firsts), bits, parent_bits)),
-                            np.int32, len(firsts))
+    first_of = np.fromiter(map(seen.setdefault, zip(map(_PATH, firsts), bits, parent_bits), range(len(firsts))),
+                           np.int64, len(firsts))
+    signature = np.unique(first_of, return_inverse=True)[1].astype(np.int32)
     out["log_same_structure"] = np.log1p(np.bincount(signature)[signature])
     return signature
 
@@ -516,13 +528,35 @@ def _own_bits(el, tag_bits: dict[str, int], vocabulary) -> int:  # type: ignore[
 
 @lru_cache(maxsize=1 << 16)
 def _vocabulary_bits(words: str) -> int:
-    """Class-group bits of a class/id/role/itemprop string (class names recur across pages)."""
+    """Class-group bits of a class/id/role/itemprop string (class names recur across pages).
+
+    A group's words start at a token start (a letter after a non-letter) and span at most
+    :data:`_WINDOW` - 1 characters and a look-ahead one, so the groups found at a token
+    start depend on the window there only; windows (``content``, ``nav-item``…) recur
+    across class strings far more than whole strings do, and are looked up once each.
+    """
     words = words.lower()
     bits = 0
-    for j, rx in enumerate(_CLASS_RE):
-        if rx.search(words):
+    for m in _TOKEN_START.finditer(words):
+        p = m.start()
+        bits |= _window_bits(words[p:p + _WINDOW])
+    return bits
+
+
+@lru_cache(maxsize=1 << 16)
+def _window_bits(window: str) -> int:
+    """Bits of the groups whose words begin ``window`` (a token start)."""
+    bits = 0
+    for j, rx in enumerate(_GROUP_AT_START):
+        if rx.match(window):
             bits |= 1 << j
     return bits
+
+
+_TOKEN_START = re.compile(r"(?<![a-z])[a-z]")
+#: longer than any group's word plus its look-ahead character (checked by the tests)
+_WINDOW = 16
+_GROUP_AT_START = [re.compile(rx) for rx in CLASS_GROUPS.values()]
 
 
 def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.ndarray,
@@ -531,8 +565,8 @@ def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.n
     Readability-style scores by level."""
     n = len(chars)
     total = max(chars.sum(), 1.0)
-    cs_chars = np.r_[0.0, np.cumsum(chars)]
-    cs_links = np.r_[0.0, np.cumsum(link_chars)]
+    cs_chars = _cumsum0(chars)
+    cs_links = _cumsum0(link_chars)
     first, last = tree.first, tree.last + 1
     sub_chars = cs_chars[last] - cs_chars[first]
     sub_links = cs_links[last] - cs_links[first]
@@ -544,33 +578,45 @@ def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.n
     commas = np.expm1(out["commas"])
     readable = np.where(chars >= 25, 1 + commas + np.minimum(chars / 100, 3), 0.0)
     levels = tree.ancestors()
-    score = np.zeros(tree.size)
-    for k, weight in enumerate((1.0, 0.5, 1 / 6, 1 / 9), start=1):
-        if k < len(levels):
-            np.add.at(score, levels[k], readable * weight)
+    # the Readability score spread to the ancestors: one bincount over levels 1… in turn,
+    # the same additions in the same order as successive np.add.at calls
+    spread = levels[1:5]
+    score = np.bincount(np.concatenate(spread), minlength=tree.size,
+                        weights=np.concatenate([readable * w for w in (1.0, 0.5, 1 / 6, 1 / 9)[:len(spread)]]))
     score *= 1 - link_density
     score[-1] = 0.0  # the virtual root is no candidate
     top = int(np.argmax(score))
     best = max(score[top], 1e-9)
+    # every element's values once, then one gather per level
+    per_element = np.stack([
+        np.log1p(sub_chars), link_density, np.log1p(sub_paras), sub_chars / total,
+        np.log1p(sub_chars / np.maximum(sub_paras, 1)), score / best,
+        sub_stop / np.maximum(sub_words, 1), sub_ends / np.maximum(sub_words, 1)])
     for lv, anc in enumerate(levels):
-        out[f"l{lv}_log_chars"] = np.log1p(sub_chars[anc])
-        out[f"l{lv}_link_density"] = link_density[anc]
-        out[f"l{lv}_log_paragraphs"] = np.log1p(sub_paras[anc])
-        out[f"l{lv}_share"] = sub_chars[anc] / total
-        out[f"l{lv}_mean_chars"] = np.log1p(sub_chars[anc] / np.maximum(sub_paras[anc], 1))
-        out[f"l{lv}_score"] = score[anc] / best
-        out[f"l{lv}_stop_ratio"] = sub_stop[anc] / np.maximum(sub_words[anc], 1)
-        out[f"l{lv}_sentences_per_word"] = sub_ends[anc] / np.maximum(sub_words[anc], 1)
+        rows = per_element[:, anc]
+        for j, name in enumerate(_REGION_COLUMNS):
+            out[f"l{lv}_{name}"] = rows[j]
     idx = np.arange(n)
     out["in_top"] = ((idx >= tree.first[top]) & (idx <= tree.last[top])).astype(np.float64)
     out["top_share"] = np.full(n, sub_chars[top] / total)
     out["top_link_density"] = np.full(n, link_density[top])
 
 
+_REGION_COLUMNS = ("log_chars", "link_density", "log_paragraphs", "share", "mean_chars", "score",
+                   "stop_ratio", "sentences_per_word")
+
+
 def _range_sums(x: np.ndarray, first: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """Sum of x over each paragraph range first … stop - 1."""
-    cs = np.r_[0.0, np.cumsum(x)]
+    cs = _cumsum0(x)
     return cs[stop] - cs[first]
+
+
+def _cumsum0(x: np.ndarray) -> np.ndarray:
+    """0, then the cumulative sums of x (float64): ``cs[j] - cs[i]`` sums ``x[i:j]``."""
+    cs = np.zeros(len(x) + 1)
+    np.cumsum(x, out=cs[1:])
+    return cs
 
 
 def _shift(x: np.ndarray, k: int, fill: float) -> np.ndarray:
@@ -603,19 +649,24 @@ def _context(chars: np.ndarray, out: dict[str, np.ndarray], heading: np.ndarray,
 def _window_mean(x: np.ndarray, k: int) -> np.ndarray:
     """Mean of x over the window i-k … i+k (cut at the page's ends)."""
     n = len(x)
-    cs = np.r_[0.0, np.cumsum(x)]
+    cs = _cumsum0(x)
     lo = np.maximum(np.arange(n) - k, 0)
     hi = np.minimum(np.arange(n) + k + 1, n)
     return (cs[hi] - cs[lo]) / (hi - lo)
 
 
-def _page(page: Page, lowered: list[str], chars: np.ndarray, link_chars: np.ndarray,
+def _page(page: Page, joined: str, chars: np.ndarray, link_chars: np.ndarray,
           heading: np.ndarray, out: dict[str, np.ndarray]) -> int:
     """Title, ``<h1>``, repetition, JSON-LD and page-level features from the paragraphs'
-    ``lowered`` texts; returns the title index."""
+    lower-cased texts (``joined`` by ``\x1f``); returns the title index."""
+    lowered = joined.split("\x1f")
     n = len(lowered)
     hints = page_hints(page)
-    overlap = _title_overlap(lowered, chars, set(_WORD.findall(hints.title.lower())))
+    title_words = set(_WORD.findall(hints.title.lower()))
+    if _compiled_title_overlap is not None:
+        overlap = _compiled_title_overlap(joined, chars, _cfeatures.WordSet(title_words), SHORT)
+    else:
+        overlap = title_overlap_python(lowered, chars, title_words)
     out["title_overlap"] = overlap
     candidates = np.where(heading > 0, overlap + 0.2, overlap)
     title_index = int(np.argmax(candidates)) if n and overlap.max() >= 0.5 else -1
@@ -641,21 +692,28 @@ def _page(page: Page, lowered: list[str], chars: np.ndarray, link_chars: np.ndar
 _WORD = re.compile(r"\w+")
 
 
-def _title_overlap(lowered: list[str], chars: np.ndarray, title_words: set[str]) -> np.ndarray:
+#: paragraphs shorter than this many characters are compared with the title
+SHORT = 300.0
+
+
+def title_overlap_python(lowered: list[str], chars: np.ndarray, title_words: set[str]) -> np.ndarray:
     """Jaccard overlap of each short paragraph's words with the title's (0 for the rest).
 
     The short paragraphs' words come from one regular-expression pass (``\x1f`` tokens
     mark the paragraph boundaries); only those holding a title word are compared as sets.
+    The compiled ``_cfeatures.title_overlap`` is its twin.
     """
     overlap = np.zeros(len(lowered))
-    short = np.flatnonzero(chars < 300)
+    short = np.flatnonzero(chars < SHORT)
     if not title_words or not len(short):
         return overlap
     tokens = _WORD_OR_BREAK.findall("\x1f".join([lowered[i] for i in short.tolist()]))
     is_break = np.fromiter(map("\x1f".__eq__, tokens), bool, len(tokens))
-    starts = np.r_[0, np.flatnonzero(is_break) + 1]  # the first token of each short paragraph
-    ends = np.r_[starts[1:] - 1, len(tokens)]
-    hit = np.r_[np.fromiter(map(title_words.__contains__, tokens), np.int64, len(tokens)), 0]
+    starts = np.flatnonzero(is_break) + 1
+    starts = np.insert(starts, 0, 0)  # the first token of each short paragraph
+    ends = np.append(starts[1:] - 1, len(tokens))
+    hit = np.zeros(len(tokens) + 1, np.int64)
+    hit[:-1] = np.fromiter(map(title_words.__contains__, tokens), np.int64, len(tokens))
     hits = np.add.reduceat(hit, np.minimum(starts, len(tokens)))
     for j in np.flatnonzero((hits > 0) & (ends > starts)).tolist():
         w = set(tokens[starts[j]:ends[j]])
@@ -741,3 +799,5 @@ _cfeatures = optional("_cfeatures")
 _compiled_walk = None if _cfeatures is None else _cfeatures.walk
 _compiled_distances = None if _cfeatures is None else _cfeatures.distances
 _compiled_char_stats = None if _cfeatures is None else _cfeatures.char_stats
+_compiled_stop_counts = None if _cfeatures is None else _cfeatures.stop_counts
+_compiled_title_overlap = None if _cfeatures is None else _cfeatures.title_overlap
