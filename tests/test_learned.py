@@ -261,6 +261,21 @@ def test_fallback_when_the_model_keeps_nothing():
     assert tiny.text == "one short line" and tiny.labels.details["learned"]["fallback"] == "best-container"
 
 
+def test_fallback_keeps_what_the_model_ranks_first():
+    """Probabilities all under the threshold, their order right: the paragraphs near the
+    page's best guess are kept, not the long low-link menu the container score prefers."""
+    no_commas = features.names().index("commas")
+    ranking = Forest(np.array([no_commas, 0, 0], np.int32), np.array([0.5, 0, 0]), np.array([1, -1, -1], np.int32),
+                     np.array([2, -1, -1], np.int32), np.array([0.0, -3.0, -1.0]), np.zeros(1, np.int32), bias=0.0)
+    model = Model(ranking, features.names(), 0.5, {"name": "ranking"})
+    menu = "".join(f"<li>Category number {i} and its long descriptive name</li>" for i in range(80))
+    story = "".join(f"<p>Paragraph {i} of the story, long enough, with words, and commas.</p>" for i in range(3))
+    page = load(f"<html><body><ul>{menu}</ul><div class=story>{story}</div></body></html>")
+    result = run(page, "learned", {"learned": learned.Options(model=model)})
+    assert result.labels.details["learned"]["fallback"] == "model-ranked"
+    assert "Paragraph 2 of the story" in result.text and "Category" not in result.text
+
+
 def _dataset(root: Path) -> Path:
     """A small dataset folder (one page gzipped) whose gold keeps the article."""
     (root / "html").mkdir(parents=True)

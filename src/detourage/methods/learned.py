@@ -12,8 +12,9 @@ expects:
 2. **comments** are what the model learned — left out of articles, kept as the content
    of forum pages — and ``comments=True`` adds the paragraphs of comment sections;
 3. **never empty by accident**: when the page has text and the model keeps almost none
-   of it, the paragraphs of the best Readability-style container are kept instead, and
-   the labels' details say so (``details["learned"]["fallback"]``).
+   of it, the paragraphs it ranks near its best guess are kept instead (or, failing
+   that, those of the best Readability-style container), and the labels' details say so
+   (``details["learned"]["fallback"]``).
 
 The shipped model (``data/learned-default.zip``) is rebuilt by
 ``python benchmarks/train_learned.py --write``; ``detourage train learned`` trains one on
@@ -44,8 +45,12 @@ FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.15, "recall": -0.15}
 
 #: fall back when the model keeps fewer than this share of the page's characters…
 FALLBACK_SHARE = 0.05
-#: …on a page with at least this many characters (a smaller one: when it keeps none)
+#: …on a page with at least this many characters (a smaller one: when it keeps none);
+#: then the low-link paragraphs scoring at least this share of the page's best are kept
 FALLBACK_PAGE_CHARS = 500
+FALLBACK_RELATIVE = 0.3
+#: …unless they hold more than this share of the page's text
+RANKED_SHARE = 0.5
 
 #: a comment section: a container at most this many levels up names comments
 COMMENT_LEVELS = 4
@@ -85,7 +90,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
         keep |= (para.column("dist_comment") <= COMMENT_LEVELS) & (probability >= threshold / 3)
     _keep_title(para, keep)
     if options.fallback:
-        details.update(_fallback(para, keep))
+        details.update(_fallback(para, keep, probability))
     per_block = np.repeat(keep, para.ends - para.starts)
     _drop_permalinks(page, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
@@ -120,16 +125,29 @@ def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
         keep[i] = True
 
 
-def _fallback(para: features.Paragraphs, keep: np.ndarray) -> dict:
-    """Keep the best container's low-link paragraphs when the model kept almost nothing
-    of a page (or nothing at all of a small page that has text)."""
+def _fallback(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray) -> dict:
+    """When the model kept almost nothing of a page (or nothing at all of a small page
+    that has text): keep the low-link paragraphs it ranks near its best guess, or else
+    the best container's.
+
+    On a page unlike its training pages the model's probabilities can all fall below
+    the threshold while their order is still right (a short article under a 900-entry
+    category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
+    rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best."""
     total = int(para.chars.sum())
     kept = int(para.chars[keep].sum())
     if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept):
         return {}
-    rescue = (para.column("in_top") > 0) & (para.column("link_density") < 0.5)
-    if int(para.chars[rescue].sum()) <= kept:
-        return {}
-    keep |= rescue
-    return {"fallback": "best-container",
-            "reason": f"the model kept {kept} of {total} characters"}
+    low_link = para.column("link_density") < 0.5
+    reason = f"the model kept {kept} of {total} characters"
+    ranked = low_link & (probability >= FALLBACK_RELATIVE * probability.max())
+    container = low_link & (para.column("in_top") > 0)
+    # a ranking that singles out no part of the page (most of its text near the best
+    # guess) says nothing: the container then
+    if int(para.chars[ranked].sum()) > RANKED_SHARE * total:
+        ranked = np.zeros_like(keep)
+    for name, rescue in (("model-ranked", ranked), ("best-container", container)):
+        if int(para.chars[rescue].sum()) > kept:
+            keep |= rescue
+            return {"fallback": name, "reason": reason}
+    return {}
