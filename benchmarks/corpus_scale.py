@@ -127,11 +127,30 @@ def measure(warc: Path, folder: Path, executor: str, workers: int) -> dict:
 
     row_count = sum(pq.read_metadata(p).num_rows for p in (folder / "shards").glob("*.parquet"))
     return {"executor": executor, "workers": workers, "load_before": round(load, 2), "wall_s": round(wall, 1),
-            "pages_per_s": summary["pages_per_second"], "rows": row_count, "summary_rows": summary["rows"],
+            "pages_per_s": summary["pages_per_second"], "start_s": round(summary.get("start_seconds", 0.0), 1),
+            "stop_s": round(summary.get("stop_seconds", 0.0), 1), "rows": row_count, "summary_rows": summary["rows"],
             "skipped": summary["skipped"], "failed": summary["failed"], "balanced": summary["balanced"],
             "cpu_s_per_page": round(total_cpu / max(summary["rows"], 1), 4),
             "peak_rss_mib_per_worker": sorted(round(peak[p] / 2**20) for p in workers_seen),
             "peak_rss_mib_driver": round(peak.get(process.pid, 0) / 2**20), "summary": stderr.strip()}
+
+
+def verdicts(results: list[dict]) -> list[str]:
+    """The issue's bars on the runs measured: 2 workers ≥ 1.8× one, and Dask within 10 %
+    of the local pool at the same number of workers (pages/s: from the workers ready to
+    the last shard written; starting and stopping them are the start/stop columns)."""
+    rate = {(r["executor"], r["workers"]): r["pages_per_s"] for r in results}
+    lines = []
+    for executor in ("local", "dask"):
+        if (executor, 1) in rate and (executor, 2) in rate:
+            ratio = rate[executor, 2] / rate[executor, 1]
+            lines.append(f"- {executor}: 2 workers = {ratio:.2f}x one (bar >= 1.8x: {'met' if ratio >= 1.8 else 'MISSED'})")
+    for workers in (1, 2):
+        if ("local", workers) in rate and ("dask", workers) in rate:
+            behind = 1 - rate["dask", workers] / rate["local", workers]
+            lines.append(f"- {workers} worker{'s' * (workers > 1)}: Dask {behind:+.1%} behind the local pool "
+                         f"(bar <= 10%: {'met' if behind <= 0.10 else 'MISSED'})")
+    return lines
 
 
 def _watch(root: psutil.Process, process: subprocess.Popen) -> tuple[dict[int, int], dict[int, float]]:
@@ -178,11 +197,16 @@ def main(argv: list[str] | None = None) -> None:
         results.append(result)
         print(json.dumps(result, ensure_ascii=False), flush=True)
         assert result["rows"] == html, f"{result['rows']} rows for {html} HTML records"
-    print("\n| executor | workers | load before | pages/s | CPU s/page | peak RSS per worker (MiB) | rows | HTML records |")
-    print("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+    print("\n| executor | workers | load before | pages/s | wall s | start s | stop s | CPU s/page "
+          "| peak RSS per worker (MiB) | rows | HTML records |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
     for r in results:
-        print(f"| {r['executor']} | {r['workers']} | {r['load_before']} | {r['pages_per_s']} | {r['cpu_s_per_page']} "
+        print(f"| {r['executor']} | {r['workers']} | {r['load_before']} | {r['pages_per_s']} | {r['wall_s']} "
+              f"| {r['start_s']} | {r['stop_s']} | {r['cpu_s_per_page']} "
               f"| {', '.join(map(str, r['peak_rss_mib_per_worker']))} | {r['rows']} | {html} |")
+    print()
+    for line in verdicts(results):
+        print(line)
     (out / "results.json").write_text(json.dumps({"records": records, "html": html, "runs": results}, indent=1))
 
 

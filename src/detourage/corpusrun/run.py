@@ -61,7 +61,12 @@ class RunSummary:
     session_shards: int = 0
     session_rows: int = 0
     session_records: int = 0
+    #: from the workers ready to the last shard written: what pages/s is counted over
     seconds: float = 0.0
+    #: starting the workers (a Dask cluster; the local pool forks its processes inside
+    #: ``seconds``) and stopping them: fixed costs of a session, whatever its size
+    start_seconds: float = 0.0
+    stop_seconds: float = 0.0
     executor: str = ""
 
     @property
@@ -87,7 +92,8 @@ class RunSummary:
         verdict = "=" if self.balanced else "≠ (RECORDS LOST OR DUPLICATED)"
         line += f"; {self.records} records {verdict} {self.rows} rows + {sum(self.skipped.values())} skipped"
         return (line + f"; this session: {self.session_shards} shards, {self.session_rows} pages in "
-                f"{self.seconds:.1f} s, {self.rate:.1f} pages/s ({self.executor})")
+                f"{self.seconds:.1f} s, {self.rate:.1f} pages/s ({self.executor}; starting it "
+                f"{self.start_seconds:.1f} s, stopping it {self.stop_seconds:.1f} s)")
 
 
 def _reasons(counts: collections.Counter[str]) -> str:
@@ -108,6 +114,7 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
     pending = [s for s in shards if s.name not in done]
     if on_plan is not None:
         on_plan(sum(s.count for s in pending))
+    t_start = time.perf_counter()
     executor = executors.executor(request.dask, request.workers)
     described = f"Dask {request.dask}" if request.dask else f"local pool of {request.workers}"
     t0 = time.perf_counter()
@@ -116,13 +123,17 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
             config = _with_template(request, config, shards, executor)
         executor.prepare(config)
         markers = _run_shards(pending, config, executor, on_shard)
+        seconds = time.perf_counter() - t0
     finally:
+        t_stop = time.perf_counter()
         executor.close()
     summary = summarise(folder, shards)
     summary.session_shards = len(markers)
     summary.session_rows = sum(m["rows"] for m in markers)
     summary.session_records = sum(m["records"] for m in markers)
-    summary.seconds = time.perf_counter() - t0
+    summary.seconds = seconds
+    summary.start_seconds = t0 - t_start
+    summary.stop_seconds = time.perf_counter() - t_stop
     summary.executor = f"{described} worker{'s' * (executor.workers > 1)}"
     _write_summary(folder, summary)
     return summary
