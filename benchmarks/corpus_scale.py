@@ -131,6 +131,12 @@ def measure(warc: Path, folder: Path, executor: str, workers: int) -> dict:
             "stop_s": round(summary.get("stop_seconds", 0.0), 1), "rows": row_count, "summary_rows": summary["rows"],
             "skipped": summary["skipped"], "failed": summary["failed"], "balanced": summary["balanced"],
             "cpu_s_per_page": round(total_cpu / max(summary["rows"], 1), 4),
+            # CPU seconds by role: the detourage process (for Dask: its client and scheduler),
+            # the processes that cleaned pages, and the rest (Dask's nannies, trackers)
+            "cpu_s_driver": round(cpu.get(process.pid, 0.0), 1),
+            "cpu_s_workers": round(sum(cpu[p] for p in workers_seen if p != process.pid), 1),
+            "cpu_s_other": round(total_cpu - cpu.get(process.pid, 0.0)
+                                 - sum(cpu[p] for p in workers_seen if p != process.pid), 1),
             "peak_rss_mib_per_worker": sorted(round(peak[p] / 2**20) for p in workers_seen),
             "peak_rss_mib_driver": round(peak.get(process.pid, 0) / 2**20), "summary": stderr.strip()}
 
@@ -198,11 +204,12 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(result, ensure_ascii=False), flush=True)
         assert result["rows"] == html, f"{result['rows']} rows for {html} HTML records"
     print("\n| executor | workers | load before | pages/s | wall s | start s | stop s | CPU s/page "
-          "| peak RSS per worker (MiB) | rows | HTML records |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+          "| CPU s: driver / workers / other | peak RSS per worker (MiB) | rows | HTML records |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |")
     for r in results:
         print(f"| {r['executor']} | {r['workers']} | {r['load_before']} | {r['pages_per_s']} | {r['wall_s']} "
               f"| {r['start_s']} | {r['stop_s']} | {r['cpu_s_per_page']} "
+              f"| {r['cpu_s_driver']} / {r['cpu_s_workers']} / {r['cpu_s_other']} "
               f"| {', '.join(map(str, r['peak_rss_mib_per_worker']))} | {r['rows']} | {html} |")
     print()
     for line in verdicts(results):
