@@ -85,6 +85,29 @@ def test_warc_html_responses_become_rows_the_others_reasons(warc: Path, tmp_path
     assert saved["rows"] == 20 and saved["balanced"]
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="the workers must be forked to inherit the patched page")
+def test_a_page_that_kills_its_worker_costs_only_its_own_row(warc: Path, tmp_path: Path, monkeypatch) -> None:
+    """A worker dies in the middle of a shard: the shard is run again page by page, each
+    page in a process of its own, and only the page that kills its process is lost."""
+    from detourage.corpusrun import work
+
+    clean = work._content
+
+    def deadly(item, config):  # type: ignore[no-untyped-def]
+        if item.url == "http://site1.example/a/9":
+            os._exit(1)
+        return clean(item, config)
+
+    monkeypatch.setattr(work, "_content", deadly)
+    summary = run(Request(paths=(str(warc),), config=config(tmp_path / "run"), shard_records=7, workers=2))
+    assert summary.rows == 20 and summary.ok == 19 and summary.balanced
+    assert dict(summary.failed) == {"worker-crashed": 1}
+    got = {r["url"]: r for r in rows(tmp_path / "run")}
+    assert len(got) == 20 and got["http://site1.example/a/9"]["error"] == "worker-crashed"
+    assert all(r["error"] is None for url, r in got.items() if url != "http://site1.example/a/9")
+    assert "committee" in got["http://site0.example/a/8"]["text"]
+
+
 def test_http_charset_goes_to_the_decoder(tmp_path: Path) -> None:
     text = "<html><body><p>Городской совет собрался во вторник, чтобы обсудить бюджет.</p></body></html>"
     path = tmp_path / "cp.warc.gz"

@@ -339,11 +339,12 @@ def _async_raise(thread: int, exception: type[BaseException] | None) -> None:
                                                if exception is not None else None)
 
 
-def execute(jobs: Iterable[Any], step: Callable[[Any], Record], workers: int = 1) -> Iterator[Record]:
+def execute(jobs: Iterable[Any], step: Callable[[Any], Record], workers: int = 1, *,
+            isolate: bool = False) -> Iterator[Record]:
     """Run ``step`` over ``jobs``, yielding records in input order.
 
-    With several workers, or a memory ceiling (``step.max_memory``), pages run in a
-    process pool with at most ``4 × workers`` pages in flight, so memory stays bounded
+    With several workers, a memory ceiling (``step.max_memory``) or ``isolate``, pages
+    run in a process pool with at most ``4 × workers`` pages in flight, so memory stays bounded
     whatever the number of pages; each worker's address space is capped at the ceiling,
     so a page that needs more fails with ``limit:memory`` in its worker alone.  When a
     worker dies (segfault, OOM kill), the pages in flight are rerun one by one in a fresh
@@ -351,7 +352,7 @@ def execute(jobs: Iterable[Any], step: Callable[[Any], Record], workers: int = 1
     then the pool is renewed.
     """
     max_memory = getattr(step, "max_memory", None)
-    if workers <= 1 and not max_memory:
+    if workers <= 1 and not max_memory and not isolate:
         yield from map(step, jobs)
         return
     yield from _pooled(iter(jobs), step, max(workers, 1), max_memory)

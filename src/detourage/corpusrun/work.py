@@ -131,7 +131,8 @@ def process_shard(shard: Shard, config: Config, careful: bool = False) -> dict[s
     items = _counted(shard_items(shard, config), skipped)
     if careful:
         listed = list(items)
-        rows = [_as_row(r, item, config) for item, r in zip(listed, execute(listed, RowStep(config), 1))]
+        rows = [_as_row(r, item, config)
+                for item, r in zip(listed, execute(listed, RowStep(config), 1, isolate=True))]
     else:
         rows = [page_row(item, config) for item in items]
     failed = collections.Counter(str(r["error"]) for r in rows if r.get("error"))
