@@ -160,6 +160,18 @@ def test_vocabulary_windows_cover_every_group_word():
         assert features._vocabulary_bits.__wrapped__(words) == bits, words
 
 
+@pytest.mark.skipif(context._compiled is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("seed", [0, 1])
+def test_compiled_context_matches_numpy(seed):
+    para = features.compute(load(ARTICLE))
+    q = np.random.default_rng(seed).random(len(para))
+    q[::3] = 0.5  # on the kept boundary
+    compiled = context.compute(q, para.spans, para.chars, para.signature)
+    out = np.empty_like(compiled)
+    w = para.chars.astype(np.float64) + 1.0
+    assert np.array_equal(compiled, context.columns_numpy(q, w, q >= context.KEPT, para.spans, para.signature, out))
+
+
 def test_context_features_summarise_the_first_stage():
     para = features.compute(load(ARTICLE))
     q = np.where(np.char.startswith(np.array(para.texts), "The "), 0.9, 0.1)

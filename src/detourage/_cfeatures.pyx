@@ -413,3 +413,68 @@ def title_overlap(str lowered, const double[::1] chars, WordSet title, double lo
                 p += 1
                 counted = p < n and chars[p] < longest
     return out_arr
+
+
+# ------------------------------------------------------------- second-stage context
+
+def context_columns(const double[::1] q, const int[:, :, ::1] spans, const double[::1] w,
+                    const int[::1] signature, float[:, ::1] out, Py_ssize_t start, double kept_at):
+    """The columns of ``context.compute`` after its page columns, from ``start`` on:
+    per level the char-weighted mean, the paragraph mean and the kept share of the first
+    stage's probabilities ``q`` over the ancestor's paragraph range, the neighbours ±1
+    and ±2, the windows ±3 and ±10, and the mean and kept share over the paragraphs of the
+    same structure (``w``: characters + 1).  The same sums in the same order as the numpy
+    twin (sequential cumulative sums, bincounts in paragraph order), so the same floats."""
+    cdef Py_ssize_t n = q.shape[0], levels = spans.shape[0], i, lv, c, k, lo, hi, span
+    cdef double kept, s0, s1, s2, s3
+    cs_arr = np.zeros((n + 1, 4))
+    cdef double[:, ::1] cs = cs_arr
+    cdef int top = 0
+    for i in range(n):
+        if signature[i] > top:
+            top = signature[i]
+    sums_arr = np.zeros((top + 1 if n else 0, 3))
+    cdef double[:, ::1] sums = sums_arr
+    cdef int[4] offsets
+    offsets[0] = -1
+    offsets[1] = -2
+    offsets[2] = 1
+    offsets[3] = 2
+    cdef int[2] widths
+    widths[0] = 3
+    widths[1] = 10
+    with nogil:
+        for i in range(n):
+            kept = 1.0 if q[i] >= kept_at else 0.0
+            cs[i + 1, 0] = cs[i, 0] + q[i] * w[i]
+            cs[i + 1, 1] = cs[i, 1] + w[i]
+            cs[i + 1, 2] = cs[i, 2] + q[i]
+            cs[i + 1, 3] = cs[i, 3] + kept * w[i]
+            sums[signature[i], 0] += w[i]
+            sums[signature[i], 1] += q[i] * w[i]
+            sums[signature[i], 2] += kept * w[i]
+        for i in range(n):
+            c = start
+            for lv in range(levels):
+                lo = spans[lv, 0, i]
+                hi = spans[lv, 1, i]
+                s0 = cs[hi, 0] - cs[lo, 0]
+                s1 = cs[hi, 1] - cs[lo, 1]
+                s2 = cs[hi, 2] - cs[lo, 2]
+                s3 = cs[hi, 3] - cs[lo, 3]
+                span = hi - lo if hi - lo > 1 else 1
+                out[i, c] = <float> (s0 / s1)
+                out[i, c + 1] = <float> (s2 / <double> span)
+                out[i, c + 2] = <float> (s3 / s1)
+                c += 3
+            for k in range(4):
+                lo = i + offsets[k]
+                out[i, c + k] = <float> (q[lo] if 0 <= lo < n else -1.0)
+            c += 4
+            for k in range(2):
+                lo = i - widths[k] if i >= widths[k] else 0
+                hi = i + widths[k] + 1 if i + widths[k] + 1 < n else n
+                out[i, c + k] = <float> ((cs[hi, 0] - cs[lo, 0]) / (cs[hi, 1] - cs[lo, 1]))
+            c += 2
+            out[i, c] = <float> (sums[signature[i], 1] / sums[signature[i], 0])
+            out[i, c + 1] = <float> (sums[signature[i], 2] / sums[signature[i], 0])

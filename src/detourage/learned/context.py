@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..compiled import optional
 from .features import LEVELS
 
 #: the first-stage probability that counts as "kept" for the span features
@@ -46,6 +47,19 @@ def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray, signature: np.n
     q = q.astype(np.float64)
     w = chars.astype(np.float64) + 1.0  # +1: an empty paragraph (an image) still counts
     kept = q >= KEPT
+    if _compiled is not None:
+        _page(q, w, kept, _cumsum0(kept * w), out)
+        _compiled(q, np.ascontiguousarray(spans, np.int32), w, np.ascontiguousarray(signature, np.int32),
+                  out, len(_PAGE), KEPT)
+        return out
+    return columns_numpy(q, w, kept, spans, signature, out)
+
+
+def columns_numpy(q: np.ndarray, w: np.ndarray, kept: np.ndarray, spans: np.ndarray, signature: np.ndarray,
+                  out: np.ndarray) -> np.ndarray:
+    """Every column into ``out`` (the compiled ``_cfeatures.context_columns`` is the twin
+    of all but the page's columns)."""
+    n = len(q)
     # one cumulative sum per quantity (columns: q·w, w, q, kept·w), read at every range end
     cs = np.zeros((n + 1, 4))
     np.cumsum(np.column_stack([q * w, w, q, kept * w]), axis=0, out=cs[1:])
@@ -69,6 +83,12 @@ def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray, signature: np.n
     out[:, -2] = (np.bincount(signature, weights=q * w) / weight)[signature]
     out[:, -1] = (np.bincount(signature, weights=kept * w) / weight)[signature]
     return out
+
+
+def _cumsum0(x: np.ndarray) -> np.ndarray:
+    cs = np.zeros(len(x) + 1)
+    np.cumsum(x, out=cs[1:])
+    return cs
 
 
 _PAGE = ("q", "q_page_mean", "q_page_max", "q_page_kept_share", "q_in_span", "q_gap", "q_before", "q_after")
@@ -97,3 +117,7 @@ def _page(q: np.ndarray, w: np.ndarray, kept: np.ndarray, cs_kw: np.ndarray, out
     out[:, 5] = np.log1p(np.minimum(after, before))
     out[:, 6] = cs_kw[idx] / total  # share of the kept text before the paragraph
     out[:, 7] = (total - cs_kw[idx + 1]) / total
+
+
+_cfeatures = optional("_cfeatures")
+_compiled = None if _cfeatures is None else _cfeatures.context_columns
