@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, compress
 from operator import attrgetter
 
 import numpy as np
@@ -545,18 +545,16 @@ def _vocabulary_bits(words: str) -> int:
 
 @lru_cache(maxsize=1 << 16)
 def _window_bits(window: str) -> int:
-    """Bits of the groups whose words begin ``window`` (a token start)."""
-    bits = 0
-    for j, rx in enumerate(_GROUP_AT_START):
-        if rx.match(window):
-            bits |= 1 << j
-    return bits
+    """Bits of the groups whose words begin ``window`` (a token start): one match of
+    every group's look-ahead, each capturing when its group's words are there."""
+    return sum(compress(_GROUP_BITS, _GROUPS_AT_START.match(window).groups()))  # type: ignore[union-attr]
 
 
 _TOKEN_START = re.compile(r"(?<![a-z])[a-z]")
 #: longer than any group's word plus its look-ahead character (checked by the tests)
 _WINDOW = 16
-_GROUP_AT_START = [re.compile(rx) for rx in CLASS_GROUPS.values()]
+_GROUPS_AT_START = re.compile("".join(f"(?:(?=({rx})))?" for rx in CLASS_GROUPS.values()))
+_GROUP_BITS = [1 << j for j in range(len(CLASS_GROUPS))]
 
 
 def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.ndarray,
