@@ -120,8 +120,10 @@ def _words(text: str) -> list[str]:
 def _letters(text: str) -> str:
     """The text without whitespace: a labelling may join runs of two list items or cells
     into one unit, which ``txt`` writes on one line as the unit's text; the structured
-    formats write the runs apart, in their items or cells."""
-    return "".join(_words(text))
+    formats write the runs apart, in their items or cells.  Every ``|`` goes too: the
+    table pipes ``_words`` drops stand alone only when a space follows, and a ``|`` that
+    ends a run (an image's alt text) touches the next run in ``txt``."""
+    return "".join(_words(text)).replace("|", "")
 
 
 def _relabelled(result: Result, labels: list[Label]) -> Result:

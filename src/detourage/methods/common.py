@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
 from ..model import Block, Label
 
@@ -26,14 +27,16 @@ def kind_of(block: Block) -> Label:
 def label_paragraphs(blocks: Sequence[Block], keep: Iterable[bool]) -> tuple[Label, ...]:
     """Label kept blocks by the paragraph view: the first kept run of a paragraph gets its
     kind, the following kept runs of the same paragraph continue it."""
-    labels: list[Label] = []
-    previous: Block | None = None  # the previous block, when it was kept
-    for block, kept in zip(blocks, keep, strict=True):
-        if not kept:
-            labels.append(Label.OTHER)
-            previous = None
-            continue
-        same = previous is not None and previous.paragraph == block.paragraph
-        labels.append(Label.CONTINUATION if same else kind_of(block))
-        previous = block
+    keep = list(keep)
+    if len(keep) != len(blocks):
+        raise ValueError(f"{len(keep)} keep flags for {len(blocks)} blocks")
+    labels = [Label.OTHER] * len(blocks)
+    previous = -2  # the previous kept block
+    for i in compress(range(len(blocks)), keep):  # the kept blocks only
+        block = blocks[i]
+        if previous == i - 1 and blocks[previous].paragraph == block.paragraph:
+            labels[i] = Label.CONTINUATION
+        else:
+            labels[i] = kind_of(block)
+        previous = i
     return tuple(labels)
