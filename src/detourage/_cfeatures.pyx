@@ -13,7 +13,7 @@ It also holds the twins of two word passes of the features: stop words per parag
 (:func:`stop_counts`) and the title overlap (:func:`title_overlap`).  They never build a
 Python string per word: a word is its 64-bit FNV-1a hash over code points, looked up in
 a :class:`WordSet` of the same hashes (two different words sharing a hash is a 2⁻⁶⁴-scale
-event; the tests check the results equal the Python passes on real pages).
+event; the tests compare the results with the Python passes on odd text and an article).
 """
 
 import numpy as np

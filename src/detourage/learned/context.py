@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..compiled import optional
-from .features import LEVELS
+from .features import LEVELS, _cumsum0
 
 #: the first-stage probability that counts as "kept" for the span features
 KEPT = 0.5
@@ -83,12 +83,6 @@ def columns_numpy(q: np.ndarray, w: np.ndarray, kept: np.ndarray, spans: np.ndar
     out[:, -2] = (np.bincount(signature, weights=q * w) / weight)[signature]
     out[:, -1] = (np.bincount(signature, weights=kept * w) / weight)[signature]
     return out
-
-
-def _cumsum0(x: np.ndarray) -> np.ndarray:
-    cs = np.zeros(len(x) + 1)
-    np.cumsum(x, out=cs[1:])
-    return cs
 
 
 _PAGE = ("q", "q_page_mean", "q_page_max", "q_page_kept_share", "q_in_span", "q_gap", "q_before", "q_after")

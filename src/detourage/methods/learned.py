@@ -45,11 +45,11 @@ FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.15, "recall": -0.15}
 
 #: fall back when the model keeps fewer than this share of the page's characters…
 FALLBACK_SHARE = 0.05
-#: …on a page with at least this many characters (a smaller one: when it keeps none);
-#: then the low-link paragraphs scoring at least this share of the page's best are kept
+#: …on a page with at least this many characters (a smaller one: when it keeps none)
 FALLBACK_PAGE_CHARS = 500
+#: the fallback keeps the low-link paragraphs scoring at least this share of the page's best…
 FALLBACK_RELATIVE = 0.3
-#: …unless they hold more than this share of the page's text
+#: …unless they hold more than this share of the page's text (then the best container)
 RANKED_SHARE = 0.5
 
 #: a comment section: a container at most this many levels up names comments
