@@ -30,6 +30,7 @@ from detourage.evaluation.metrics import (
     mode_tokens,
     normalize_text,
     shingle_counts,
+    shingle_difference,
     shingle_summary,
     shingles,
     snippet_counts,
@@ -253,6 +254,20 @@ def test_shingle_summary_averages_and_bootstrap():
     assert s.f1_std > 0 and s.f1_interval[0] <= s.f1_interval[1]
     assert shingle_summary(pages, n_bootstrap=200, seed=1) == s
     assert shingle_summary(pages, n_bootstrap=200, seed=2) != s
+
+
+def test_shingle_difference_is_paired():
+    good = [ShingleCounts(90, 10, 10), ShingleCounts(10, 90, 90), ShingleCounts(50, 50, 50)] * 20
+    # the same pages, each a little worse: every resample shows the same sign
+    worse = [ShingleCounts(c.tp - 1, c.fp + 1, c.fn + 1) for c in good]
+    diff, (lo, hi) = shingle_difference(good, worse, n_bootstrap=300, seed=0)
+    expected = shingle_summary(good, n_bootstrap=0).f1 - shingle_summary(worse, n_bootstrap=0).f1
+    assert diff == pytest.approx(expected) and 0 < lo <= diff <= hi
+    # unpaired, the pages' own spread would swamp so small a difference
+    assert shingle_summary(good, n_bootstrap=300).f1_interval[0] < shingle_summary(worse, n_bootstrap=0).f1
+    assert shingle_difference(good, good, n_bootstrap=100) == (0.0, (0.0, 0.0))
+    with pytest.raises(ValueError, match="differ in number"):
+        shingle_difference(good, worse[:-1])
 
 
 def test_shingle_summary_empty():
