@@ -41,8 +41,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, compress
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not
 
 import numpy as np
 
@@ -377,7 +377,7 @@ def _kind(firsts: Sequence[Block], out: dict[str, np.ndarray]) -> np.ndarray:
     n = len(firsts)
     table = np.fromiter(chain.from_iterable(map(_path_kind, map(_PATH, firsts))), np.float64, 4 * n).reshape(n, 4)
     out["heading_level"], out["is_list"], out["is_cell"], out["container_tag"] = table.T
-    out["is_image"] = np.fromiter((b.image is not None for b in firsts), np.float64, n)
+    out["is_image"] = np.fromiter(map(is_not, map(_IMAGE, firsts), repeat(None)), np.float64, n)
     return table[:, 0].astype(np.int64)
 
 
@@ -411,6 +411,7 @@ def _signatures(firsts: Sequence[Block], tree: _Tree, out: dict[str, np.ndarray]
 
 
 _PATH = attrgetter("path")
+_IMAGE = attrgetter("image")
 
 
 def _container(block: Block):  # type: ignore[no-untyped-def]
