@@ -194,7 +194,7 @@ def test_resume_checks_options_and_a_folder_is_not_overwritten(warc: Path, tmp_p
     run(Request(paths=(str(warc),), config=config(folder), shard_records=10))
     with pytest.raises(RunError, match="holds a run already"):
         run(Request(paths=(str(warc),), config=config(folder), shard_records=10))
-    with pytest.raises(RunError, match="other options"):
+    with pytest.raises(RunError, match=r"other options \(shard_records \(--shard-size\): 10 then, 5 now\)"):
         run(Request(paths=(str(warc),), config=config(folder), shard_records=5, resume=True))
     again = run(Request(paths=(str(warc),), config=config(folder), shard_records=10, resume=True))
     assert again.session_shards == 0 and again.rows == 20

@@ -158,12 +158,28 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 def check_resumable(data: dict[str, Any], options: dict[str, Any], inputs: list[str]) -> None:
     """Refuse to resume a run whose inputs or options differ from those given now."""
     if data["options"] != options:
-        changed = sorted(k for k in {*options, *data["options"]} if options.get(k) != data["options"].get(k))
-        raise RunError(f"--resume: the run was started with other options ({', '.join(changed)}); "
+        was = data["options"]
+        changed = sorted(k for k in {*options, *was} if options.get(k) != was.get(k))
+        told = "; ".join(f"{_flag(k)}: {was.get(k)!r} then, {options.get(k)!r} now" for k in changed)
+        raise RunError(f"--resume: the run was started with other options ({told}); "
                        "give the same ones, or another folder")
     if data["inputs"] != [_stat(p) for p in inputs]:
         raise RunError("--resume: the inputs differ from the run's (other paths, or files changed "
                        "since); give the same ones, or another folder")
+
+
+#: the manifest's option keys → the ``detourage extract`` options that set them
+OPTION_FLAGS = {
+    "method": "-m", "to": "--to", "models": "--model", "template": "--template", "comments": "--comments",
+    "render": "--links/--images/--tables/--formatting", "markdown": "--with-markdown", "html": "--with-html",
+    "timings": "--timings", "max_bytes": "--max-bytes", "timeout": "--timeout", "shard_records": "--shard-size",
+    "patterns": "--glob", "repair": "--repair-text",
+}
+
+
+def _flag(key: str) -> str:
+    flag = OPTION_FLAGS.get(key)
+    return f"{key} ({flag})" if flag else key
 
 
 def atomic_write(path: Path, data: bytes) -> None:
