@@ -89,3 +89,14 @@ def test_evaluate_without_m_evaluates_default_and_the_report_says_what_it_scored
     assert held.exit_code == 0, held.output
     assert "the 'held-out' half of the fixed split (gold.split_of) only" in (tmp_path / "ho" / "report.md").read_text()
     assert "note:" not in held.stderr
+
+
+def test_the_scorer_applies_its_limits_to_every_page(tmp_path: Path) -> None:
+    from detourage.evaluation.evaluate import PageJob, PageScorer
+    from detourage.parse import Limits
+
+    doc = load_dataset(small_dataset(tmp_path, "tiny", {"aa": 1})).scorable[0]
+    job = PageJob("tiny", doc, "fulltext")
+    assert PageScorer()(job)["ok"]
+    record = PageScorer(limits=Limits(max_bytes=20))(job)  # the page has ~90 bytes
+    assert not record["ok"] and record["error"] == "limit:bytes", record

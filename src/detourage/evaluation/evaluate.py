@@ -64,7 +64,8 @@ class PageScorer:
 
     def __call__(self, job: PageJob) -> Record:
         t0 = time.perf_counter()
-        blocks, reason, message = attempt(lambda: _clean(job, dict(self.options), self.repair), self.timeout)
+        blocks, reason, message = attempt(lambda: _clean(job, dict(self.options), self.repair, self.limits),
+                                          self.timeout)
         ms = (time.perf_counter() - t0) * 1000
         record: Record = {"dataset": job.dataset, "id": job.doc.id, "lang": job.doc.lang,
                           "method": job.method, "ok": reason is None, "error": reason,
@@ -76,8 +77,9 @@ class PageScorer:
         return record
 
 
-def _clean(job: PageJob, options: Mapping[str, Any], repair: bool = False) -> list[Block]:
-    page = load(job.doc.read_html(), url=job.doc.meta.get("url"), repair=repair)
+def _clean(job: PageJob, options: Mapping[str, Any], repair: bool = False,
+           limits: Limits = DEFAULT_LIMITS) -> list[Block]:
+    page = load(job.doc.read_html(), url=job.doc.meta.get("url"), repair=repair, limits=limits)
     result = run(page, job.method, options)
     return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
 
