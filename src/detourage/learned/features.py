@@ -169,7 +169,7 @@ def _stopwords() -> tuple[frozenset[str], np.ndarray]:
 
     words = frozenset().union(*(stoplist(lang) for lang in LANGUAGES if lang != "zh"))
     mask = np.zeros(TABLE, dtype=bool)
-    for ch in stoplist("zh"):
+    for ch in stoplist("zh") if "zh" in LANGUAGES else ():
         if len(ch) == 1 and ord(ch) < TABLE - 1:
             mask[ord(ch)] = True
     return words, mask
