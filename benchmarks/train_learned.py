@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from detourage import api, segment
 from detourage.learned import features, train
 from detourage.learned.forest import DEFAULT_MODEL
 
@@ -40,8 +41,9 @@ def dataset_paths(shared: Path = SHARED) -> list[Path]:
 
 
 def _key(paths: list[Path]) -> str:
-    """What the cache depends on: the feature and labelling code, and the gold files."""
-    code = inspect.getsource(features) + inspect.getsource(train.page_data) + str(train.CONTENT_SHARE)
+    """What the cache depends on: the feature, labelling and page-loading code, and the gold files."""
+    code = (inspect.getsource(features) + inspect.getsource(train.page_data) + str(train.CONTENT_SHARE)
+            + inspect.getsource(segment) + inspect.getsource(api.load))
     h = hashlib.sha256(code.encode())
     for path in paths:
         for gold in sorted((path / "gold").iterdir()):

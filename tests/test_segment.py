@@ -95,3 +95,27 @@ def test_limits_raise_clear_errors() -> None:
         blocks("<p>" + "x" * 200 + "</p>", max_bytes=100)
     with pytest.raises(LimitExceeded, match="depth"):
         blocks("<div>" * 5000)
+
+
+_APP_SHELL = """<html><head><title>Is MSRV a breaking change?</title>
+<noscript><img src="https://tracker.example/pixel.gif" alt=""></noscript></head>
+<body><div id="app"></div><noscript><div id="main-outlet">
+<h1>Is changing the MSRV a non-breaking change?</h1>
+<div class="post"><p>Since the MSRV aware resolver has been implicitly enabled since the 2024 edition,
+can we assume that raising the MSRV is a non-breaking change for the crates that depend on us?</p></div>
+<div class="post"><p>Bumping MSRV has never been broadly considered as a semver breaking change;
+some projects treat it as one, but they are the minority.</p></div>
+</div></noscript></body></html>"""
+
+
+def test_a_page_showing_nothing_without_javascript_is_read_in_its_noscript() -> None:
+    from detourage.api import load
+
+    texts = [b.text for b in load(_APP_SHELL).blocks]
+    assert texts[0] == "Is changing the MSRV a non-breaking change?" and len(texts) == 3
+    # a page with text of its own keeps <noscript> out ("enable JavaScript" and the like)
+    page = _APP_SHELL.replace('<div id="app"></div>', '<div id="app"><p>' + "Visible text. " * 20 + "</p></div>")
+    assert [b.text for b in load(page).blocks] == [("Visible text. " * 20).strip()]
+    # and one whose <noscript> says no more than its own page stays as it is
+    assert [b.text for b in load("<html><body><p>Hello</p><noscript>Enable JavaScript</noscript></body></html>")
+            .blocks] == ["Hello"]

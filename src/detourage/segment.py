@@ -56,6 +56,30 @@ def is_hidden(el: etree._Element) -> bool:
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
+#: a page whose visible text is shorter than this is also read inside its ``<noscript>``
+NOSCRIPT_PAGE_CHARS = 200
+
+
+def show_noscript(root: etree._Element | None, blocks: tuple[Block, ...]) -> bool:
+    """Turn the ``<noscript>`` elements into ``<div>`` when the page shows (almost) no
+    text and they hold more: single-page applications that serve their content to
+    browsers without JavaScript there (every Discourse forum thread, some shop and
+    documentation shells).  True when it did, and the page must be segmented again.
+    On every other page ``<noscript>`` stays invisible (its usual content: "enable
+    JavaScript", tracking pixels)."""
+    if root is None:
+        return False
+    shown = sum(len(b.text) for b in blocks)
+    if shown >= NOSCRIPT_PAGE_CHARS:
+        return False
+    hidden = [el for el in root.iter("noscript")]
+    if sum(len(" ".join(el.itertext()).strip()) for el in hidden) <= max(shown, NOSCRIPT_PAGE_CHARS):
+        return False
+    for el in hidden:
+        el.tag = "div"
+    return True
+
+
 def page_title(root: etree._Element | None) -> str:
     """The text of the document's ``<title>``, whitespace collapsed."""
     if root is None:
