@@ -21,7 +21,7 @@ from .metadata import Document, metadata
 from .model import Decoded, Labels, Page, Result
 from .parse import DEFAULT_LIMITS, Limits, parse, repaired
 from .render import render, render_units_html, units
-from .segment import NOSCRIPT_PAGE_CHARS, page_title, segment, show_noscript
+from .segment import page_title, segment, show_noscript
 
 
 def load(
@@ -55,7 +55,7 @@ def load(
     if not blocks and decoded.text.strip():
         tree = parse(repaired(decoded.text), limits)
         blocks = segment(tree, limits)
-    if len(blocks) < NOSCRIPT_PAGE_CHARS and show_noscript(tree, blocks):  # text only without JavaScript
+    if show_noscript(tree, blocks):  # a page whose text is all in <noscript>
         blocks = segment(tree, limits)
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}

@@ -66,14 +66,12 @@ def show_noscript(root: etree._Element | None, blocks: tuple[Block, ...]) -> boo
     browsers without JavaScript there (every Discourse forum thread, some shop and
     documentation shells).  True when it did, and the page must be segmented again.
     On every other page ``<noscript>`` stays invisible (its usual content: "enable
-    JavaScript", tracking pixels)."""
-    if root is None:
+    JavaScript", tracking pixels); the block count is checked first, so that a page
+    with text pays one comparison."""
+    if root is None or len(blocks) >= NOSCRIPT_PAGE_CHARS or sum(len(b.text) for b in blocks) >= NOSCRIPT_PAGE_CHARS:
         return False
-    shown = sum(len(b.text) for b in blocks)
-    if shown >= NOSCRIPT_PAGE_CHARS:
-        return False
-    hidden = [el for el in root.iter("noscript")]
-    if sum(len(" ".join(el.itertext()).strip()) for el in hidden) <= max(shown, NOSCRIPT_PAGE_CHARS):
+    hidden = list(root.iter("noscript"))
+    if sum(len(" ".join(el.itertext()).strip()) for el in hidden) <= NOSCRIPT_PAGE_CHARS:
         return False
     for el in hidden:
         el.tag = "div"
