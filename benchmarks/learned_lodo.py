@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import contextlib
 import hashlib
 import json
 import multiprocessing as mp
@@ -140,12 +141,14 @@ def _fit_folds(pages: Sequence[train.PageData], plan: list, params: dict, stacke
 
 
 def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
-                    params: dict, stacked: bool = True) -> list[dict]:
+                    params: dict, stacked: bool = True, keep: Path | None = None) -> list[dict]:
     """Every scored page of every fold, cleaned by ``learned`` with that fold's model
-    (folds fitted in parallel, one core each)."""
+    (folds fitted in parallel, one core each); the models are kept in ``keep`` if given."""
     plan = folds(pages, list(datasets))
     records = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory() as tmp:
+        if keep:
+            keep.mkdir(parents=True, exist_ok=True)
         for (fold, training, _), (path, seconds) in zip(
                 plan, _fit_folds(pages, plan, params, stacked, tmp, workers)):
             t0 = time.perf_counter()
@@ -287,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-peer-cache", action="store_true")
     parser.add_argument("--params", default="{}", help="JSON overriding train.PARAMS")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument("--models", type=Path, default=None,
+                        help="keep each fold's model here (FOLD.zip), to look at a held-out page with "
+                             "`detourage extract PAGE --model DIR/FOLD.zip`")
     parser.add_argument("--report", type=Path, default=None,
                         help="rebuild the table from a --json run's records instead of running")
     args = parser.parse_args(argv)
@@ -303,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         records = json.loads(args.report.read_text())["records"]
     else:
-        records = learned_records(pages, datasets, args.workers, params, not args.flat)
+        records = learned_records(pages, datasets, args.workers, params, not args.flat, args.models)
         records += peer_records(datasets, args.workers, not args.no_peer_cache)
     text, rows = report(records, page_types)
     print(text)

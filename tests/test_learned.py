@@ -60,6 +60,16 @@ def test_features_describe_the_page():
     assert column(para, "dist_comment")[comment] <= 1 and column(para, "dist_comment")[first] == 99
 
 
+def test_microdata_declares_the_page_type_but_a_comment_does_not():
+    def forum(html: str) -> float:
+        return column(features.compute(load(f"<body>{html}<p>Text of the post.</p></body>")), "type_forum")[0]
+
+    assert forum("<div itemscope itemtype='http://schema.org/DiscussionForumPosting'>Thread</div>") == 1
+    assert forum('<div itemtype="https://schema.org/QAPage">Q</div>') == 1
+    assert forum('<div itemtype="https://schema.org/Comment">a blog\'s comment</div>') == 0
+    assert features.page_hints(load('<p itemtype="https://schema.org/Product">x</p>')).types == {"product"}
+
+
 def test_features_of_empty_and_tiny_pages():
     for html in ("", "<p>x</p>", "<img src=a.png>", "<table><tr><td>a<td>b</table>"):
         para = features.compute(load(html))
@@ -255,6 +265,25 @@ def test_favor_moves_the_threshold():
     assert kept["precision"] <= kept["balanced"] <= kept["recall"]
     with pytest.raises(ValueError, match="favor"):
         learned.Options(favor="both")
+
+
+def test_comment_sections_are_left_out_of_articles_not_forums():
+    everything = Model(Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32),
+                              np.array([-1], np.int32), np.zeros(1), np.zeros(1, np.int32), bias=9.0),
+                       features.names(), 0.5, {"name": "everything"})
+    story = "".join(f"<p>Paragraph {i} of the story, long enough to count, with words, and commas.</p>"
+                    for i in range(16))
+    comments = '<div class="comment-list"><p>First! Great story.</p><p>I disagree with all of it.</p></div>'
+
+    def text(body: str, head: str = "", **options) -> str:
+        page = load(f"<html><head>{head}</head><body><article>{body}</article>{comments}</body></html>")
+        return run(page, "learned", {"learned": learned.Options(model=everything, **options)}).text
+
+    assert "Paragraph 15" in text(story) and "First!" not in text(story)
+    assert "First!" in text(story, comments=True)
+    forum = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'
+    assert "First!" in text(story, forum)  # a forum's replies are its content
+    assert "First!" in text("<p>A short note.</p>")  # no article to set them apart from
 
 
 def test_fallback_when_the_model_keeps_nothing():

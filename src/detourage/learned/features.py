@@ -743,7 +743,8 @@ class Hints:
     title: str
     #: JSON-LD articleBody/text/description and og:description, lower-cased, spaces collapsed
     body: str
-    #: JSON-LD ``@type`` values and ``og:type``, lower-cased
+    #: JSON-LD ``@type`` values, ``og:type`` and schema.org microdata ``itemtype`` values
+    #: (but ``Comment``, which blogs and forums alike mark up), lower-cased
     types: frozenset[str]
 
 
@@ -764,6 +765,8 @@ def page_hints(page: Page) -> Hints:
             meta.setdefault(key.lower(), el.get("content") or "")
     bodies = [meta.get("og:description", ""), meta.get("description", "")]
     types = {meta.get("og:type", "").lower()}
+    if "itemtype" in page.html:  # microdata (Discourse declares its threads only so)
+        types.update(t.lower() for t in _ITEMTYPE.findall(page.html) if t != "Comment")
     for text in scripts:
         try:
             data = json.loads(text)
@@ -772,6 +775,10 @@ def page_hints(page: Page) -> Hints:
         _walk_ld(data, bodies, types, 0)
     body = " ".join(" ".join(bodies).lower().split())
     return Hints(meta.get("og:title") or page.title, body, frozenset(t for t in types if t))
+
+
+#: a schema.org microdata type in the page's source (case-sensitive: a literal-led search)
+_ITEMTYPE = re.compile(r"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""")
 
 
 def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # type: ignore[no-untyped-def]

@@ -9,8 +9,11 @@ expects:
 
 1. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
    when it comes before or inside the kept content;
-2. **comments** are what the model learned — left out of articles, kept as the content
-   of forum pages — and ``comments=True`` adds the paragraphs of comment sections;
+2. **comments** are left out of articles: when the page keeps at least
+   :data:`COMMENT_ARTICLE_CHARS` of text outside comment sections (containers whose
+   class/id/role names comments) and does not declare itself a forum, what the model kept
+   inside them is dropped; on forum pages the posts are the content, as the model learned;
+   ``comments=True`` keeps comment sections, and adds their paragraphs the model doubted;
 3. **never empty by accident**: when the page has text and the model keeps almost none
    of it, the paragraphs it ranks near its best guess are kept instead (or, failing
    that, those of the best Readability-style container), and the labels' details say so
@@ -54,6 +57,8 @@ RANKED_SHARE = 0.5
 
 #: a comment section: a container at most this many levels up names comments
 COMMENT_LEVELS = 4
+#: comment sections are dropped from a page keeping at least this many characters outside them
+COMMENT_ARTICLE_CHARS = 1000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,8 +91,11 @@ def label(page: Page, options: Options = Options()) -> Labels:
     probability = model.probabilities(para)
     threshold = model.threshold + FAVOR_SHIFT[options.favor]
     keep = probability >= threshold
+    in_comments = para.column("dist_comment") <= COMMENT_LEVELS
     if options.comments:
-        keep |= (para.column("dist_comment") <= COMMENT_LEVELS) & (probability >= threshold / 3)
+        keep |= in_comments & (probability >= threshold / 3)
+    elif not para.column("type_forum")[0] and para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
+        keep &= ~in_comments
     _keep_title(para, keep)
     if options.fallback:
         details.update(_fallback(para, keep, probability))
