@@ -3,6 +3,7 @@
     python benchmarks/learned_lodo.py                  # full run (~20 min on 2 idle cores)
     python benchmarks/learned_lodo.py --flat           # the same with one-stage models
     python benchmarks/learned_lodo.py --quick --fold daniel   # paragraph-level proxy, one fold
+    python benchmarks/learned_lodo.py --models build/folds  # also keep each fold's model
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
 trained on the four others (:func:`detourage.learned.train.fit`, the shipped settings)
