@@ -235,6 +235,19 @@ def test_forest_matches_sklearn():
     assert np.allclose(f.raw_scores_numpy(X), f.raw_scores(X))
 
 
+def test_a_mean_forest_scores_the_mean_log_odds():
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(400, 4)).astype(np.float32)
+    y = (X[:, 0] - X[:, 3] > 0).astype(int)
+    forests = [Forest.from_sklearn(sklearn.HistGradientBoostingClassifier(max_iter=5 + k, random_state=k)
+                                   .fit(X[k::2], y[k::2])) for k in range(2)]
+    mean = Forest.mean(forests)
+    assert mean.trees == forests[0].trees + forests[1].trees
+    expected = (forests[0].raw_scores(X) + forests[1].raw_scores(X)) / 2
+    assert np.allclose(mean.raw_scores(X), expected) and np.allclose(mean.raw_scores_numpy(X), expected)
+
+
 def test_model_round_trip_and_feature_check(tmp_path):
     model = Model(_toy_forest(), features.names(), 0.5, {"name": "toy"})
     model.save(tmp_path / "m.zip")
@@ -349,6 +362,9 @@ def test_train_collect_and_fit(tmp_path):
     model.check(features.names())  # in memory, before any save
     flat = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2}, stacked=False)
     assert flat.second is None and flat.meta["first_stage"] is None
+    bagged = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2, "bags": 2})  # two fits of 10 trees
+    assert bagged.second.trees == 20 and bagged.meta["params"]["bags"] == 2
+    assert not np.allclose(bagged.probabilities(pages[0]), model.probabilities(pages[0]))
     one = train.fit(pages[:1], {"max_iter": 5, "min_samples_leaf": 2})  # no split possible: one stage
     assert one.second is None and one.meta["first_stage"] is None
 

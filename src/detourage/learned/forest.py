@@ -15,6 +15,7 @@ import io
 import json
 import os
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -76,6 +77,24 @@ class Forest:
         bias = float(np.ravel(model._baseline_prediction)[0])
         return cls(np.concatenate(feature), np.concatenate(threshold), np.concatenate(left),
                    np.concatenate(right), np.concatenate(value), np.array(roots, np.int32), bias)
+
+    @classmethod
+    def mean(cls, forests: Sequence[Forest]) -> Forest:
+        """One forest scoring the mean log-odds of ``forests`` (bagging): their trees
+        in one table, leaf values and biases divided by their number."""
+        k = len(forests)
+        offsets = np.cumsum([0] + [len(f.feature) for f in forests[:-1]])
+
+        def shifted(children: np.ndarray, offset: int) -> np.ndarray:
+            return np.where(children < 0, -1, children + offset).astype(np.int32)
+
+        return cls(np.concatenate([f.feature for f in forests]),
+                   np.concatenate([f.threshold for f in forests]),
+                   np.concatenate([shifted(f.left, o) for f, o in zip(forests, offsets)]),
+                   np.concatenate([shifted(f.right, o) for f, o in zip(forests, offsets)]),
+                   np.concatenate([f.value for f in forests]) / k,
+                   np.concatenate([f.roots + o for f, o in zip(forests, offsets)]).astype(np.int32),
+                   sum(f.bias for f in forests) / k)
 
     @property
     def trees(self) -> int:

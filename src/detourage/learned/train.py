@@ -31,7 +31,10 @@ from ..victor import align
 from . import context, features
 from .forest import Forest, Model
 
-#: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py)
+#: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py).
+#: Two more keys are read here, not by scikit-learn: ``bags`` (N fits of ``max_iter / N``
+#: trees on bootstraps of the pages, averaged: the same number of trees to walk) and
+#: ``bag_learning_rate_scale`` (their learning rate, times this); not used by the shipped model
 PARAMS: dict[str, Any] = {
     "max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 31, "min_samples_leaf": 50,
     "l2_regularization": 1.0, "max_bins": 255, "early_stopping": False, "random_state": 0,
@@ -147,15 +150,16 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
     t0 = time.perf_counter()
     X = np.concatenate([p.X for p in pages])
     folds = _stack_folds(pages, y) if stacked else None
+    groups = np.repeat(np.arange(len(pages)), [len(p.y) for p in pages])  # each row's page
     if folds is None:  # one stage
-        first, second = _fit_trees(X, y, w, settings), None
+        first, second = _fit_trees(X, y, w, settings, groups), None
     else:
         first_settings = {**settings, **FIRST_STAGE}
-        q = _out_of_fold(folds, X, y, w, first_settings)
-        first = _fit_trees(X, y, w, first_settings)
+        q = _out_of_fold(folds, X, y, w, first_settings, groups)
+        first = _fit_trees(X, y, w, first_settings, groups)
         X = np.hstack([X, np.concatenate([context.compute(q[a:b], p.spans, p.chars, p.signature)
                                           for p, a, b in _rows(pages)])])
-        second = _fit_trees(X, y, w, settings)
+        second = _fit_trees(X, y, w, settings, groups)
     seconds = time.perf_counter() - t0
     datasets = sorted({p.dataset for p in pages})
     provenance = {"datasets": datasets, "pages": len(pages), "rows": int(len(y)),
@@ -167,13 +171,31 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
     return Model(first, features.names(), 0.5, {**provenance, **(meta or {})}, second)
 
 
-def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, Any]) -> Forest:
-    """One HistGradientBoosting fit, exported."""
+def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, Any],
+               groups: np.ndarray | None = None) -> Forest:
+    """One HistGradientBoosting fit, exported; with ``bags`` > 1 in the settings, that many
+    fits of ``max_iter / bags`` trees each on a bootstrap of the pages (``groups``: each
+    row's page), averaged."""
     try:
         from sklearn.ensemble import HistGradientBoostingClassifier
     except ImportError:
         raise MissingExtra('training needs scikit-learn: pip install "detourage[train]"') from None
-    return Forest.from_sklearn(HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=w))
+    settings = dict(settings)
+    bags = int(settings.pop("bags", 1))
+    lr_scale = float(settings.pop("bag_learning_rate_scale", 1.0))
+    if bags <= 1 or groups is None:
+        return Forest.from_sklearn(HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=w))
+    settings["max_iter"] = max(1, round(settings["max_iter"] / bags))
+    settings["learning_rate"] = settings["learning_rate"] * lr_scale
+    rng = np.random.default_rng(settings.get("random_state") or 0)
+    forests = []
+    for _ in range(bags):
+        drawn = rng.poisson(1.0, int(groups.max()) + 1)[groups]
+        inside = drawn > 0
+        model = HistGradientBoostingClassifier(**settings).fit(X[inside], y[inside],
+                                                              sample_weight=(w * drawn)[inside])
+        forests.append(Forest.from_sklearn(model))
+    return Forest.mean(forests)
 
 
 def _rows(pages: Sequence[PageData]) -> list[tuple[PageData, int, int]]:
@@ -183,12 +205,13 @@ def _rows(pages: Sequence[PageData]) -> list[tuple[PageData, int, int]]:
 
 
 def _out_of_fold(fold: np.ndarray, X: np.ndarray, y: np.ndarray, w: np.ndarray,
-                 settings: dict[str, Any]) -> np.ndarray:
+                 settings: dict[str, Any], groups: np.ndarray | None = None) -> np.ndarray:
     """First-stage probabilities of every row from a forest that did not see its fold."""
     q = np.zeros(len(y))
     for k in range(STACK_FOLDS):
         inside = fold == k
-        forest = _fit_trees(X[~inside], y[~inside], w[~inside], settings)
+        forest = _fit_trees(X[~inside], y[~inside], w[~inside], settings,
+                            None if groups is None else groups[~inside])
         q[inside] = forest.probabilities(X[inside])
     return q
 
