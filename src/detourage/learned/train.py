@@ -34,7 +34,8 @@ from .forest import Forest, Model
 #: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py).
 #: Two more keys are read here, not by scikit-learn: ``bags`` (N fits of ``max_iter / N``
 #: trees on bootstraps of the pages, averaged: the same number of trees to walk) and
-#: ``bag_learning_rate_scale`` (their learning rate, times this); not used by the shipped model
+#: ``bag_learning_rate_scale`` (their learning rate, times this); not used by the shipped model:
+#: bags 3 with the rate doubled measured 0.8345 on the mean of the 17 LODO rows, 0.8392 without
 PARAMS: dict[str, Any] = {
     "max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 31, "min_samples_leaf": 50,
     "l2_regularization": 1.0, "max_bins": 255, "early_stopping": False, "random_state": 0,
