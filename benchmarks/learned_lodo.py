@@ -4,6 +4,7 @@
     python benchmarks/learned_lodo.py --flat           # the same with one-stage models
     python benchmarks/learned_lodo.py --quick --fold daniel   # paragraph-level proxy, one fold
     python benchmarks/learned_lodo.py --models build/folds  # also keep each fold's model
+    python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
 trained on the four others (:func:`detourage.learned.train.fit`, the shipped settings)
@@ -278,6 +279,35 @@ def _means(table: dict[str, dict[str, dict]], methods: list[str]) -> str:
     return f"| mean of the {len(datasets)} datasets (wcxb-dev: host folds) | | " + " | ".join(cells) + " | | | |"
 
 
+def compare(runs: Sequence[Path]) -> str:
+    """Runs written by ``--json``, one line each: the rows whose bar is met, the mean shingle
+    F1 of all rows (wcxb-dev's by host folds) and each row's; then, for each run against the
+    first, how many held-out pages moved by more than :data:`MOVED` shingle F1."""
+    lines, pages = [], []
+    for path in runs:
+        data = json.loads(path.read_text())
+        judged = [r.get("learned (host folds)") or r["learned"] for r in data["rows"]]
+        values = [c["shingle_f1"] for c in judged]
+        met = sum(bool(r["bar_met"]) for r in data["rows"])
+        lines.append(f"{path.name}: rows met {met}/{len(values)}, mean of the rows {statistics.mean(values):.4f} | "
+                     + " ".join(f"{v:.3f}" for v in values))
+        pages.append({(r["dataset"], r["id"]): _page_f1(r) for r in data["records"]
+                      if r["method"] == "learned (host folds)" or (r["method"] == "learned" and r["dataset"] != "wcxb-dev")})
+    for path, run in zip(runs[1:], pages[1:]):
+        moved = sum(abs(run[k] - pages[0][k]) > MOVED for k in run.keys() & pages[0].keys())
+        lines.append(f"{path.name} against {runs[0].name}: {moved} of {len(run)} pages moved by more than {MOVED}")
+    return "\n".join(lines)
+
+
+#: a page "moved" between two runs when its shingle F1 changed by more than this
+MOVED = 0.1
+
+
+def _page_f1(record: dict) -> float:
+    p, r = record["shingle_p"] or 0.0, record["shingle_r"] or 0.0
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
 def _order(g: str) -> tuple[int, str]:
     return (g.count("/"), g)
 
@@ -296,7 +326,12 @@ def main(argv: list[str] | None = None) -> int:
                              "`detourage extract PAGE --model DIR/FOLD.zip`")
     parser.add_argument("--report", type=Path, default=None,
                         help="rebuild the table from a --json run's records instead of running")
+    parser.add_argument("--compare", type=Path, nargs="+", default=None,
+                        help="--json runs: rows met, mean of the rows, pages moved against the first")
     args = parser.parse_args(argv)
+    if args.compare:
+        print(compare(args.compare))
+        return 0
     t0 = time.perf_counter()
     paths = dataset_paths()
     pages = [] if args.report else load_pages(paths, workers=args.workers)

@@ -1,0 +1,41 @@
+"""benchmarks/learned_lodo.py --compare: two runs' rows and the pages that moved."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _lodo():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("learned_lodo", BENCH / "learned_lodo.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(path: Path, f1: float, pages: dict[str, float], met: bool) -> Path:
+    rows = [{"rows": "daniel", "learned": {"shingle_f1": f1}, "bar_met": met},
+            {"rows": "wcxb-dev", "learned": {"shingle_f1": 0.1}, "learned (host folds)": {"shingle_f1": f1 + 0.1},
+             "bar_met": False}]
+    records = [{"dataset": "daniel", "id": i, "method": "learned", "shingle_p": p, "shingle_r": p}
+               for i, p in pages.items()]
+    records += [{"dataset": "wcxb-dev", "id": "w", "method": "learned", "shingle_p": 0.0, "shingle_r": 0.0},
+                {"dataset": "wcxb-dev", "id": "w", "method": "learned (host folds)", "shingle_p": 0.9, "shingle_r": 0.9}]
+    path.write_text(json.dumps({"rows": rows, "records": records}))
+    return path
+
+
+def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
+    a = _run(tmp_path / "a.json", 0.8, {"1": 0.9, "2": 0.5, "3": 0.7}, True)
+    b = _run(tmp_path / "b.json", 0.6, {"1": 0.9, "2": 0.1, "3": 0.75}, False)
+    lines = _lodo().compare([a, b]).splitlines()
+    # wcxb-dev is judged by its host folds (0.9), not by the run that never saw it (0.1)
+    assert lines[0] == "a.json: rows met 1/2, mean of the rows 0.8500 | 0.800 0.900"
+    assert lines[1] == "b.json: rows met 0/2, mean of the rows 0.6500 | 0.600 0.700"
+    # page 2 moved by 0.4, page 3 by 0.05; the wcxb page is read from its host-fold record
+    assert lines[2] == "b.json against a.json: 1 of 4 pages moved by more than 0.1"
