@@ -148,9 +148,9 @@ def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset
     (folds fitted in parallel, one core each); the models are kept in ``keep`` if given."""
     plan = folds(pages, list(datasets))
     records = []
+    if keep:
+        keep.mkdir(parents=True, exist_ok=True)
     with contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory() as tmp:
-        if keep:
-            keep.mkdir(parents=True, exist_ok=True)
         for (fold, training, _), (path, seconds) in zip(
                 plan, _fit_folds(pages, plan, params, stacked, tmp, workers)):
             t0 = time.perf_counter()

@@ -173,7 +173,7 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
 
 
 def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, Any],
-               groups: np.ndarray | None = None) -> Forest:
+               groups: np.ndarray) -> Forest:
     """One HistGradientBoosting fit, exported; with ``bags`` > 1 in the settings, that many
     fits of ``max_iter / bags`` trees each on a bootstrap of the pages (``groups``: each
     row's page), averaged."""
@@ -184,7 +184,7 @@ def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, 
     settings = dict(settings)
     bags = int(settings.pop("bags", 1))
     lr_scale = float(settings.pop("bag_learning_rate_scale", 1.0))
-    if bags <= 1 or groups is None:
+    if bags <= 1:
         return Forest.from_sklearn(HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=w))
     settings["max_iter"] = max(1, round(settings["max_iter"] / bags))
     settings["learning_rate"] = settings["learning_rate"] * lr_scale
@@ -206,13 +206,12 @@ def _rows(pages: Sequence[PageData]) -> list[tuple[PageData, int, int]]:
 
 
 def _out_of_fold(fold: np.ndarray, X: np.ndarray, y: np.ndarray, w: np.ndarray,
-                 settings: dict[str, Any], groups: np.ndarray | None = None) -> np.ndarray:
+                 settings: dict[str, Any], groups: np.ndarray) -> np.ndarray:
     """First-stage probabilities of every row from a forest that did not see its fold."""
     q = np.zeros(len(y))
     for k in range(STACK_FOLDS):
         inside = fold == k
-        forest = _fit_trees(X[~inside], y[~inside], w[~inside], settings,
-                            None if groups is None else groups[~inside])
+        forest = _fit_trees(X[~inside], y[~inside], w[~inside], settings, groups[~inside])
         q[inside] = forest.probabilities(X[inside])
     return q
 
