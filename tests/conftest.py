@@ -1,10 +1,23 @@
-"""Shared fixtures: where ../shared lives, and the --update-golden switch."""
+"""Shared fixtures: where ../shared lives, the --update-golden switch, and the
+Hypothesis profiles.
+
+The property tests draw the same examples on every run (profile ``repeatable``), so that
+a commit cannot fail CI on an example its change did not touch;
+``HYPOTHESIS_PROFILE=explore`` (with ``DETOURAGE_EXAMPLES=3000``, say) draws new ones and
+replays the failures it stored, to look for bugs.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 #: the shared data folder beside the repository (absent on a bare clone)
 SHARED = Path(__file__).resolve().parents[2] / "shared"

@@ -43,6 +43,13 @@ def test_markdown_levels_lists_images_and_escapes() -> None:
     assert out("markdown", formatting=False, images=False) == "## Head\n\nOne two.\n\n- i1\n- i2\n\npic alt\\* end\n"
 
 
+def test_markdown_bang_before_a_link_stays_text() -> None:
+    """A "!" that ends the text before a link would make ``![…](…)``, an image."""
+    html = "<p>Wow!<a href='/a'>link</a> and \\!<a href='/b'>two</a> ok!</p>"
+    md = detourage.extract(html, "fulltext", "markdown", url="http://x.org/", links=True)
+    assert md == "Wow\\![link](http://x.org/a) and \\\\\\![two](http://x.org/b) ok!\n"
+
+
 def test_html_is_a_document_that_reparses_to_the_same_content() -> None:
     html = out("html")
     assert html.startswith("<!DOCTYPE html>") and "<title>T &amp; U</title>" in html

@@ -147,6 +147,12 @@ def _escape_line(line: str) -> str:
     return "\\" + line if _MD_LINE.match(line) else line
 
 
+def _bare_bang(text: str) -> bool:
+    """Whether the text ends with a ``!`` that no backslash escapes."""
+    stripped = text[:-1]
+    return text.endswith("!") and (len(stripped) - len(stripped.rstrip("\\"))) % 2 == 0
+
+
 def _punct(c: str) -> bool:
     """A neighbour that is punctuation for CommonMark (``"\x00"``: an enclosing delimiter)."""
     return c == "\x00" or unicodedata.category(c)[0] in "PS"
@@ -334,6 +340,8 @@ class _Markdown:
                                              if k + 1 < len(items) else after)
             text = self.item(item, left or " ", right or " ", single)
             if text:
+                if not sep and text[0] == "[" and out and _bare_bang(out[-1]):
+                    out[-1] = out[-1][:-1] + "\\!"  # "![" would open an image
                 out.append(sep + text if out else text)
         return "".join(out)
 
