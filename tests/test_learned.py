@@ -299,6 +299,46 @@ def test_comment_sections_are_left_out_of_articles_not_forums():
     assert "First!" in text("<p>A short note.</p>")  # no article to set them apart from
 
 
+@pytest.mark.parametrize("line, heading, opens", [
+    ("Comments", False, True), ("12 Comments", False, True), ("Comments (33)", True, True),
+    ("Leave a comment", False, True), ("Wasze komentarze [1]", True, True), ("Dodaj komentarz", False, True),
+    ("Комментарии: 0", False, True), ("发表评论", False, True), ("Σχόλια", False, True),
+    ("HAVE YOUR SAY", False, True), ("Comments: CVPR 2026", True, True),
+    ("He declined to comment.", False, False), ("Comments: CVPR 2026", False, False),
+    ("Code with comments — see it applied", False, False), ("Most commented", True, False),
+    ("Самые комментируемые", True, False), ("Commentary", True, False), ("uncommented", True, False),
+    (">>> print(issue['comments'])", False, False), ("Avoiding reading comments.", False, False),
+])
+def test_comment_mark(line, heading, opens):
+    assert learned.comment_mark(line, heading) is opens
+
+
+def test_an_unnamed_comment_section_is_cut_below_its_heading():
+    everything = Model(Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32),
+                              np.array([-1], np.int32), np.zeros(1), np.zeros(1, np.int32), bias=9.0),
+                       features.names(), 0.5, {"name": "everything"})
+    story = "".join(f"<p>Paragraph {i} of the story, long enough to count, with words, and commas.</p>"
+                    for i in range(8))
+    flat = (f"<div>{story}<h3>Comments (2)</h3><p>Posted by Ann on May 2</p><p>First! Great story.</p>"
+            "<p>Posted by Bob on May 2</p><p>I disagree with all of it.</p></div>")
+    boxed = (f"<div>{story}<div><h4>Have your say</h4><p>Is the harbour safe? Send us your views.</p></div>"
+             "<p>The harbour reopens on Monday, the mayor said.</p></div>")
+
+    def result(body: str, head: str = "", **options):
+        page = load(f"<html><head>{head}</head><body>{body}</body></html>")
+        return run(page, "learned", {"learned": learned.Options(model=everything, **options)})
+
+    cut = result(flat)
+    assert "Paragraph 7" in cut.text and "First!" not in cut.text and "Posted by" not in cut.text
+    assert cut.labels.details["learned"]["comment_mark"] == "Comments (2)"
+    assert "First!" in result(flat, comments=True).text
+    forum = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'
+    assert "First!" in result(flat, forum).text
+    assert "First!" in result("<p>A short note.</p><h3>Comments</h3><p>First! Great story.</p>").text
+    box = result(boxed).text  # a box inside the story: the story resumes after it
+    assert "Send us your views" not in box and "The harbour reopens on Monday" in box
+
+
 def test_fallback_when_the_model_keeps_nothing():
     nothing = Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32),
                      np.array([-1], np.int32), np.zeros(1), np.zeros(1, np.int32), bias=-9.0)

@@ -12,8 +12,12 @@ expects:
 2. **comments** are left out of articles: when the page keeps at least
    :data:`COMMENT_ARTICLE_CHARS` of text outside comment sections (containers whose
    class/id/role names comments) and does not declare itself a forum, what the model kept
-   inside them is dropped; on forum pages the posts are the content, as the model learned;
-   ``comments=True`` keeps comment sections, and adds their paragraphs the model doubted;
+   inside them is dropped; so is what follows the line that opens an unnamed comment
+   section (a heading "Comments (12)", "Wasze komentarze", "Комментарии:", or a short
+   label "Leave a comment", "发表评论": :func:`comment_mark`) below at least
+   :data:`MARK_ARTICLE_CHARS` of kept text; on forum pages the posts are the content, as
+   the model learned; ``comments=True`` keeps comment sections, and adds their paragraphs
+   the model doubted;
 3. **never empty by accident**: when the page has text and the model keeps almost none
    of it, the paragraphs it ranks near its best guess are kept instead (or, failing
    that, those of the best Readability-style container), and the labels' details say so
@@ -26,6 +30,7 @@ your own gold and ``--model`` uses it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -59,6 +64,18 @@ RANKED_SHARE = 0.5
 COMMENT_LEVELS = 4
 #: comment sections are dropped from a page keeping at least this many characters outside them
 COMMENT_ARTICLE_CHARS = 1000
+#: an unnamed comment section is cut when its opening line follows this many kept characters
+MARK_ARTICLE_CHARS = 500
+
+#: the words that name comments, in the languages of the shipped stop lists and a few
+#: more (lower case; a Latin or Cyrillic one starts a word: checked per hit); not
+#: "commentary", nor "most commented" (a box of popular stories, not a comment section)
+COMMENT_WORDS = re.compile(
+    r"comment(?!ar|at|ed)|kommentar|commentaire|coment[aá]ri|komentarz|koment[aá][rř]|reactie"
+    r"|leserbrief|коммент(?!ируем)|σχόλι|yorum|评论|評論|留言|跟帖|コメント|댓글|have your say")
+#: a comment section's opening line is at most this long (a heading; a label: LABEL_CHARS)
+MARK_CHARS = 60
+LABEL_CHARS = 40
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,8 +111,12 @@ def label(page: Page, options: Options = Options()) -> Labels:
     in_comments = para.column("dist_comment") <= COMMENT_LEVELS
     if options.comments:
         keep |= in_comments & (probability >= threshold / 3)
-    elif not para.column("type_forum")[0] and para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
-        keep &= ~in_comments
+    elif not para.column("type_forum")[0]:
+        if para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
+            keep &= ~in_comments
+        mark = _cut_comment_section(para, keep)
+        if mark is not None:
+            details["comment_mark"] = mark
     _keep_title(para, keep)
     if options.fallback:
         details.update(_fallback(para, keep, probability))
@@ -121,6 +142,85 @@ def _drop_permalinks(page: Page, per_block: np.ndarray) -> None:
 PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "⚓︎", "🔗︎"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TEXT = attrgetter("text")
+
+
+def comment_mark(text: str, heading: bool) -> bool:
+    """Whether a line opens a comment section: a heading of at most six words with a
+    comment word among its first three ("Comments (12)", "Wasze komentarze", "Have your
+    say"), or a label of at most three words ending with one, with nothing but a count
+    after it and no full stop ("Leave a comment", "Dodaj komentarz", "Комментарии: 0",
+    "发表评论"); "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading."""
+    line = text.strip().lower()
+    found = COMMENT_WORDS.search(line)
+    if found is None or len(line) > MARK_CHARS or not _word_start(line, found.start()):
+        return False
+    words = _WORDS.findall(line)
+    if heading and len(words) <= 6 and len(_WORDS.findall(line[:found.start()])) <= 2:
+        return True
+    core = _COUNT_TAIL.sub("", line)
+    words = [w for w in _WORDS.findall(core) if not w.isdigit()]
+    if (len(line) > LABEL_CHARS or line.endswith(".") or not words or len(words) > 3
+            or not _LABEL.fullmatch(core)):
+        return False
+    if core.endswith("have your say"):
+        return True
+    last = COMMENT_WORDS.search(core, len(core) - len(words[-1]))
+    return last is not None and _word_start(core, last.start())
+
+
+def _word_start(text: str, at: int) -> bool:
+    """A Latin or Cyrillic comment word must start a word; a CJK one need not."""
+    return at == 0 or not text[at - 1].isalpha() or text[at] >= "\u3000"
+
+
+_WORDS = re.compile(r"\w+")
+_COUNT_TAIL = re.compile(r"[\s\d():\[\]#№-]*$")
+_LABEL = re.compile(r"[\w\s'’-]+")
+
+
+def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | None:
+    """Drop what the model kept in the comment section opened by the first
+    :func:`comment_mark` line below :data:`MARK_ARTICLE_CHARS` of kept text; its text, or
+    None.
+
+    Where the line sits in the article's own container (its parent holds kept paragraphs
+    above it: a flat page, comments as the article's siblings), everything kept below it
+    goes; where it heads a box of its own ("Have your say" inside a story), only what is
+    kept below it outside the containers of the article above goes, and the article
+    resumes after the box."""
+    kept_chars = np.where(keep, para.chars, 0)
+    kept_before = np.cumsum(kept_chars) - kept_chars  # above each paragraph
+    short = np.flatnonzero((para.chars <= MARK_CHARS) & (kept_before >= MARK_ARTICLE_CHARS))
+    if not len(short):
+        return None
+    texts = para.texts
+    pieces = [texts[i] for i in short.tolist()]
+    joined = "\x1f".join(pieces)
+    lowered = joined.lower()
+    if len(lowered) != len(joined):  # a letter whose lower case is longer ("İ"): piece by piece
+        pieces = [piece.lower() for piece in pieces]
+        lowered = "\x1f".join(pieces)
+    hits = [m.start() for m in COMMENT_WORDS.finditer(lowered)]
+    if not hits:
+        return None
+    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+    offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
+    candidates = np.unique(short[np.searchsorted(offsets, hits, side="right") - 1])
+    link = para.column("link_density")
+    for i in candidates.tolist():
+        heading = bool(para.heading[i])
+        if not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5):
+            continue
+        parent = para.spans[1]  # (2, paragraphs): each paragraph's parent's range
+        above = np.flatnonzero(keep[:i])
+        if parent[0, i] <= above[-1]:  # a flat page
+            keep[i:] = False
+        else:
+            article = set(zip(parent[0, above].tolist(), parent[1, above].tolist()))
+            keep[i:] &= np.fromiter(((s, e) in article for s, e in
+                                     zip(parent[0, i:].tolist(), parent[1, i:].tolist())), bool, len(keep) - i)
+        return para.texts[i]
+    return None
 
 
 def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
