@@ -89,6 +89,18 @@ def _toy_forest() -> Forest:
                   roots=np.array([0, 3], np.int32), bias=0.0)
 
 
+def _constant_forest(bias: float) -> Forest:
+    """One leaf: every paragraph gets the log-odds ``bias`` (9: all kept, -9: none)."""
+    return Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32), np.array([-1], np.int32),
+                  np.zeros(1), np.zeros(1, np.int32), bias=bias)
+
+
+def _story(n: int) -> str:
+    """``n`` article paragraphs, numbered from 0."""
+    return "".join(f"<p>Paragraph {i} of the story, long enough to count, with words, and commas.</p>"
+                   for i in range(n))
+
+
 ODD = """<html><body><div class="main-content" id=""><p class="">Intro <b>bold</b> text</p>
 <!-- a comment --><span>inline <a href=/x>link</a></span>
 <svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:text>vector</svg:text></svg:svg>
@@ -202,8 +214,7 @@ def test_context_features_summarise_the_first_stage():
 
 def test_stacked_model_round_trip(tmp_path):
     toy = _toy_forest()
-    never = Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32), np.array([-1], np.int32),
-                   np.zeros(1), np.zeros(1, np.int32), bias=-9.0)
+    never = _constant_forest(-9.0)
     model = Model(toy, features.names(), 0.5, {"name": "two", "context": list(context.names())}, never)
     model.save(tmp_path / "m.zip")
     back = forest.load_model(str(tmp_path / "m.zip"))
@@ -281,11 +292,8 @@ def test_favor_moves_the_threshold():
 
 
 def test_comment_sections_are_left_out_of_articles_not_forums():
-    everything = Model(Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32),
-                              np.array([-1], np.int32), np.zeros(1), np.zeros(1, np.int32), bias=9.0),
-                       features.names(), 0.5, {"name": "everything"})
-    story = "".join(f"<p>Paragraph {i} of the story, long enough to count, with words, and commas.</p>"
-                    for i in range(16))
+    everything = Model(_constant_forest(9.0), features.names(), 0.5, {"name": "everything"})
+    story = _story(16)
     comments = '<div class="comment-list"><p>First! Great story.</p><p>I disagree with all of it.</p></div>'
 
     def text(body: str, head: str = "", **options) -> str:
@@ -314,11 +322,8 @@ def test_comment_mark(line, heading, opens):
 
 
 def test_an_unnamed_comment_section_is_cut_below_its_heading():
-    everything = Model(Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32),
-                              np.array([-1], np.int32), np.zeros(1), np.zeros(1, np.int32), bias=9.0),
-                       features.names(), 0.5, {"name": "everything"})
-    story = "".join(f"<p>Paragraph {i} of the story, long enough to count, with words, and commas.</p>"
-                    for i in range(8))
+    everything = Model(_constant_forest(9.0), features.names(), 0.5, {"name": "everything"})
+    story = _story(8)
     flat = (f"<div>{story}<h3>Comments (2)</h3><p>Posted by Ann on May 2</p><p>First! Great story.</p>"
             "<p>Posted by Bob on May 2</p><p>I disagree with all of it.</p></div>")
     boxed = (f"<div>{story}<div><h4>Have your say</h4><p>Is the harbour safe? Send us your views.</p></div>"
@@ -340,11 +345,8 @@ def test_an_unnamed_comment_section_is_cut_below_its_heading():
 
 
 def test_fallback_when_the_model_keeps_nothing():
-    nothing = Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32),
-                     np.array([-1], np.int32), np.zeros(1), np.zeros(1, np.int32), bias=-9.0)
-    model = Model(nothing, features.names(), 0.5, {"name": "nothing"})
-    body = "".join(f"<p>Paragraph {i} of the story, long enough to count, with words, and commas.</p>"
-                   for i in range(12))
+    model = Model(_constant_forest(-9.0), features.names(), 0.5, {"name": "nothing"})
+    body = _story(12)
     page = load(f"<html><body><div><a href=/>Home</a></div><div class=story>{body}</div></body></html>")
     result = run(page, "learned", {"learned": learned.Options(model=model)})
     assert result.labels.details["learned"]["fallback"] == "best-container"
