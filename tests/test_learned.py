@@ -344,6 +344,27 @@ def test_an_unnamed_comment_section_is_cut_below_its_heading():
     assert "Send us your views" not in box and "The harbour reopens on Monday" in box
 
 
+def test_a_code_block_is_kept_or_dropped_whole():
+    # the model keeps lines longer than 30 characters: the story, not short code lines
+    split = Forest(np.array([features.names().index("log_chars"), 0, 0], np.int32),
+                   np.array([np.log1p(30.0), 0.0, 0.0]), np.array([1, -1, -1], np.int32),
+                   np.array([2, -1, -1], np.int32), np.array([0.0, -9.0, 9.0]), np.zeros(1, np.int32), bias=0.0)
+    long_lines = Model(split, features.names(), 0.5, {"name": "long lines"})
+    code = "<pre>x = 1\ny = x + 1\nprint(y)\n</pre>"
+    long_code = "<pre>z = compute_the_whole_answer(x, y)\nw = compute_the_whole_answer(z, y)\nq = 1</pre>"
+    aside = "<aside><ul><li><a href=/a>Home</a></li><li><a href=/b>About</a></li></ul></aside>"
+
+    def result(body: str) -> str:
+        page = load(f"<html><body>{body}</body></html>")
+        return run(page, "learned", {"learned": learned.Options(model=long_lines)}).text
+
+    assert "x = 1\ny = x + 1\nprint(y)" in result(f"<div>{_story(3)}{code}{_story(2)}</div>")
+    assert "q = 1" in result(f"{aside}{long_code}{aside}")  # most of it kept: all of it
+    mostly_short = "<pre>print(compute_the_whole_answer(y))\n" + "i += 1\n" * 8 + "</pre>"
+    text = result(f"<div>{_story(3)}</div>{aside}{aside}{aside}<div>{code}</div>{aside}{aside}{mostly_short}")
+    assert "x = 1" not in text and "print(" not in text and "Paragraph 2" in text  # away from the story
+
+
 def test_fallback_when_the_model_keeps_nothing():
     model = Model(_constant_forest(-9.0), features.names(), 0.5, {"name": "nothing"})
     body = _story(12)

@@ -4,7 +4,7 @@ The story of :func:`label`: compute the features of every paragraph
 (:mod:`detourage.learned.features`), score them with the shipped tree ensembles
 (:mod:`detourage.learned.forest`: a first stage on the paragraph's own features, a second
 that also sees the first stage's verdicts around it, :mod:`detourage.learned.context`),
-keep those at or above the decision threshold, then three page-level steps a reader
+keep those at or above the decision threshold, then four page-level steps a reader
 expects:
 
 1. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
@@ -18,7 +18,10 @@ expects:
    :data:`MARK_ARTICLE_CHARS` of kept text; on forum pages the posts are the content, as
    the model learned; ``comments=True`` keeps comment sections, and adds their paragraphs
    the model doubted;
-3. **never empty by accident**: when the page has text and the model keeps almost none
+3. **code blocks whole**: the lines of a ``<pre>`` are kept or dropped together, kept
+   when the text around the block is kept or the model kept most of it
+   (:func:`_whole_code_blocks`);
+4. **never empty by accident**: when the page has text and the model keeps almost none
    of it, the paragraphs it ranks near its best guess are kept instead (or, failing
    that, those of the best Readability-style container), and the labels' details say so
    (``details["learned"]["fallback"]``).
@@ -117,6 +120,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
         mark = _cut_comment_section(para, keep)
         if mark is not None:
             details["comment_mark"] = mark
+    _whole_code_blocks(para, keep)
     _keep_title(para, keep)
     if options.fallback:
         details.update(_fallback(para, keep, probability))
@@ -221,6 +225,36 @@ def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | N
                                      zip(parent[0, i:].tolist(), parent[1, i:].tolist())), bool, len(keep) - i)
         return para.texts[i]
     return None
+
+
+def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
+    """Keep or drop each code block (``<pre>``, ``<code>``) whole, one line per paragraph:
+    kept when the text around it is kept (a paragraph among the :data:`CODE_CONTEXT` before
+    it and among those after it, or before it when it ends the page) or when the model
+    kept most of its characters; dropped otherwise.  Half a listing is no use to a reader,
+    and a code line's own features (few stop words, much punctuation) look like
+    boilerplate, so the lines of one block are decided together from their context."""
+    code = np.flatnonzero(para.column("dist_t_code") == 0)
+    if not len(code):
+        return
+    n = len(keep)
+    first, end = para.spans[0, 0, code].astype(np.int64), para.spans[0, 1, code].astype(np.int64)
+    blocks, member = np.unique(first * (n + 1) + end, return_inverse=True)
+    first, end = blocks // (n + 1), blocks % (n + 1)
+    weight = para.chars[code] + 1.0
+    share = np.bincount(member, weight * keep[code]) / np.bincount(member, weight)
+    padded = np.r_[np.zeros(CODE_CONTEXT, bool), keep, np.zeros(CODE_CONTEXT, bool)]
+    before = np.zeros(len(blocks), bool)
+    after = np.zeros(len(blocks), bool)
+    for k in range(1, CODE_CONTEXT + 1):
+        before |= padded[first + CODE_CONTEXT - k]
+        after |= padded[np.minimum(end + CODE_CONTEXT + k - 1, len(padded) - 1)]
+    after = np.where(end >= n, before, after)
+    keep[code] = ((before & after) | (share >= 0.5))[member]
+
+
+#: a code block in kept text: a kept paragraph among this many before it and after it
+CODE_CONTEXT = 2
 
 
 def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
