@@ -427,7 +427,8 @@ def _signatures(firsts: Sequence[Block], tree: _Tree, out: dict[str, np.ndarray]
     seen: dict = {}
     first_of = np.fromiter(map(seen.setdefault, zip(map(_PATH, firsts), bits, parent_bits), range(len(firsts))),
                            np.int64, len(firsts))
-    signature = np.unique(first_of, return_inverse=True)[1].astype(np.int32)
+    # first_of holds first-appearance indices: their rank among the distinct ones is the number
+    signature = (np.cumsum(first_of == np.arange(len(first_of))) - 1)[first_of].astype(np.int32)
     out["log_same_structure"] = np.log1p(np.bincount(signature)[signature])
     return signature
 
@@ -640,27 +641,19 @@ def _cumsum0(x: np.ndarray) -> np.ndarray:
     return cs
 
 
-def _shift(x: np.ndarray, k: int, fill: float) -> np.ndarray:
-    """x moved by k places (x[i - k] at i), ``fill`` where there is none."""
-    out = np.full_like(x, fill)
-    if k > 0:
-        out[k:] = x[:-k]
-    elif k < 0:
-        out[:k] = x[-k:]
-    return out
-
-
 def _context(chars: np.ndarray, out: dict[str, np.ndarray], heading: np.ndarray, stop_ratio: np.ndarray) -> None:
     """Neighbours, a window around the paragraph, and its position."""
     n = len(chars)
     log_chars, link_density = out["log_chars"], out["link_density"]
-    is_heading = (heading > 0).astype(np.float64)
-    for side, sign in (("prev", 1), ("next", -1)):
+    # the four quantities in one array, two places of -1 on either side: a neighbour k
+    # places away is a view k places off the paragraph's own
+    padded = np.full((4, n + 4), -1.0)
+    padded[:, 2:n + 2] = (log_chars, link_density, stop_ratio, heading > 0)
+    for side, sign in (("prev", -1), ("next", 1)):
         for k in (1, 2):
-            out[f"{side}{k}_log_chars"] = _shift(log_chars, sign * k, -1.0)
-            out[f"{side}{k}_link_density"] = _shift(link_density, sign * k, -1.0)
-            out[f"{side}{k}_stop_ratio"] = _shift(stop_ratio, sign * k, -1.0)
-            out[f"{side}{k}_heading"] = _shift(is_heading, sign * k, -1.0)
+            at = 2 + sign * k
+            out[f"{side}{k}_log_chars"], out[f"{side}{k}_link_density"], out[f"{side}{k}_stop_ratio"], \
+                out[f"{side}{k}_heading"] = padded[:, at:at + n]
     out["win_link_density"] = _window_mean(link_density, 3)
     out["win_log_chars"] = _window_mean(log_chars, 3)
     out["position"] = np.arange(n) / max(n - 1, 1)
