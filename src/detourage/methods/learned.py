@@ -228,7 +228,7 @@ def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | N
 
 
 def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
-    """Keep or drop each code block (``<pre>``, ``<code>``) whole, one line per paragraph:
+    """Keep or drop each code block (a ``<pre>``, one line per paragraph) whole:
     kept when the text around it is kept (a paragraph among the :data:`CODE_CONTEXT` before
     it and among those after it, or before it when it ends the page) or when the model
     kept most of its characters; dropped otherwise.  Half a listing is no use to a reader,
