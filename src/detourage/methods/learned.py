@@ -209,9 +209,9 @@ def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | N
         return None
     lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
     offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
-    candidates = np.unique(short[np.searchsorted(offsets, hits, side="right") - 1])
+    candidates = sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
     link = para.column("link_density")
-    for i in candidates.tolist():
+    for i in candidates:
         heading = bool(para.heading[i])
         if not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5):
             continue
@@ -239,7 +239,9 @@ def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
         return
     n = len(keep)
     first, end = para.spans[0, 0, code].astype(np.int64), para.spans[0, 1, code].astype(np.int64)
-    blocks, member = np.unique(first * (n + 1) + end, return_inverse=True)
+    key = first * (n + 1) + end
+    blocks = np.array(sorted(set(key.tolist())), np.int64)  # np.unique costs far more on a page's few
+    member = np.searchsorted(blocks, key)
     first, end = blocks // (n + 1), blocks % (n + 1)
     weight = para.chars[code] + 1.0
     share = np.bincount(member, weight * keep[code]) / np.bincount(member, weight)
