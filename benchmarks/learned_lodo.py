@@ -282,7 +282,8 @@ def _means(table: dict[str, dict[str, dict]], methods: list[str]) -> str:
 def compare(runs: Sequence[Path]) -> str:
     """Runs written by ``--json``, one line each: the rows whose bar is met, the mean shingle
     F1 of all rows (wcxb-dev's by host folds) and each row's; then, for each run against the
-    first, how many held-out pages moved by more than :data:`MOVED` shingle F1."""
+    first, how many held-out pages moved by more than :data:`MOVED` shingle F1, and those
+    pages (dataset, id, F1 before -> after), the largest loss first."""
     lines, pages = [], []
     for path in runs:
         data = json.loads(path.read_text())
@@ -294,8 +295,11 @@ def compare(runs: Sequence[Path]) -> str:
         pages.append({(r["dataset"], r["id"]): _page_f1(r) for r in data["records"]
                       if r["method"] == "learned (host folds)" or (r["method"] == "learned" and r["dataset"] != "wcxb-dev")})
     for path, run in zip(runs[1:], pages[1:]):
-        moved = sum(abs(run[k] - pages[0][k]) > MOVED for k in run.keys() & pages[0].keys())
-        lines.append(f"{path.name} against {runs[0].name}: {moved} of {len(run)} pages moved by more than {MOVED}")
+        moved = sorted((run[k] - pages[0][k], k) for k in run.keys() & pages[0].keys()
+                       if abs(run[k] - pages[0][k]) > MOVED)
+        lines.append(f"{path.name} against {runs[0].name}: {len(moved)} of {len(run)} pages moved by more than {MOVED}")
+        lines += [f"    {dataset} {page}: {pages[0][dataset, page]:.3f} -> {run[dataset, page]:.3f}"
+                  for _, (dataset, page) in moved]
     return "\n".join(lines)
 
 

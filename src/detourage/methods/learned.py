@@ -250,7 +250,7 @@ def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
     after = np.zeros(len(blocks), bool)
     for k in range(1, CODE_CONTEXT + 1):
         before |= padded[first + CODE_CONTEXT - k]
-        after |= padded[np.minimum(end + CODE_CONTEXT + k - 1, len(padded) - 1)]
+        after |= padded[end + CODE_CONTEXT + k - 1]  # at most n + 2 * CODE_CONTEXT - 1: in the padding
     after = np.where(end >= n, before, after)
     keep[code] = ((before & after) | (share >= 0.5))[member]
 
