@@ -116,10 +116,11 @@ def test_compiled_walk_matches_python(html):
     starts = sorted({b.paragraph: i for i, b in reversed(list(enumerate(page.blocks)))}.values())
     firsts = [page.blocks[i] for i in starts]
     args = (features._TAG_BITS, features._vocabulary_bits, BLOCK_LEVEL)
-    compiled = features._compiled_walk(firsts, *args)
     python = features.walk_python(firsts, *args)
-    for a, b in zip(compiled, python):
-        assert np.array_equal(a, b)
+    compiled = features._compiled_walk(firsts, *args)  # the Python vocabulary called back
+    matched = features._compiled_walk(firsts, features._TAG_BITS, features.compiled_vocabulary(), BLOCK_LEVEL)
+    for a, b, c in zip(compiled, python, matched):
+        assert np.array_equal(a, b) and np.array_equal(c, b)
     tree = features._Tree(firsts)
     dist, depth = features._compiled_distances(tree.container, tree.parent, tree.bits, len(features.GROUPS))
     numpy_dist, numpy_depth = tree.distances_numpy()
@@ -173,13 +174,33 @@ def test_vocabulary_windows_cover_every_group_word():
     matches and its look-ahead character, so windows give the bits of whole strings."""
     from re import _parser as sre_parse  # the parser re itself uses (Python ≥ 3.11)
 
-    for rx in features.CLASS_GROUPS.values():
+    patterns = [features.group_pattern(words) for words in features.CLASS_GROUPS.values()]
+    for rx in patterns:
         assert sre_parse.parse(rx).getwidth()[1] + 1 < features._WINDOW, rx
-    old = [re.compile(r"(?<![a-z])(?:" + rx + ")") for rx in features.CLASS_GROUPS.values()]
-    for words in ["main-content", "site-title sr-only", "navbar col-md-4 ads", "xnav", "tabs2 tabsx",
-                  "screenreader screen-reader-text", "Post_Body PAGINATION", "a" * 40 + " comment"]:
-        bits = sum(1 << j for j, rx in enumerate(old) if rx.search(words.lower()))
+    whole = [re.compile(r"(?<![a-z])(?:" + rx + ")") for rx in patterns]
+    for words in VOCABULARY_STRINGS:
+        bits = sum(1 << j for j, rx in enumerate(whole) if rx.search(words.lower()))
         assert features._vocabulary_bits.__wrapped__(words) == bits, words
+
+
+#: class strings at the edges of the vocabulary's rules: token starts, bounded words
+#: (``tab``, ``ads``), case, characters outside ASCII (the Kelvin sign lower-cases to ``k``,
+#: ``İ`` to ``i`` and a combining dot)
+VOCABULARY_STRINGS = ["main-content", "site-title sr-only", "navbar col-md-4 ads", "xnav", "tabs2 tabsx",
+                      "screenreader screen-reader-text", "Post_Body PAGINATION", "a" * 40 + " comment", "tab",
+                      "ta", "", "tab-é nav", "x\u212anav", "\u212anav", "SİDEBAR", "éNAV navé", "ad\u212a ad",
+                      "中文 footer", "hed", "hedx shed", "\U0001F600menu"]
+
+
+@pytest.mark.skipif(features._compiled_walk is None, reason="the compiled _cfeatures is not built")
+def test_compiled_vocabulary_matches_python():
+    vocabulary = features.compiled_vocabulary()
+    hits = 0
+    for words in VOCABULARY_STRINGS:
+        expected = features._vocabulary_bits.__wrapped__(words)
+        assert vocabulary(words) == expected, words
+        hits += expected > 0
+    assert hits > 10  # the twins are compared on matches, not only on misses
 
 
 @pytest.mark.skipif(context._compiled is None, reason="the compiled _cfeatures is not built")

@@ -7,7 +7,10 @@ libxml2's ``xmlNode`` structs directly (parent, name, properties), as ``_csegmen
 and builds the same arrays: the elements on the containers' ancestor chains in first-met
 order, each one's parent, first and last paragraph, and region bits.  Tag and attribute
 rules come from :mod:`detourage.learned.features` (passed in); ``tests/test_learned.py``
-checks both walks give identical arrays.
+checks both walks give identical arrays.  The class/id/role/itemprop words are matched by
+:class:`Vocabulary` on the attribute values' bytes, without a Python string per element
+(a regular expression per new class string cost a page of unseen classes a fifth of a
+millisecond).
 
 It also holds the twins of two word passes of the features: stop words per paragraph
 (:func:`stop_counts`) and the title overlap (:func:`title_overlap`).  They never build a
@@ -92,6 +95,8 @@ cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, objec
     """The region bits of an element's tag and vocabulary (``features._own_bits``)."""
     cdef long long bits = 0
     cdef object words
+    cdef xmlAttr* attr
+    cdef int k
     if c_node.type == tree.XML_ELEMENT_NODE:
         key = <size_t> c_node.name
         got = names.get(key)
@@ -104,9 +109,25 @@ cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, objec
         bits = got
     if c_node.properties is NULL:
         return bits
-    words = _words(doc, c_node)
-    if words:
-        bits |= <long long> vocabulary(words)
+    if type(vocabulary) is not Vocabulary:
+        words = _words(doc, c_node)
+        if words:
+            bits |= <long long> vocabulary(words)
+        return bits
+    # the values one by one: " " joins them in the Python walk, and no word spans a space
+    for k in range(4):
+        attr = c_node.properties
+        while attr is not NULL:
+            if attr.ns is NULL and strcmp(<const char*> attr.name, _ATTRS[k]) == 0:
+                break
+            attr = attr.next
+        if attr is NULL or attr.children is NULL:
+            continue
+        if attr.children.next is NULL and attr.children.type == tree.XML_TEXT_NODE:
+            bits |= (<Vocabulary> vocabulary).bytes_bits(<const unsigned char*> attr.children.content,
+                                                         strlen(<const char*> attr.children.content))
+        else:
+            bits |= (<Vocabulary> vocabulary)(cetree.elementFactory(doc, c_node).get(_utf8(_ATTRS[k])) or "")
     return bits
 
 
@@ -263,6 +284,101 @@ def char_stats(list texts, const unsigned char[::1] classes, const unsigned char
         c = PyUnicode_READ(kind, data, 0)
         upper_v[p] = classes[c if c <= top else top] == 2
     return counts_arr, words_arr, stop_arr, ends_arr, upper_arr
+
+
+# ------------------------------------------------------------------ vocabulary
+
+
+cdef inline unsigned char _ascii_lower(unsigned char c) noexcept nogil:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef inline bint _letter(unsigned char c) noexcept nogil:
+    return 97 <= c <= 122
+
+
+cdef class Vocabulary:
+    """The class/id/role/itemprop words of the region groups, matched in C.
+
+    The twin of ``features._vocabulary_bits``: a word matches at a token start (a letter
+    ``a``–``z`` after anything else) of the lower-cased text, and a bounded word only
+    where no letter follows it.  Built from ``(word, bit, bounded)`` entries; the words
+    are ASCII.  Text is matched as UTF-8 bytes: a character outside ASCII is bytes of
+    0x80 and above, no letter, as it is no ``[a-z]`` for the regular expression.  ASCII
+    text is lower-cased here; other text goes through ``str.lower`` first, which may turn
+    a character outside ASCII into an ASCII letter (the Kelvin sign into ``k``).
+    """
+
+    cdef bytes text
+    cdef list entries
+    cdef int start[27]  # entries of first letter c: start[c - 'a'] … start[c - 'a' + 1] - 1
+    cdef int[::1] offset, length
+    cdef long long[::1] bit
+    cdef unsigned char[::1] bounded
+
+    def __init__(self, entries):
+        entries = sorted(entries, key=lambda e: e[0])
+        for word, _, _ in entries:
+            if not word or not word.isascii() or not all("a" <= c <= "z" or not c.isalpha() for c in word) \
+                    or not "a" <= word[0] <= "z":
+                raise ValueError(f"a vocabulary word is lower-case ASCII starting with a letter: {word!r}")
+        self.entries = list(entries)
+        self.text = "".join(e[0] for e in entries).encode("ascii")
+        n = len(entries)
+        self.offset = np.cumsum([0] + [len(e[0]) for e in entries])[:n].astype(np.intc)
+        self.length = np.array([len(e[0]) for e in entries], dtype=np.intc)
+        self.bit = np.array([e[1] for e in entries], dtype=np.int64)
+        self.bounded = np.array([bool(e[2]) for e in entries], dtype=np.uint8)
+        cdef int c, at = 0
+        for c in range(27):
+            while at < n and ord(entries[at][0][0]) - 97 < c:
+                at += 1
+            self.start[c] = at
+
+    def __reduce__(self):
+        return Vocabulary, (self.entries,)
+
+    def __call__(self, str words):
+        """The bits of a class/id/role/itemprop string."""
+        data = words.encode("ascii") if words.isascii() else words.lower().encode("utf-8", "surrogatepass")
+        return self._match(<const unsigned char*> data, len(data))
+
+    cdef long long bytes_bits(self, const unsigned char* s, Py_ssize_t size) except -1:
+        """The bits of ``size`` bytes of UTF-8 text."""
+        cdef Py_ssize_t i
+        for i in range(size):
+            if s[i] >= 0x80:  # str.lower first: it may make ASCII letters
+                lowered = PyUnicode_DecodeUTF8(<const char*> s, size, NULL).lower().encode("utf-8", "surrogatepass")
+                return self._match(<const unsigned char*> lowered, len(lowered))
+        return self._match(s, size)
+
+    cdef long long _match(self, const unsigned char* s, Py_ssize_t size) noexcept:
+        """The bits of ``size`` bytes, ASCII lower-cased here, other bytes no letter."""
+        cdef Py_ssize_t i, k
+        cdef int e, length
+        cdef long long bits = 0
+        cdef unsigned char c
+        cdef bint after_letter = False
+        cdef const unsigned char* word
+        for i in range(size):
+            c = _ascii_lower(s[i])
+            if not _letter(c):
+                after_letter = False
+                continue
+            if not after_letter:
+                for e in range(self.start[c - 97], self.start[c - 96]):
+                    length = self.length[e]
+                    if i + length > size:
+                        continue
+                    word = <const unsigned char*> self.text + self.offset[e]
+                    for k in range(1, length):
+                        if _ascii_lower(s[i + k]) != word[k]:
+                            break
+                    else:
+                        if not self.bounded[e] or i + length == size or not _letter(_ascii_lower(s[i + length])):
+                            bits |= self.bit[e]
+            after_letter = True
+        return bits
 
 
 # ------------------------------------------------------------------ hashed words

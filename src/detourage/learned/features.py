@@ -52,26 +52,43 @@ from ..segment import BLOCK_LEVEL
 
 # ---------------------------------------------------------------- vocabulary
 
-#: class/id/role/itemprop vocabulary: group → words matched at the start of a token
-CLASS_GROUPS: dict[str, str] = {
-    "nav": r"nav|menu|breadcrumb|pagination|pager|toolbar|topbar|skip|dropdown|tabs?(?![a-z])",
-    "footer": r"foot|copyright|colophon|legal|bottom|contentinfo|disclaimer",
-    "header": r"header|masthead|banner|branding|logo|site-?title",
-    "sidebar": r"sidebar|side|aside|widget|rail|complementary|secondary|sticky",
-    "comment": r"comment|repl(?:y|ies)|respond|discuss|disqus|feedback|conversation",
-    "social": r"share|sharing|social|facebook|twitter|follow|subscri|newsletter|signup|whatsapp|pinterest|linkedin",
-    "related": r"related|recommend|popular|trending|more|also|next|prev|teaser|suggest|outbrain|taboola",
-    "ad": r"ads?(?![a-z])|advert|adsense|adslot|sponsor|promo|dfp|doubleclick|commercial|affiliate",
-    "content": r"article|content|post|entry|story|body|text|main|blog|prose|markdown|rte|rich",
-    "meta": r"meta|byline|author|date|time|tags?(?![a-z])|categor|publish|dateline|stamp|info",
-    "media": r"caption|credit|gallery|photo|image|img|figure|slide|carousel|video|media|lightbox|thumb",
-    "overlay": r"hidden|hide|modal|popup|cookie|consent|overlay|dialog|gdpr|notice|alert|sr-only|visually|screen-?reader",
-    "title": r"title|headline|heading|hed(?![a-z])",
-    "forum": r"message|thread|topic|forum|postbody|bbcode|quote|answer|question",
-    "product": r"product|price|descr|spec|detail|review|rating|cart|buy|sku|offer",
-    "card": r"card|item|tile|grid|list|result|feed|col(?![a-z])|column|excerpt|summary",
-    "doc": r"docs?(?![a-z])|documentation|toc(?![a-z])|api(?![a-z])|reference|manual|guide|highlight|code",
+#: class/id/role/itemprop vocabulary: group → words matched at a token start (a letter
+#: ``a``–``z`` after anything else) of the lower-cased string; a word ending in ``$`` only
+#: where no letter follows it (``tab`` in ``tab-2``, not in ``table``)
+CLASS_GROUPS: dict[str, tuple[str, ...]] = {
+    "nav": ("nav", "menu", "breadcrumb", "pagination", "pager", "toolbar", "topbar", "skip", "dropdown",
+            "tab$", "tabs$"),
+    "footer": ("foot", "copyright", "colophon", "legal", "bottom", "contentinfo", "disclaimer"),
+    "header": ("header", "masthead", "banner", "branding", "logo", "site-title", "sitetitle"),
+    "sidebar": ("sidebar", "side", "aside", "widget", "rail", "complementary", "secondary", "sticky"),
+    "comment": ("comment", "reply", "replies", "respond", "discuss", "disqus", "feedback", "conversation"),
+    "social": ("share", "sharing", "social", "facebook", "twitter", "follow", "subscri", "newsletter", "signup",
+               "whatsapp", "pinterest", "linkedin"),
+    "related": ("related", "recommend", "popular", "trending", "more", "also", "next", "prev", "teaser",
+                "suggest", "outbrain", "taboola"),
+    "ad": ("ad$", "ads$", "advert", "adsense", "adslot", "sponsor", "promo", "dfp", "doubleclick", "commercial",
+           "affiliate"),
+    "content": ("article", "content", "post", "entry", "story", "body", "text", "main", "blog", "prose",
+                "markdown", "rte", "rich"),
+    "meta": ("meta", "byline", "author", "date", "time", "tag$", "tags$", "categor", "publish", "dateline",
+             "stamp", "info"),
+    "media": ("caption", "credit", "gallery", "photo", "image", "img", "figure", "slide", "carousel", "video",
+              "media", "lightbox", "thumb"),
+    "overlay": ("hidden", "hide", "modal", "popup", "cookie", "consent", "overlay", "dialog", "gdpr", "notice",
+                "alert", "sr-only", "visually", "screen-reader", "screenreader"),
+    "title": ("title", "headline", "heading", "hed$"),
+    "forum": ("message", "thread", "topic", "forum", "postbody", "bbcode", "quote", "answer", "question"),
+    "product": ("product", "price", "descr", "spec", "detail", "review", "rating", "cart", "buy", "sku", "offer"),
+    "card": ("card", "item", "tile", "grid", "list", "result", "feed", "col$", "column", "excerpt", "summary"),
+    "doc": ("doc$", "docs$", "documentation", "toc$", "api$", "reference", "manual", "guide", "highlight",
+            "code"),
 }
+
+
+def group_pattern(words: Sequence[str]) -> str:
+    """A group's words as one regular expression (without the token-start condition)."""
+    return "|".join(re.escape(w[:-1]) + "(?![a-z])" if w.endswith("$") else re.escape(w) for w in words)
+
 
 #: tag groups of the same ancestor walk
 TAG_GROUPS: dict[str, frozenset[str]] = {
@@ -456,9 +473,11 @@ class _Tree:
     """
 
     def __init__(self, firsts: Sequence[Block]) -> None:
-        walk = _compiled_walk if _compiled_walk is not None else walk_python
-        self.parent, self.first, self.last, self.container, self.bits = walk(
-            list(firsts), _TAG_BITS, _vocabulary_bits, BLOCK_LEVEL)
+        if _compiled_walk is not None:
+            walked = _compiled_walk(list(firsts), _TAG_BITS, compiled_vocabulary(), BLOCK_LEVEL)
+        else:
+            walked = walk_python(list(firsts), _TAG_BITS, _vocabulary_bits, BLOCK_LEVEL)
+        self.parent, self.first, self.last, self.container, self.bits = walked
         self.size = len(self.parent)
 
     def ancestors(self) -> list[np.ndarray]:
@@ -574,10 +593,18 @@ def _window_bits(window: str) -> int:
     return sum(compress(_GROUP_BITS, _GROUPS_AT_START.match(window).groups()))  # type: ignore[union-attr]
 
 
+@lru_cache(maxsize=1)
+def compiled_vocabulary():  # type: ignore[no-untyped-def]
+    """The twin of :func:`_vocabulary_bits` in C (``_cfeatures.Vocabulary``): the compiled
+    walk matches the attribute values' bytes without making a Python string of them."""
+    return _cfeatures.Vocabulary([(w.removesuffix("$"), 1 << j, w.endswith("$"))
+                                  for j, words in enumerate(CLASS_GROUPS.values()) for w in words])
+
+
 _TOKEN_START = re.compile(r"(?<![a-z])[a-z]")
 #: longer than any group's word plus its look-ahead character (checked by the tests)
 _WINDOW = 16
-_GROUPS_AT_START = re.compile("".join(f"(?:(?=({rx})))?" for rx in CLASS_GROUPS.values()))
+_GROUPS_AT_START = re.compile("".join(f"(?:(?=({group_pattern(w)})))?" for w in CLASS_GROUPS.values()))
 _GROUP_BITS = [1 << j for j in range(len(CLASS_GROUPS))]
 
 
