@@ -119,8 +119,10 @@ class Context:
         self._known: dict[Element, _State] = {}
         self.inline: dict[int, tuple[Element, ...]] = {}
         #: with ``kinds`` given (plain text): the page's data tables and ``<pre>``s, and
-        #: every element inside them, the only ones whose blocks are worth a walk up
-        self.targets = None if kinds is None else self._targets()
+        #: every element inside them, the only ones whose blocks are worth a walk up (none
+        #: to look for when no kept block is inside such an element: a scan of the tree saved)
+        self.targets = None if kinds is None else \
+            self._targets() if _any_inside(result.units, self._tags) else frozenset()
         self.members = None if self.targets is None else frozenset(
             el for target in self.targets for el in target.iter())
 
@@ -233,6 +235,18 @@ class Context:
         if numbers is None:
             numbers = self._numbers[parent] = _numbers(parent)
         return numbers.get(item)
+
+
+def _any_inside(units: Sequence[Unit], tags: frozenset[str]) -> bool:
+    """Whether a block of ``units`` lies inside an element of one of ``tags``."""
+    last = None
+    for unit in units:
+        for block in unit.blocks:
+            if block.path is not last:  # the blocks of one element share their path
+                last = block.path
+                if not tags.isdisjoint(last):
+                    return True
+    return False
 
 
 @functools.lru_cache(maxsize=64)
