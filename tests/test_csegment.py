@@ -78,6 +78,8 @@ SNIPPETS = [
     "<br><hr><wbr><input value='x'>text",
     "<p style='vis\u0131bility:h\u0131dden'>dotless</p><p style='DISPLAY:None'>y</p>z",
     "<p>a\x0bb\x1fc \u2003 d\re</p><p> x  y </p><p>x y</p>",
+    "<pre><code><span class='line'><i>npm</i> i</span><span class='line'></span><span class=line>cd x</span>"
+    "</code></pre><pre><span data-line>a</span>\n<span data-line=''>b</span><div>c</div>d<p hidden>h</p>e</pre>",
 ]
 
 
@@ -131,7 +133,7 @@ ATTRS = ["", " href='#'", " href", " name='n'", " alt='x  y'", " src='s.png'", "
          " hidden", " style='display:none'", " style='visibility: hidden'", " style='color:red'",
          " style='DISPLAY :NONE'", " style='visıbility: hıdden'", " style='font: hidden none'",
          " style='x:\u00e9'", " style",
-         " class='c'", " src='s.png' alt=' an  image '"]
+         " class='c'", " src='s.png' alt=' an  image '", " class='x line'", " data-line"]
 TEXT = st.lists(st.sampled_from([*"ab \n\t\r\x0b\x1f\u00a0\u2003é中", "&amp;", "&lt;", "&nbsp;",
                                  "&bogus;", "&#169;", "<!-- c -->", "<?pi x?>"]),
                 max_size=12).map("".join)

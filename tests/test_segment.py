@@ -49,6 +49,18 @@ def test_pre_lines_are_blocks_separated_by_br() -> None:
     assert out[2].crossed == ("br", "br")
 
 
+def test_minified_highlighter_lines_are_lines() -> None:
+    """Shiki's line spans (and block elements) end a line of a <pre> where the minified
+    markup holds no newline; a page's own newline after them is the line's end."""
+    out = blocks("<pre><code><span class='line'><i>npm</i> create</span><span class='line'>cd x</span>"
+                 "<span class='line'></span><span class='line'>ls</span></code></pre>")
+    assert [b.text for b in out] == ["npm", "create", "cd x", "ls"]
+    assert [b.paragraph for b in out] == [0, 0, 1, 2]
+    assert out[3].crossed == ("/span", "span", "/span", "span", "br", "br")  # a blank line between
+    spaced = blocks("<pre><span class='line'>a</span>\n<span class='line'>b</span></pre>")
+    assert spaced[1].crossed == ("/span", "br", "span")
+
+
 def test_img_alt_is_a_block_of_the_img() -> None:
     out = blocks("<p>see <img src='a.png' alt=' a  cat '> here</p>")
     assert [b.text for b in out] == ["see", "a cat", "here"]

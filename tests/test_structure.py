@@ -72,6 +72,14 @@ def test_pre_lines_keep_their_whitespace_and_follow_the_labels() -> None:
     assert render(labelled(html, lambda t: t in ("one", "2")), "txt") == "  one\n\n2\n"
 
 
+def test_minified_highlighter_lines_keep_their_breaks() -> None:
+    html = ("<pre class='shiki'><code><span class='line'><span>npm</span><span> create vite</span></span>"
+            "<span class='line'></span><span class='line'><span>cd</span><span> my-project</span></span></code></pre>")
+    everything = detourage.run(detourage.load(html), "fulltext")
+    assert render(everything, "txt") == "npm create vite\n\ncd my-project\n"
+    assert render(everything, "markdown") == "```\nnpm create vite\n\ncd my-project\n```\n"
+
+
 def test_structure_follows_the_labels_not_the_units() -> None:
     """A unit running from a quote into a <pre> and a paragraph is written apart."""
     html = "<blockquote>quoted</blockquote><pre>code  here</pre><p>after</p>"

@@ -24,7 +24,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
 from .model import Block
-from .segment import _CLOSING, _HIDDEN_STYLE, BLOCK_LEVEL, INVISIBLE, VOID, is_hidden
+from .segment import _CLOSING, _HIDDEN_STYLE, BLOCK_LEVEL, INVISIBLE, VOID, is_hidden, line_break
 
 cetree.import_lxml__etree()
 
@@ -183,6 +183,7 @@ cdef class _Walk:
     cdef cetree._Document doc
     cdef list blocks, crossed, stack, paths
     cdef int links, pre, paragraph
+    cdef int line_ends  # ends of line met in a <pre> since its last text (segment.ends_code_line)
     cdef bint breaks  # a block-level tag or <br> is among ``crossed``
     # name pointer → _Tag (open addressing; names are interned by libxml2, and a name
     # seen at two addresses merely takes two slots); ``held`` keeps the values alive
@@ -299,7 +300,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
     cdef xmlNode* holder
     w.doc = root._doc
     w.blocks, w.crossed, w.stack, w.paths = [], [], [], []
-    w.links = w.pre = w.paragraph = 0
+    w.links = w.pre = w.paragraph = w.line_ends = 0
     w.breaks = False
     w.held = []
     while True:
@@ -346,6 +347,9 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
                         w.links -= _plain_attr(c_node, b"href") is not NULL
                     elif info.is_pre:
                         w.pre -= 1
+                        w.line_ends = 0
+                    elif w.pre and _ends_code_line(w.doc, c_node, info):
+                        w.line_ends += 1
             text_from = c_node.next
             holder = c_node.parent
         if text_from is not NULL:
@@ -385,12 +389,27 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
 cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except -1:
     """The text step at the end of the Python loop; returns the new pending-space state."""
     if w.pre:
+        if w.line_ends:
+            text = line_break(text, w.line_ends)
+            w.line_ends = 0
         return w.pre_text(text, w.node(holder))
     words = text.split()
     if not words:
         return True
     w.add(pending_space or text[0].isspace(), " ".join(words), w.path(), w.node(holder))
     return text[-1].isspace()
+
+
+cdef bint _ends_code_line(cetree._Document doc, xmlNode* c_node, _Tag info) except -1:
+    """``segment.ends_code_line``, from the node's attribute list."""
+    if info.block:
+        return not info.is_pre
+    if c_node.properties is NULL:
+        return False
+    if _plain_attr(c_node, b"data-line") is not NULL:
+        return True
+    value = _attr_value(doc, c_node, b"class")
+    return bool(value) and "line" in value.split()
 
 
 # what ``_scan`` finds in a text's bytes

@@ -110,7 +110,7 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
     paths: list[tuple[str, ...] | None] = []  # path tuple per open element, made on demand
     closing = _CLOSING
     max_depth, max_nodes = limits.max_depth, limits.max_nodes
-    nodes = links = pre = paragraph = 0
+    nodes = links = pre = paragraph = line_ends = 0
     pending_space = False
     skipped = None
     walker = etree.iterwalk(root, events=("start", "end"))
@@ -156,6 +156,9 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
                     links -= "href" in el.keys()
                 elif tag == "pre":
                     pre -= 1
+                    line_ends = 0
+                elif pre and ends_code_line(el):
+                    line_ends += 1
             text, node = el.tail, None
         if not text:
             continue
@@ -163,6 +166,9 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
         if path is None:
             path = paths[-1] = tuple(stack)
         if pre:
+            if line_ends:
+                text = line_break(text, line_ends)
+                line_ends = 0
             pending_space = _pre_text(blocks, crossed, text, path,
                                       node if node is not None else el.getparent(), links)
             paragraph = blocks[-1].paragraph if blocks else paragraph
@@ -204,6 +210,23 @@ def _image(el: etree._Element) -> tuple[str, str] | None:
     src = el.get("src") or el.get("data-src") or ""
     alt = " ".join((el.get("alt") or "").split())
     return (src, alt) if src or alt else None
+
+
+def ends_code_line(el: etree._Element) -> bool:
+    """Whether the end of ``el`` inside a ``<pre>`` ends a line as a browser shows it: a
+    block-level element, or a highlighter's line (Shiki's ``<span class="line">``,
+    rehype-pretty-code's ``data-line``), whose markup need not hold the newlines when the
+    page is minified."""
+    if el.tag in BLOCK_LEVEL:
+        return el.tag != "pre"
+    keys = el.keys()
+    return bool(keys) and ("data-line" in keys or "line" in (el.get("class") or "").split())
+
+
+def line_break(text: str, line_ends: int) -> str:
+    """The text after ``line_ends`` ends of line in a ``<pre>``: a newline before it for
+    each, unless the page's own newline follows them."""
+    return text if text[0] == "\n" else "\n" * line_ends + text
 
 
 def _pre_text(blocks: list[Block], crossed: list[str], text: str, path: tuple[str, ...],

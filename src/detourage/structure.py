@@ -29,7 +29,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from .model import Block, Label, Result, Unit
-from .segment import BLOCK_LEVEL, INVISIBLE, is_hidden
+from .segment import BLOCK_LEVEL, INVISIBLE, VOID, ends_code_line, is_hidden, line_break
 
 Element = etree._Element
 
@@ -554,23 +554,41 @@ def _pre_blocks(pre: Element, blocks: Sequence[Block], start: int) -> Iterator[B
 
 def _exact_text(pre: Element) -> str:
     """The text a browser shows for ``pre`` (whitespace kept, ``<br>`` a newline, image
-    alt text), skipping what segmentation skips; a loop, as elements nest deep."""
+    alt text, a line's end where :func:`~detourage.segment.ends_code_line` says so),
+    skipping what segmentation skips; a loop, as elements nest deep."""
     parts: list[str] = []
+    line_ends = 0
+    skipped = None
     walker = etree.iterwalk(pre, events=("start", "end"))
     for event, el in walker:
         tag = el.tag
         if event == "end":
-            if el is not pre:
-                parts.append(el.tail or "")
+            if el is pre:
+                continue
+            if el is skipped or not isinstance(tag, str) or tag in VOID:
+                pass
+            elif tag == "pre":
+                line_ends = 0
+            elif ends_code_line(el):
+                line_ends += 1
+            text = el.tail
         elif not isinstance(tag, str):  # comment, entity: only their tail is text
             continue
         elif tag in INVISIBLE or is_hidden(el):
             walker.skip_subtree()
+            skipped = el
+            continue
         elif tag == "br":
             parts.append("\n")
+            continue
         elif tag == "img":
             parts.append(" ".join((el.get("alt") or "").split()))
+            continue
         else:
-            parts.append(el.text or "")
+            text = el.text
+        if text:
+            if line_ends:
+                text, line_ends = line_break(text, line_ends), 0
+            parts.append(text)
     return "".join(parts)
 
