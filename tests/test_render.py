@@ -50,6 +50,13 @@ def test_markdown_bang_before_a_link_stays_text() -> None:
     assert md == "Wow\\![link](http://x.org/a) and \\\\\\![two](http://x.org/b) ok!\n"
 
 
+def test_markdown_heading_all_in_bold_is_a_plain_heading() -> None:
+    html = ("<h2><strong>Grow your <em>network</em>.</strong></h2><h3><em><b>Both</b></em></h3>"
+            "<h3>Part <b>bold</b></h3><p><strong>A bold line</strong></p>")
+    assert detourage.extract(html, "fulltext", "markdown") == \
+        "## Grow your *network*.\n\n### Both\n\n### Part **bold**\n\n**A bold line**\n"
+
+
 def test_html_is_a_document_that_reparses_to_the_same_content() -> None:
     html = out("html")
     assert html.startswith("<!DOCTYPE html>") and "<title>T &amp; U</title>" in html

@@ -315,6 +315,8 @@ class _Markdown:
         heading = leaf.kind is Label.HEADER and not self.cell
         single = heading or self.cell
         items = spans(leaf, self.ctx)
+        while heading and len(items) == 1 and isinstance(items[0], Span) and items[0].kind in ("em", "strong"):
+            items = items[0].children  # a heading all in bold or italics: the heading says it
         self.pipes = pipes or self.cell or (not single and any(breaks_before(b, self.ctx) for b in leaf.blocks[1:]))
         text = self.sequence(items, " ", " ", single)
         if not text:
