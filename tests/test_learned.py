@@ -453,6 +453,31 @@ def test_train_collect_and_fit(tmp_path):
     assert one.second is None and one.meta["first_stage"] is None
 
 
+def test_trees_fitted_on_bin_numbers_score_the_features_themselves():
+    """Bins from all rows (train.quantize), the thresholds turned back into the features'
+    units: the exported forest scores raw features exactly as scikit-learn scores the bins."""
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    rng = np.random.default_rng(0)
+    n = 4000
+    X = np.column_stack([rng.normal(size=n), rng.integers(0, 5, n), rng.exponential(size=n).round(0),
+                         np.full(n, 2.0)]).astype(np.float32)
+    y = ((X[:, 0] + 0.3 * X[:, 1] + rng.normal(size=n)) > 0.5).astype(np.int8)
+    settings = {**train.PARAMS, "max_iter": 20, "max_bins": 31, "min_samples_leaf": 5, "bins": "all-rows"}
+    codes, edges = train.quantize(X, 31)
+    assert [len(e) for e in edges] == [30, 4, len(np.unique(X[:, 2])) - 1, 0]  # percentiles, distinct values
+    assert np.array_equal(codes[:, 1], X[:, 1])  # 0…4: bin k holds the value k
+    fitted = train._fit_trees(X, y, np.ones(n), settings, np.arange(n))
+    plain = {k: v for k, v in settings.items() if k != "bins"}
+    reference = sklearn.HistGradientBoostingClassifier(**plain).fit(codes, y).predict_proba(codes)[:, 1]
+    assert np.allclose(fitted.probabilities(X), reference, rtol=0, atol=1e-12)
+    # the same rows in another order: the same bins, the same trees
+    order = rng.permutation(n)
+    again = train._fit_trees(X[order], y[order], np.ones(n), settings, np.arange(n))
+    assert np.allclose(again.probabilities(X), fitted.probabilities(X), rtol=0, atol=1e-9)
+    with pytest.raises(ValueError, match="bins must be"):
+        train._fit_trees(X, y, np.ones(n), {**settings, "bins": "some"}, np.arange(n))
+
+
 def test_cli_train_learned_then_extract(tmp_path):
     pytest.importorskip("sklearn")
     ds = _dataset(tmp_path / "ds")

@@ -32,13 +32,17 @@ from . import context, features
 from .forest import Forest, Model
 
 #: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py).
-#: Two more keys are read here, not by scikit-learn: ``bags`` (N fits of ``max_iter / N``
+#: Three more keys are read here, not by scikit-learn: ``bags`` (N fits of ``max_iter / N``
 #: trees on bootstraps of the pages, averaged: the same number of trees to walk) and
 #: ``bag_learning_rate_scale`` (their learning rate, times this); not used by the shipped model:
-#: bags 3 with the rate doubled measured 0.8345 on the mean of the 17 LODO rows, 0.8392 without
+#: bags 3 with the rate doubled measured 0.8345 on the mean of the 17 LODO rows, 0.8392 without;
+#: ``bins`` ("subsample": scikit-learn's own binning, or "all-rows": :func:`quantize`); not
+#: used by the shipped model: it steadied the held-out decisions a little (two training
+#: pages dropped flipped 0.83 % of them instead of 1.00 %, ``benchmarks/learned_stability.py``)
 PARAMS: dict[str, Any] = {
     "max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 31, "min_samples_leaf": 50,
     "l2_regularization": 1.0, "max_bins": 255, "early_stopping": False, "random_state": 0,
+    "bins": "subsample",
 }
 
 #: the first stage of two: fewer trees, its probabilities feed the second (:mod:`.context`)
@@ -184,8 +188,15 @@ def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, 
     settings = dict(settings)
     bags = int(settings.pop("bags", 1))
     lr_scale = float(settings.pop("bag_learning_rate_scale", 1.0))
+    bins = settings.pop("bins", "subsample")
+    if bins not in ("all-rows", "subsample"):
+        raise ValueError(f"bins must be 'all-rows' or 'subsample', not {bins!r}")
+    edges = None
+    if bins == "all-rows":
+        X, edges = quantize(X, settings["max_bins"])
     if bags <= 1:
-        return Forest.from_sklearn(HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=w))
+        forest = Forest.from_sklearn(HistGradientBoostingClassifier(**settings).fit(X, y, sample_weight=w))
+        return forest if edges is None else in_feature_units(forest, edges)
     settings["max_iter"] = max(1, round(settings["max_iter"] / bags))
     settings["learning_rate"] = settings["learning_rate"] * lr_scale
     rng = np.random.default_rng(settings.get("random_state") or 0)
@@ -195,8 +206,47 @@ def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, 
         inside = drawn > 0
         model = HistGradientBoostingClassifier(**settings).fit(X[inside], y[inside],
                                                               sample_weight=(w * drawn)[inside])
-        forests.append(Forest.from_sklearn(model))
+        forest = Forest.from_sklearn(model)
+        forests.append(forest if edges is None else in_feature_units(forest, edges))
     return Forest.mean(forests)
+
+
+def quantize(X: np.ndarray, max_bins: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Every feature as the number of its bin (float32), and the bin edges (float64).
+
+    scikit-learn bins each feature at quantiles of a random subsample of 200 000 rows
+    drawn anew for every training set: two sets that differ by a page draw different
+    rows, and every feature's bins move.  Here the bins come from all rows, as
+    scikit-learn makes them (midpoints between the distinct values, or between
+    percentiles when there are more than ``max_bins``); the trees then see at most
+    ``max_bins`` values per feature, which scikit-learn bins exactly.  Bin ``k`` holds
+    the values ``x`` with ``edges[k - 1] < x <= edges[k]``.  (Most of a forest's
+    sensitivity to its training set is not the bins: see ``PARAMS``.)
+    """
+    codes = np.empty(X.shape, np.float32)
+    edges = []
+    for j in range(X.shape[1]):
+        ordered = np.sort(X[:, j].astype(np.float64))
+        distinct = ordered[np.r_[True, ordered[1:] != ordered[:-1]]]
+        if len(distinct) <= max_bins:
+            cuts = (distinct[:-1] + distinct[1:]) * 0.5
+        else:
+            cuts = np.unique(np.percentile(ordered, np.linspace(0, 100, max_bins + 1)[1:-1], method="midpoint"))
+        edges.append(cuts)
+        codes[:, j] = np.searchsorted(cuts, X[:, j].astype(np.float64), side="left")
+    return codes, edges
+
+
+def in_feature_units(forest: Forest, edges: Sequence[np.ndarray]) -> Forest:
+    """A forest fitted on :func:`quantize`'s bin numbers, its thresholds turned back into
+    the features' own units: a row goes left at bin ``k`` or below, that is where its
+    value is at most ``edges[k]``."""
+    threshold = forest.threshold.copy()
+    for i in np.flatnonzero(forest.left >= 0).tolist():
+        cuts = edges[forest.feature[i]]
+        k = int(np.floor(threshold[i]))
+        threshold[i] = cuts[k] if 0 <= k < len(cuts) else (np.inf if k >= len(cuts) else -np.inf)
+    return replace(forest, threshold=threshold)
 
 
 def _rows(pages: Sequence[PageData]) -> list[tuple[PageData, int, int]]:
