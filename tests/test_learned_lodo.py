@@ -40,3 +40,33 @@ def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
     # page 2 moved by 0.4, page 3 by 0.05; the wcxb page is read from its host-fold record
     assert lines[2] == "b.json against a.json: 1 of 4 pages moved by more than 0.1"
     assert lines[3:] == ["    daniel 2: 0.500 -> 0.100"]
+
+
+def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch, capsys):
+    """benchmarks/learned_stability.py on a small set: the fold and its refit without one
+    training page, the held-out decisions compared."""
+    import dataclasses
+
+    import pytest
+
+    pytest.importorskip("sklearn")
+    from test_learned import _dataset
+
+    from detourage.learned import train
+
+    _lodo()  # puts benchmarks/ on the path
+    spec = importlib.util.spec_from_file_location("learned_stability", BENCH / "learned_stability.py")
+    stability = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stability)
+    pages = train.collect([_dataset(tmp_path / "ds")])
+    pages = [dataclasses.replace(p, dataset="daniel" if i < 3 else "l3s-gn1") for i, p in enumerate(pages)]
+    monkeypatch.setattr(stability, "dataset_paths", lambda: [])
+    monkeypatch.setattr(stability, "load_pages", lambda paths, workers: pages)
+    params = '{"max_iter": 5, "min_samples_leaf": 2}'
+    assert stability.main(["--fold", "daniel", "--drop", "1", "--params", params, "--workers", "1"]) == 0
+    row = capsys.readouterr().out.splitlines()[-1].split(" | ")
+    held = sum(len(p.y) for p in pages if p.dataset == "daniel")
+    assert row[0] == "| daniel" and row[1] == "3" and row[2] == str(held)
+    assert 0 <= int(row[3].split()[0]) <= held
+    with pytest.raises(SystemExit):
+        stability.main(["--fold", "nowhere", "--workers", "1"])
