@@ -66,35 +66,20 @@ cdef inline xmlNode* _parent(xmlNode* c_node) noexcept:
     return up
 
 
-cdef object _words(cetree._Document doc, xmlNode* c_node):
-    """``" ".join(el.get(k) or "" for k in class/id/role/itemprop if k in el.keys())``."""
-    cdef xmlAttr* attr
-    cdef list parts = []
-    cdef int k
-    for k in range(4):
-        attr = c_node.properties
-        while attr is not NULL:
-            if attr.ns is NULL and strcmp(<const char*> attr.name, _ATTRS[k]) == 0:
-                break
-            attr = attr.next
-        if attr is NULL:
-            continue
-        if attr.children is NULL:
-            parts.append("")
-        elif attr.children.next is NULL and attr.children.type == tree.XML_TEXT_NODE:
-            parts.append(_utf8(<const char*> attr.children.content))
-        else:
-            parts.append(cetree.elementFactory(doc, c_node).get(_utf8(_ATTRS[k])) or "")
-    if not parts:
-        return None
-    return " ".join(parts)
+cdef inline xmlAttr* _plain_attr(xmlNode* c_node, const char* name) noexcept:
+    """The attribute ``name`` without namespace (what ``el.get(name)`` reads), or NULL."""
+    cdef xmlAttr* attr = c_node.properties
+    while attr is not NULL:
+        if attr.ns is NULL and strcmp(<const char*> attr.name, name) == 0:
+            return attr
+        attr = attr.next
+    return NULL
 
 
-cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, object vocabulary,
+cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, Vocabulary vocabulary,
                      dict names) except? -1:
     """The region bits of an element's tag and vocabulary (``features._own_bits``)."""
     cdef long long bits = 0
-    cdef object words
     cdef xmlAttr* attr
     cdef int k
     if c_node.type == tree.XML_ELEMENT_NODE:
@@ -109,25 +94,16 @@ cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, objec
         bits = got
     if c_node.properties is NULL:
         return bits
-    if type(vocabulary) is not Vocabulary:
-        words = _words(doc, c_node)
-        if words:
-            bits |= <long long> vocabulary(words)
-        return bits
     # the values one by one: " " joins them in the Python walk, and no word spans a space
     for k in range(4):
-        attr = c_node.properties
-        while attr is not NULL:
-            if attr.ns is NULL and strcmp(<const char*> attr.name, _ATTRS[k]) == 0:
-                break
-            attr = attr.next
+        attr = _plain_attr(c_node, _ATTRS[k])
         if attr is NULL or attr.children is NULL:
             continue
         if attr.children.next is NULL and attr.children.type == tree.XML_TEXT_NODE:
-            bits |= (<Vocabulary> vocabulary).bytes_bits(<const unsigned char*> attr.children.content,
-                                                         strlen(<const char*> attr.children.content))
+            bits |= vocabulary.bytes_bits(<const unsigned char*> attr.children.content,
+                                          strlen(<const char*> attr.children.content))
         else:
-            bits |= (<Vocabulary> vocabulary)(cetree.elementFactory(doc, c_node).get(_utf8(_ATTRS[k])) or "")
+            bits |= vocabulary(cetree.elementFactory(doc, c_node).get(_utf8(_ATTRS[k])) or "")
     return bits
 
 
@@ -142,7 +118,7 @@ cdef xmlNode* _container(cetree._Document doc, xmlNode* c_node, frozenset block_
     return start
 
 
-def walk(list firsts, dict tag_bits, object vocabulary, frozenset block_level):
+def walk(list firsts, dict tag_bits, Vocabulary vocabulary not None, frozenset block_level):
     """(parent, first, last, container, bits) of the elements above the paragraphs' first
     blocks, as ``features._Tree`` builds them; index ``len(elements)`` is the virtual root."""
     cdef Py_ssize_t n = len(firsts), p, size = 0, capacity = 256, i, root
