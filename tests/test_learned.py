@@ -336,6 +336,8 @@ def test_comment_sections_are_left_out_of_articles_not_forums():
     ("Code with comments — see it applied", False, False), ("Most commented", True, False),
     ("Самые комментируемые", True, False), ("Commentary", True, False), ("uncommented", True, False),
     (">>> print(issue['comments'])", False, False), ("Avoiding reading comments.", False, False),
+    ("Comments are now closed for this story", False, True), ("Comments are closed.", False, True),
+    ("Commenting is disabled", False, True), ("Comments are closing in on the mayor's office", False, False),
 ])
 def test_comment_mark(line, heading, opens):
     assert learned.comment_mark(line, heading) is opens

@@ -153,8 +153,11 @@ def comment_mark(text: str, heading: bool) -> bool:
     comment word among its first three ("Comments (12)", "Wasze komentarze", "Have your
     say"), or a label of at most three words ending with one, with nothing but a count
     after it and no full stop ("Leave a comment", "Dodaj komentarz", "Комментарии: 0",
-    "发表评论"); "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading."""
+    "发表评论"), or a notice that comments are closed ("Comments are now closed for this
+    story"); "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading."""
     line = text.strip().lower()
+    if _CLOSED.match(line) and len(line) <= MARK_CHARS:
+        return True
     found = COMMENT_WORDS.search(line)
     if found is None or len(line) > MARK_CHARS or not _word_start(line, found.start()):
         return False
@@ -177,6 +180,9 @@ def _word_start(text: str, at: int) -> bool:
     return at == 0 or not text[at - 1].isalpha() or text[at] >= "\u3000"
 
 
+#: the notice that stands where a closed comment section starts ("Comments are now closed
+#: for this story"); the comments people left before may follow it
+_CLOSED = re.compile(r"(?:comments|commenting) (?:are|is|has been|have been) (?:now )?(?:closed|disabled)\b")
 _WORDS = re.compile(r"\w+")
 _COUNT_TAIL = re.compile(r"[\s\d():\[\]#№-]*$")
 _LABEL = re.compile(r"[\w\s'’-]+")
