@@ -4,6 +4,7 @@
     python benchmarks/learned_lodo.py --flat           # the same with one-stage models
     python benchmarks/learned_lodo.py --quick --fold daniel   # paragraph-level proxy, one fold
     python benchmarks/learned_lodo.py --models build/folds  # also keep each fold's model
+    python benchmarks/learned_lodo.py --models build/folds --reuse  # score with them again, no fitting
     python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
@@ -142,17 +143,28 @@ def _fit_folds(pages: Sequence[train.PageData], plan: list, params: dict, stacke
         return list(pool.map(_fit_fold, jobs))
 
 
+def _saved_folds(plan: list, folder: Path) -> list[tuple[str, float]]:
+    """Every fold's model as an earlier run saved it in ``folder`` (fit seconds 0)."""
+    paths = [folder / f"{fold.replace('/', '-')}.zip" for fold, _, _ in plan]
+    missing = [path.name for path in paths if not path.is_file()]
+    if missing:
+        raise SystemExit(f"--reuse: {folder} has no {', '.join(missing)}: run once with --models {folder}")
+    return [(str(path), 0.0) for path in paths]
+
+
 def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
-                    params: dict, stacked: bool = True, keep: Path | None = None) -> list[dict]:
+                    params: dict, stacked: bool = True, keep: Path | None = None,
+                    reuse: bool = False) -> list[dict]:
     """Every scored page of every fold, cleaned by ``learned`` with that fold's model
-    (folds fitted in parallel, one core each); the models are kept in ``keep`` if given."""
+    (folds fitted in parallel, one core each); the models are kept in ``keep`` if given,
+    or, with ``reuse``, read from there instead of fitted."""
     plan = folds(pages, list(datasets))
     records = []
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
     with contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory() as tmp:
-        for (fold, training, _), (path, seconds) in zip(
-                plan, _fit_folds(pages, plan, params, stacked, tmp, workers)):
+        fitted = _saved_folds(plan, keep) if reuse and keep else _fit_folds(pages, plan, params, stacked, tmp, workers)
+        for (fold, training, _), (path, seconds) in zip(plan, fitted):
             t0 = time.perf_counter()
             name = fold.split("/")[0]
             subset = replace(datasets[name], documents=held_out(datasets[name], fold))
@@ -328,6 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=None,
                         help="keep each fold's model here (FOLD.zip), to look at a held-out page with "
                              "`detourage extract PAGE --model DIR/FOLD.zip`")
+    parser.add_argument("--reuse", action="store_true",
+                        help="score with the fold models an earlier run kept in --models instead of "
+                             "fitting them: a change after the trees (what the method does with their "
+                             "scores) is then measured without the fits' chance; the models must come "
+                             "from the same features")
     parser.add_argument("--report", type=Path, default=None,
                         help="rebuild the table from a --json run's records instead of running")
     parser.add_argument("--compare", type=Path, nargs="+", default=None,
@@ -349,7 +366,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         records = json.loads(args.report.read_text())["records"]
     else:
-        records = learned_records(pages, datasets, args.workers, params, not args.flat, args.models)
+        if args.reuse and not args.models:
+            parser.error("--reuse needs --models DIR")
+        records = learned_records(pages, datasets, args.workers, params, not args.flat, args.models,
+                                  args.reuse)
         records += peer_records(datasets, args.workers, not args.no_peer_cache)
     text, rows = report(records, page_types)
     print(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -413,6 +414,14 @@ def test_fallback_keeps_what_the_model_ranks_first():
     result = run(page, "learned", {"learned": learned.Options(model=model)})
     assert result.labels.details["learned"]["fallback"] == "model-ranked"
     assert "Paragraph 2 of the story" in result.text and "Category" not in result.text
+    # a drop-down's 80 entries, ranked above the story: never content, the story is kept
+    options = "".join(f"<option>Category number {i} and its long descriptive name</option>" for i in range(80))
+    page = load(f"<html><body><form><select>{options}</select></form><div class=story>{story}</div></body></html>")
+    upside_down = Model(replace(ranking, value=np.array([0.0, -1.0, -3.0])), features.names(), 0.5, {"name": "u"})
+    result = run(page, "learned", {"learned": learned.Options(model=upside_down)})
+    assert "Paragraph 2 of the story" in result.text and "Category" not in result.text
+    everything = Model(_constant_forest(9.0), features.names(), 0.5, {"name": "everything"})
+    assert "Category" not in run(page, "learned", {"learned": learned.Options(model=everything)}).text
 
 
 def _dataset(root: Path) -> Path:
@@ -450,8 +459,20 @@ def test_train_collect_and_fit(tmp_path):
     bagged = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2, "bags": 2})  # two fits of 10 trees
     assert bagged.second.trees == 20 and bagged.meta["params"]["bags"] == 2
     assert not np.allclose(bagged.probabilities(pages[0]), model.probabilities(pages[0]))
+    keys = train._page_keys(pages)  # the bootstraps draw pages by dataset and id, not by place
+    assert len(set(keys.tolist())) == 8 and np.array_equal(train._page_keys(pages[3:]), keys[3:])
     one = train.fit(pages[:1], {"max_iter": 5, "min_samples_leaf": 2})  # no split possible: one stage
     assert one.second is None and one.meta["first_stage"] is None
+
+
+def test_a_pages_bootstrap_draws_do_not_depend_on_the_other_pages():
+    keys = np.arange(1, 20001, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    draws = train._poisson_draws(keys, 0, 0)
+    assert abs(draws.mean() - 1.0) < 0.03 and abs(draws.var() - 1.0) < 0.05  # Poisson with mean 1
+    assert abs((draws == 0).mean() - np.exp(-1.0)) < 0.01
+    assert np.array_equal(train._poisson_draws(keys[5000:], 0, 0), draws[5000:])  # a page left out moves no other
+    assert not np.array_equal(train._poisson_draws(keys, 1, 0), draws)  # each bag draws anew
+    assert not np.array_equal(train._poisson_draws(keys, 0, 1), draws)  # and each seed
 
 
 def test_trees_fitted_on_bin_numbers_score_the_features_themselves():
@@ -463,12 +484,13 @@ def test_trees_fitted_on_bin_numbers_score_the_features_themselves():
     X = np.column_stack([rng.normal(size=n), rng.integers(0, 5, n), rng.exponential(size=n).round(0),
                          np.full(n, 2.0)]).astype(np.float32)
     y = ((X[:, 0] + 0.3 * X[:, 1] + rng.normal(size=n)) > 0.5).astype(np.int8)
-    settings = {**train.PARAMS, "max_iter": 20, "max_bins": 31, "min_samples_leaf": 5, "bins": "all-rows"}
+    settings = {**train.PARAMS, "max_iter": 20, "max_bins": 31, "min_samples_leaf": 5, "bins": "all-rows",
+                "bags": 1}
     codes, edges = train.quantize(X, 31)
     assert [len(e) for e in edges] == [30, 4, len(np.unique(X[:, 2])) - 1, 0]  # percentiles, distinct values
     assert np.array_equal(codes[:, 1], X[:, 1])  # 0…4: bin k holds the value k
     fitted = train._fit_trees(X, y, np.ones(n), settings, np.arange(n))
-    plain = {k: v for k, v in settings.items() if k != "bins"}
+    plain = {k: v for k, v in settings.items() if k not in ("bins", "bags", "bag_learning_rate_scale")}
     reference = sklearn.HistGradientBoostingClassifier(**plain).fit(codes, y).predict_proba(codes)[:, 1]
     assert np.allclose(fitted.probabilities(X), reference, rtol=0, atol=1e-12)
     # the same rows in another order: the same bins, the same trees

@@ -110,7 +110,8 @@ def label(page: Page, options: Options = Options()) -> Labels:
         return Labels(NAME, (), {NAME: details})
     probability = model.probabilities(para)
     threshold = model.threshold + FAVOR_SHIFT[options.favor]
-    keep = probability >= threshold
+    choice = para.column("container_tag") != _OPTION_CODE  # a drop-down's entries are never content
+    keep = (probability >= threshold) & choice
     in_comments = para.column("dist_comment") <= COMMENT_LEVELS
     if options.comments:
         keep |= in_comments & (probability >= threshold / 3)
@@ -123,7 +124,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
     _whole_code_blocks(para, keep)
     _keep_title(para, keep)
     if options.fallback:
-        details.update(_fallback(para, keep, probability))
+        details.update(_fallback(para, keep, probability, choice))
     per_block = np.repeat(keep, para.ends - para.starts)
     _drop_permalinks(page, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
@@ -145,6 +146,8 @@ def _drop_permalinks(page: Page, per_block: np.ndarray) -> None:
 #: the whole text of a heading's permalink anchor
 PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "⚓︎", "🔗︎"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``
+_OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
 _TEXT = attrgetter("text")
 
 
@@ -275,10 +278,11 @@ def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
         keep[i] = True
 
 
-def _fallback(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray) -> dict:
+def _fallback(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray,
+              choice: np.ndarray) -> dict:
     """When the model kept almost nothing of a page (or nothing at all of a small page
     that has text): keep the low-link paragraphs it ranks near its best guess, or else
-    the best container's.
+    the best container's (of the paragraphs in ``choice``).
 
     On a page unlike its training pages the model's probabilities can all fall below
     the threshold while their order is still right (a short article under a 900-entry
@@ -288,7 +292,8 @@ def _fallback(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     kept = int(para.chars[keep].sum())
     if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept):
         return {}
-    low_link = para.column("link_density") < 0.5
+    low_link = (para.column("link_density") < 0.5) & choice
+    probability = np.where(choice, probability, 0.0)
     reason = f"the model kept {kept} of {total} characters"
     ranked = low_link & (probability >= FALLBACK_RELATIVE * probability.max())
     container = low_link & (para.column("in_top") > 0)
