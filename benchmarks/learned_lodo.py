@@ -350,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, nargs="+", default=None,
                         help="--json runs: rows met, mean of the rows, pages moved against the first")
     args = parser.parse_args(argv)
+    if args.reuse and not args.models:
+        parser.error("--reuse needs --models DIR")
     if args.compare:
         print(compare(args.compare))
         return 0
@@ -366,8 +368,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         records = json.loads(args.report.read_text())["records"]
     else:
-        if args.reuse and not args.models:
-            parser.error("--reuse needs --models DIR")
         records = learned_records(pages, datasets, args.workers, params, not args.flat, args.models,
                                   args.reuse)
         records += peer_records(datasets, args.workers, not args.no_peer_cache)

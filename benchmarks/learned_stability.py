@@ -2,7 +2,7 @@
 
     python benchmarks/learned_stability.py                          # the DANIEL fold, 2 pages dropped
     python benchmarks/learned_stability.py --fold l3s-gn1 --drop 5 --seed 1
-    python benchmarks/learned_stability.py --params '{"bins": "subsample"}'   # scikit-learn's binning
+    python benchmarks/learned_stability.py --params '{"bins": "subsample", "bags": 1}'   # one fit, scikit-learn's bins
 
 A fold of ``learned_lodo.py`` (a dataset left out, or a wcxb-dev host fold) is fitted
 twice: on its training pages, and on the same less ``--drop`` pages drawn at random. Both
@@ -10,7 +10,7 @@ models score the held-out pages (paragraph decisions against the aligned gold, a
 ``learned_lodo.py --quick`` does). A model worth measuring barely notices two pages of
 3 700: the report gives the share of held-out paragraphs whose decision flips, the pages
 whose character F1 moves by more than 0.1, and each model's mean character F1.
-Deterministic; about 5 minutes a fold on 2 cores (the two fits run side by side).
+Deterministic; about 10 minutes for the DANIEL fold on 2 cores (the two fits run side by side).
 """
 
 from __future__ import annotations

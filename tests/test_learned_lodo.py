@@ -70,3 +70,18 @@ def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch
     assert 0 <= int(row[3].split()[0]) <= held
     with pytest.raises(SystemExit):
         stability.main(["--fold", "nowhere", "--workers", "1"])
+
+
+def test_reuse_reads_each_folds_saved_model_and_names_the_missing_ones(tmp_path):
+    import pytest
+
+    lodo = _lodo()
+    plan = [("daniel", [], set()), ("wcxb-dev/hosts0", [], set())]
+    (tmp_path / "daniel.zip").write_bytes(b"a model")
+    with pytest.raises(SystemExit, match="wcxb-dev-hosts0.zip"):
+        lodo._saved_folds(plan, tmp_path)
+    (tmp_path / "wcxb-dev-hosts0.zip").write_bytes(b"a model")
+    assert lodo._saved_folds(plan, tmp_path) == [(str(tmp_path / "daniel.zip"), 0.0),
+                                                 (str(tmp_path / "wcxb-dev-hosts0.zip"), 0.0)]
+    with pytest.raises(SystemExit):  # --reuse without --models
+        lodo.main(["--reuse", "--report", str(tmp_path / "none.json")])
