@@ -163,7 +163,10 @@ def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
     with contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory() as tmp:
-        fitted = _saved_folds(plan, keep) if reuse and keep else _fit_folds(pages, plan, params, stacked, tmp, workers)
+        if reuse and keep:
+            fitted = _saved_folds(plan, keep)
+        else:
+            fitted = _fit_folds(pages, plan, params, stacked, tmp, workers)
         for (fold, training, _), (path, seconds) in zip(plan, fitted):
             t0 = time.perf_counter()
             name = fold.split("/")[0]

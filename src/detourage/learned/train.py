@@ -183,8 +183,8 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
                   "fit_seconds": round(seconds, 1)}
     if second is not None:
         provenance["context"] = list(context.names())
-    return Model(first, features.names(), float(settings.get("threshold", 0.5)), {**provenance, **(meta or {})},
-                 second)
+    threshold = float(settings.get("threshold", 0.5))
+    return Model(first, features.names(), threshold, {**provenance, **(meta or {})}, second)
 
 
 def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, Any],
@@ -232,7 +232,8 @@ def _page_keys(pages: Sequence[PageData]) -> np.ndarray:
 def _poisson_draws(keys: np.ndarray, bag: int, seed: int) -> np.ndarray:
     """How often each row's page is drawn into bootstrap ``bag`` (Poisson with mean 1),
     a function of the page's key, the bag and the seed alone."""
-    mixed = np.asarray(keys, np.uint64) ^ np.uint64((seed * 0x9E3779B97F4A7C15 + (bag + 1) * 0xBF58476D1CE4E5B9) % 2**64)
+    salt = (seed * 0x9E3779B97F4A7C15 + (bag + 1) * 0xBF58476D1CE4E5B9) % 2**64
+    mixed = np.asarray(keys, np.uint64) ^ np.uint64(salt)
     # splitmix64's finaliser spreads the keys' bits; the top 53 bits make a uniform in [0, 1)
     with np.errstate(over="ignore"):
         mixed = (mixed ^ (mixed >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)

@@ -114,7 +114,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
     keep = (probability >= threshold) & choice
     in_comments = para.column("dist_comment") <= COMMENT_LEVELS
     if options.comments:
-        keep |= in_comments & (probability >= threshold / 3)
+        keep |= in_comments & (probability >= threshold / 3) & choice
     elif not para.column("type_forum")[0]:
         if para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
             keep &= ~in_comments
