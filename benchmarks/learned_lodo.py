@@ -5,6 +5,7 @@
     python benchmarks/learned_lodo.py --quick --fold daniel   # paragraph-level proxy, one fold
     python benchmarks/learned_lodo.py --models build/folds  # also keep each fold's model
     python benchmarks/learned_lodo.py --models build/folds --reuse  # score with them again, no fitting
+    python benchmarks/learned_lodo.py --models build/folds --reuse --threshold 0.45  # at another threshold
     python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
-import contextlib
 import hashlib
 import json
 import multiprocessing as mp
@@ -143,30 +143,39 @@ def _fit_folds(pages: Sequence[train.PageData], plan: list, params: dict, stacke
         return list(pool.map(_fit_fold, jobs))
 
 
-def _saved_folds(plan: list, folder: Path) -> list[tuple[str, float]]:
-    """Every fold's model as an earlier run saved it in ``folder`` (fit seconds 0)."""
+def _saved_folds(plan: list, folder: Path, threshold: float | None, scratch: str) -> list[tuple[str, float]]:
+    """Every fold's model as an earlier run saved it in ``folder`` (fit seconds 0); with a
+    ``threshold``, a copy in ``scratch`` that decides at that threshold instead."""
     paths = [folder / f"{fold.replace('/', '-')}.zip" for fold, _, _ in plan]
     missing = [path.name for path in paths if not path.is_file()]
     if missing:
         raise SystemExit(f"--reuse: {folder} has no {', '.join(missing)}: run once with --models {folder}")
-    return [(str(path), 0.0) for path in paths]
+    if threshold is None:
+        return [(str(path), 0.0) for path in paths]
+    out = []
+    for path in paths:
+        model = Model.from_bytes(path.read_bytes(), str(path))
+        copy = str(Path(scratch) / path.name)
+        replace(model, threshold=threshold).save(copy)
+        out.append((copy, 0.0))
+    return out
 
 
 def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
                     params: dict, stacked: bool = True, keep: Path | None = None,
-                    reuse: bool = False) -> list[dict]:
+                    reuse: bool = False, threshold: float | None = None) -> list[dict]:
     """Every scored page of every fold, cleaned by ``learned`` with that fold's model
     (folds fitted in parallel, one core each); the models are kept in ``keep`` if given,
-    or, with ``reuse``, read from there instead of fitted."""
+    or, with ``reuse``, read from there instead of fitted (at ``threshold`` if given)."""
     plan = folds(pages, list(datasets))
     records = []
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
-    with contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
         if reuse and keep:
-            fitted = _saved_folds(plan, keep)
+            fitted = _saved_folds(plan, keep, threshold, scratch)
         else:
-            fitted = _fit_folds(pages, plan, params, stacked, tmp, workers)
+            fitted = _fit_folds(pages, plan, params, stacked, str(keep) if keep else scratch, workers)
         for (fold, training, _), (path, seconds) in zip(plan, fitted):
             t0 = time.perf_counter()
             name = fold.split("/")[0]
@@ -348,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
                              "fitting them: a change after the trees (what the method does with their "
                              "scores) is then measured without the fits' chance; the models must come "
                              "from the same features")
+    parser.add_argument("--threshold", type=float, default=None,
+                        help="--reuse: score the saved models at this decision threshold instead of their own")
     parser.add_argument("--report", type=Path, default=None,
                         help="rebuild the table from a --json run's records instead of running")
     parser.add_argument("--compare", type=Path, nargs="+", default=None,
@@ -355,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.reuse and not args.models:
         parser.error("--reuse needs --models DIR")
+    if args.threshold is not None and not args.reuse:
+        parser.error("--threshold needs --reuse (a fitted run takes --params '{\"threshold\": T}')")
     if args.compare:
         print(compare(args.compare))
         return 0
@@ -372,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         records = json.loads(args.report.read_text())["records"]
     else:
         records = learned_records(pages, datasets, args.workers, params, not args.flat, args.models,
-                                  args.reuse)
+                                  args.reuse, args.threshold)
         records += peer_records(datasets, args.workers, not args.no_peer_cache)
     text, rows = report(records, page_types)
     print(text)

@@ -74,14 +74,27 @@ def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch
 
 def test_reuse_reads_each_folds_saved_model_and_names_the_missing_ones(tmp_path):
     import pytest
+    from test_learned import _constant_forest
+
+    from detourage.learned import features
+    from detourage.learned.forest import Model
 
     lodo = _lodo()
     plan = [("daniel", [], set()), ("wcxb-dev/hosts0", [], set())]
-    (tmp_path / "daniel.zip").write_bytes(b"a model")
+    one_leaf = _constant_forest(0.0)
+    Model(one_leaf, features.names(), 0.5, {"name": "saved"}).save(str(tmp_path / "daniel.zip"))
     with pytest.raises(SystemExit, match="wcxb-dev-hosts0.zip"):
-        lodo._saved_folds(plan, tmp_path)
-    (tmp_path / "wcxb-dev-hosts0.zip").write_bytes(b"a model")
-    assert lodo._saved_folds(plan, tmp_path) == [(str(tmp_path / "daniel.zip"), 0.0),
-                                                 (str(tmp_path / "wcxb-dev-hosts0.zip"), 0.0)]
+        lodo._saved_folds(plan, tmp_path, None, str(tmp_path))
+    Model(one_leaf, features.names(), 0.5, {"name": "saved"}).save(str(tmp_path / "wcxb-dev-hosts0.zip"))
+    assert lodo._saved_folds(plan, tmp_path, None, "") == [(str(tmp_path / "daniel.zip"), 0.0),
+                                                           (str(tmp_path / "wcxb-dev-hosts0.zip"), 0.0)]
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    copies = lodo._saved_folds(plan, tmp_path, 0.45, str(scratch))  # copies deciding at 0.45
+    assert [Path(path).parent for path, _ in copies] == [scratch, scratch]
+    assert [Model.from_bytes(Path(path).read_bytes(), path).threshold for path, _ in copies] == [0.45, 0.45]
+    assert Model.from_bytes((tmp_path / "daniel.zip").read_bytes(), "saved").threshold == 0.5  # left alone
     with pytest.raises(SystemExit):  # --reuse without --models
         lodo.main(["--reuse", "--report", str(tmp_path / "none.json")])
+    with pytest.raises(SystemExit):  # --threshold without --reuse
+        lodo.main(["--threshold", "0.4", "--report", str(tmp_path / "none.json")])
