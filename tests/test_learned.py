@@ -367,6 +367,42 @@ def test_an_unnamed_comment_section_is_cut_below_its_heading():
     assert "Send us your views" not in box and "The harbour reopens on Monday" in box
 
 
+@pytest.mark.parametrize("line, heads", [
+    ("Latest news", True), ("Related articles:", True), ("RELATED", True), ("More from The Gazette", True),
+    ("Czytaj także", True), ("Zobacz też:", True), ("Читайте также", True), ("Τελευταία Νέα", True),
+    ("相关新闻", True), ("À lire aussi »", True), ("Most read", True), ("You may also like", True),
+    ("See also", False), ("More on fields ¶", False), ("Recommended:", False),
+    ("Most popular programming languages", False), ("Related work on tree ensembles", False),
+    ("The latest news from the harbour is that it will reopen on Monday", False),
+])
+def test_related_mark(line, heads):
+    assert learned.related_mark(line) is heads
+
+
+def test_a_box_of_related_teasers_is_dropped_but_not_an_article_section():
+    everything = Model(_constant_forest(9.0), features.names(), 0.5, {"name": "everything"})
+    teasers = ("<div><div><h3>Latest news</h3></div><ul>"
+               "<li><a href='/a'>Doctors strike again</a><div>After the pharmacists, the doctors of the fund "
+               "decided to strike again this week.</div></li>"
+               "<li><a href='/b'>New rules for the insured</a><div>The fund sets new terms of care for "
+               "farmers and their families.</div></li></ul></div>")
+
+    def result(body: str):
+        page = load(f"<html><body>{body}</body></html>")
+        return run(page, "learned", {"learned": learned.Options(model=everything)})
+
+    boxed = result(f"<article>{_story(4)}</article>{teasers}")
+    assert "Paragraph 3" in boxed.text and "Latest news" not in boxed.text
+    assert "doctors of the fund" not in boxed.text and "new terms of care" not in boxed.text
+    assert boxed.labels.details["learned"]["related_boxes"] == ["Latest news"]
+    # a heading in the article's own container that reads "Related…": a section, kept
+    flat = result(f"<div>{_story(4)}<h3>Related</h3><p>The harbour was flooded in 1953 too.</p></div>")
+    assert "flooded in 1953" in flat.text and "related_boxes" not in flat.labels.details["learned"]
+    # teasers with no article above them (a home page): kept
+    home = result(f"<div>{teasers}</div><div>{_story(2)}</div>")
+    assert "doctors of the fund" in home.text
+
+
 def test_a_code_block_is_kept_or_dropped_whole():
     # the model keeps lines longer than 30 characters: the story, not short code lines
     split = Forest(np.array([features.names().index("log_chars"), 0, 0], np.int32),

@@ -121,6 +121,9 @@ def label(page: Page, options: Options = Options()) -> Labels:
         mark = _cut_comment_section(para, keep)
         if mark is not None:
             details["comment_mark"] = mark
+    boxes = _drop_related_boxes(para, keep)
+    if boxes:
+        details["related_boxes"] = boxes
     _whole_code_blocks(para, keep)
     _keep_title(para, keep)
     if options.fallback:
@@ -234,6 +237,68 @@ def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | N
                                      zip(parent[0, i:].tolist(), parent[1, i:].tolist())), bool, len(keep) - i)
         return para.texts[i]
     return None
+
+
+#: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
+#: trailing ":", "»"… allowed), in the languages of the shipped stop lists and a few more;
+#: only phrases that do not head a section of an article or a label ("see also", "more on
+#: X", "most popular languages" and a bare "recommended:" do)
+RELATED_WORDS = re.compile(
+    r"(?:(?:the )?latest (?:news|stories|articles|headlines|posts)|related(?: (?:articles?|stories|news|posts"
+    r"|content|links|coverage|topics|videos))?|more (?:news|stories|articles|headlines)|more from .+"
+    r"|most (?:read|popular|viewed|shared|emailed)(?: (?:stories|articles|news|posts|now|today))?"
+    r"|top (?:stories|news|headlines)|recommended (?:for you|stories|articles|reading|posts)"
+    r"|(?:you )?(?:may|might) also (?:like|enjoy|be interested in)|read (?:also|next)|also read"
+    r"|trending(?: (?:now|stories|articles|news))?|popular (?:now|stories|articles|posts)|what to read next"
+    r"|ähnliche (?:artikel|beiträge|themen)|weitere (?:artikel|nachrichten|meldungen)|mehr zum thema"
+    r"|meistgelesen(?:e artikel)?|das könnte sie auch interessieren|(?:à )?lire aussi|sur le même sujet"
+    r"|les plus lus|articles similaires|noticias relacionadas|te puede interesar|lo más leído|más noticias"
+    r"|articoli correlati|potrebbe interessarti|i più letti|czytaj (?:też|także|również)"
+    r"|zobacz (?:też|także|również)|najnowsze(?: (?:wiadomości|artykuły|informacje))?|polecamy"
+    r"|najczęściej czytane|powiązane (?:artykuły|tematy|wiadomości)|читайте (?:также|еще|ещё)"
+    r"|смотрите также|похожие (?:новости|статьи|материалы)|последние новости|самое (?:читаемое|популярное)"
+    r"|новости по теме|другие новости|τελευταία νέα|δείτε (?:επίσης|ακόμα|ακόμη)|διαβάστε (?:επίσης|ακόμα|ακόμη)"
+    r"|σχετικά (?:άρθρα|θέματα|νέα)|δημοφιλή(?: άρθρα)?|相关(?:新闻|阅读|文章|报道)|相關(?:新聞|閱讀|文章|報導)"
+    r"|推荐阅读|延伸阅读|猜你喜欢|热门(?:新闻|文章|推荐)|最新(?:新闻|文章)|lees ook|meer nieuws|leia também"
+    r"|mais lidas|notícias relacionadas|ilgili haberler|benzer haberler|çok okunanlar)[\s:.»›>|-]*")
+#: a related box's heading is at most this long…
+RELATED_CHARS = 50
+#: …and follows at least this many kept characters (teasers need an article to be teasers of)
+RELATED_ARTICLE_CHARS = 200
+
+
+def related_mark(text: str) -> bool:
+    """Whether a line is the whole heading of a box of links to other pages ("Latest
+    news", "Related articles:", "Czytaj także", "Читайте также", "相关新闻")."""
+    return len(text) <= RELATED_CHARS and RELATED_WORDS.fullmatch(" ".join(text.lower().split())) is not None
+
+
+def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray) -> list[str]:
+    """Drop every box (the smallest ancestor of its heading that holds paragraphs after
+    it) headed by a :func:`related_mark` line below :data:`RELATED_ARTICLE_CHARS` of kept
+    text, when the box holds none of the kept text above the heading; the headings.
+
+    The last condition keeps a section of the article whose heading happens to read
+    "Related…" in flat markup (its container holds the article above it); a box of
+    teasers ("Latest news" and five headlines with their summaries) is a container of
+    its own.  The model keeps such summaries readily: they are sentences of prose."""
+    kept_chars = np.where(keep, para.chars, 0)
+    kept_before = np.cumsum(kept_chars) - kept_chars
+    short = np.flatnonzero((para.chars <= RELATED_CHARS) & (kept_before >= RELATED_ARTICLE_CHARS)
+                           & (para.column("link_density") < 0.5))
+    found = []
+    for i in short.tolist():
+        if not related_mark(para.texts[i]):
+            continue
+        kept = np.r_[0, np.cumsum(keep[:i])]  # kept paragraphs before each index up to i
+        for start, end in para.spans[:, :, i].tolist():
+            if kept[i] > kept[start]:  # the box would hold the kept text above the heading
+                break
+            if end > i + 1:
+                keep[i:end] = False
+                found.append(para.texts[i])
+                break
+    return found
 
 
 def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
