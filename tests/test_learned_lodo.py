@@ -98,3 +98,28 @@ def test_reuse_reads_each_folds_saved_model_and_names_the_missing_ones(tmp_path)
         lodo.main(["--reuse", "--report", str(tmp_path / "none.json")])
     with pytest.raises(SystemExit):  # --threshold without --reuse
         lodo.main(["--threshold", "0.4", "--report", str(tmp_path / "none.json")])
+
+
+def test_gold_conventions_shares_what_gold_keeps_of_bylines_and_captions():
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("gold_conventions", BENCH / "gold_conventions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    import numpy as np
+
+    from detourage.learned import features, train
+
+    names = features.names()
+    X = np.full((4, len(names)), 99.0, np.float32)
+    X[0, names.index("dist_meta")] = 0  # a byline the gold keeps
+    X[1, names.index("dist_meta")] = 1  # a date in the byline's box, left out
+    X[2, names.index("dist_media")] = 0  # a caption, left out
+    # row 3: the body, long and in no such region
+    chars = np.array([20, 30, 50, 900])
+    page = train.PageData("l3s-gn1", "1", "en", "article", "example.org", X, np.array([True, False, False, True]),
+                          chars, np.zeros((features.LEVELS, 2, 4), np.int32), np.zeros(4, np.int32))
+    wcxb = train.PageData("wcxb-dev", "2", "en", "forum", "example.org", X, np.array([False] * 4), chars,
+                          np.zeros((features.LEVELS, 2, 4), np.int32), np.zeros(4, np.int32))
+    table = module.shares([page, wcxb])
+    assert table["l3s-gn1"] == {"meta": (0.4, 50), "media": (0.0, 50)}
+    assert table["wcxb-dev/forum"]["meta"] == (0.0, 50)
