@@ -379,6 +379,10 @@ def test_related_mark(line, heads):
     assert learned.related_mark(line) is heads
 
 
+def test_related_phrases_start_with_a_letter():  # the first-letter test before the pattern relies on it
+    assert all(phrase[0].isalpha() and phrase[0] == phrase[0].lower() for phrase in learned.RELATED_PHRASES)
+
+
 def test_a_box_of_related_teasers_is_dropped_but_not_an_article_section():
     everything = Model(_constant_forest(9.0), features.names(), 0.5, {"name": "everything"})
     teasers = ("<div><div><h3>Latest news</h3></div><ul>"

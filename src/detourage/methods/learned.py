@@ -243,24 +243,34 @@ def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | N
 #: trailing ":", "»"… allowed), in the languages of the shipped stop lists and a few more;
 #: only phrases that do not head a section of an article or a label ("see also", "more on
 #: X", "most popular languages" and a bare "recommended:" do)
-RELATED_WORDS = re.compile(
-    r"(?:(?:the )?latest (?:news|stories|articles|headlines|posts)|related(?: (?:articles?|stories|news|posts"
-    r"|content|links|coverage|topics|videos))?|more (?:news|stories|articles|headlines)|more from .+"
-    r"|most (?:read|popular|viewed|shared|emailed)(?: (?:stories|articles|news|posts|now|today))?"
-    r"|top (?:stories|news|headlines)|recommended (?:for you|stories|articles|reading|posts)"
-    r"|(?:you )?(?:may|might) also (?:like|enjoy|be interested in)|read (?:also|next)|also read"
-    r"|trending(?: (?:now|stories|articles|news))?|popular (?:now|stories|articles|posts)|what to read next"
-    r"|ähnliche (?:artikel|beiträge|themen)|weitere (?:artikel|nachrichten|meldungen)|mehr zum thema"
-    r"|meistgelesen(?:e artikel)?|das könnte sie auch interessieren|(?:à )?lire aussi|sur le même sujet"
-    r"|les plus lus|articles similaires|noticias relacionadas|te puede interesar|lo más leído|más noticias"
-    r"|articoli correlati|potrebbe interessarti|i più letti|czytaj (?:też|także|również)"
-    r"|zobacz (?:też|także|również)|najnowsze(?: (?:wiadomości|artykuły|informacje))?|polecamy"
-    r"|najczęściej czytane|powiązane (?:artykuły|tematy|wiadomości)|читайте (?:также|еще|ещё)"
-    r"|смотрите также|похожие (?:новости|статьи|материалы)|последние новости|самое (?:читаемое|популярное)"
-    r"|новости по теме|другие новости|τελευταία νέα|δείτε (?:επίσης|ακόμα|ακόμη)|διαβάστε (?:επίσης|ακόμα|ακόμη)"
-    r"|σχετικά (?:άρθρα|θέματα|νέα)|δημοφιλή(?: άρθρα)?|相关(?:新闻|阅读|文章|报道)|相關(?:新聞|閱讀|文章|報導)"
-    r"|推荐阅读|延伸阅读|猜你喜欢|热门(?:新闻|文章|推荐)|最新(?:新闻|文章)|lees ook|meer nieuws|leia também"
-    r"|mais lidas|notícias relacionadas|ilgili haberler|benzer haberler|çok okunanlar)[\s:.»›>|-]*")
+RELATED_PHRASES = (
+    r"latest (?:news|stories|articles|headlines|posts)", r"the latest (?:news|stories|articles|headlines|posts)",
+    r"related(?: (?:articles?|stories|news|posts|content|links|coverage|topics|videos))?",
+    r"more (?:news|stories|articles|headlines)", r"more from .+",
+    r"most (?:read|popular|viewed|shared|emailed)(?: (?:stories|articles|news|posts|now|today))?",
+    r"top (?:stories|news|headlines)", r"recommended (?:for you|stories|articles|reading|posts)",
+    r"you (?:may|might) also (?:like|enjoy|be interested in)", r"may also (?:like|enjoy|be interested in)",
+    r"might also (?:like|enjoy|be interested in)",
+    r"read (?:also|next)", r"also read", r"trending(?: (?:now|stories|articles|news))?",
+    r"popular (?:now|stories|articles|posts)", r"what to read next",
+    r"ähnliche (?:artikel|beiträge|themen)", r"weitere (?:artikel|nachrichten|meldungen)", r"mehr zum thema",
+    r"meistgelesen(?:e artikel)?", r"das könnte sie auch interessieren", r"à lire aussi", r"lire aussi",
+    r"sur le même sujet", r"les plus lus", r"articles similaires", r"noticias relacionadas", r"te puede interesar",
+    r"lo más leído", r"más noticias", r"articoli correlati", r"potrebbe interessarti", r"i più letti",
+    r"czytaj (?:też|także|również)", r"zobacz (?:też|także|również)",
+    r"najnowsze(?: (?:wiadomości|artykuły|informacje))?", r"polecamy", r"najczęściej czytane",
+    r"powiązane (?:artykuły|tematy|wiadomości)", r"читайте (?:также|еще|ещё)", r"смотрите также",
+    r"похожие (?:новости|статьи|материалы)", r"последние новости", r"самое (?:читаемое|популярное)",
+    r"новости по теме", r"другие новости", r"τελευταία νέα", r"δείτε (?:επίσης|ακόμα|ακόμη)",
+    r"διαβάστε (?:επίσης|ακόμα|ακόμη)", r"σχετικά (?:άρθρα|θέματα|νέα)", r"δημοφιλή(?: άρθρα)?",
+    r"相关(?:新闻|阅读|文章|报道)", r"相關(?:新聞|閱讀|文章|報導)", r"推荐阅读", r"延伸阅读", r"猜你喜欢",
+    r"热门(?:新闻|文章|推荐)", r"最新(?:新闻|文章)", r"lees ook", r"meer nieuws", r"leia também", r"mais lidas",
+    r"notícias relacionadas", r"ilgili haberler", r"benzer haberler", r"çok okunanlar",
+)
+RELATED_WORDS = re.compile("(?:" + "|".join(RELATED_PHRASES) + r")[\s:.»›>|-]*")
+#: the letters such a heading starts with (each phrase starts with a literal one): a line
+#: starting otherwise is no heading of the kind, without the whole pattern
+_RELATED_FIRST = frozenset(phrase[0] for phrase in RELATED_PHRASES)
 #: a related box's heading is at most this long…
 RELATED_CHARS = 50
 #: …and follows at least this many kept characters (teasers need an article to be teasers of)
@@ -270,7 +280,9 @@ RELATED_ARTICLE_CHARS = 200
 def related_mark(text: str) -> bool:
     """Whether a line is the whole heading of a box of links to other pages ("Latest
     news", "Related articles:", "Czytaj także", "Читайте также", "相关新闻")."""
-    return len(text) <= RELATED_CHARS and RELATED_WORDS.fullmatch(" ".join(text.lower().split())) is not None
+    if len(text) > RELATED_CHARS or text.lstrip()[:1].lower() not in _RELATED_FIRST:
+        return False
+    return RELATED_WORDS.fullmatch(" ".join(text.lower().split())) is not None
 
 
 def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray) -> list[str]:
