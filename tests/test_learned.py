@@ -407,6 +407,23 @@ def test_a_box_of_related_teasers_is_dropped_but_not_an_article_section():
     assert "doctors of the fund" in home.text
 
 
+def test_the_fallback_does_not_bring_a_related_box_back():
+    # a short article, then a box of teasers holding more prose than the article (the
+    # page's "best container"), under a long menu: once the box is dropped the model has
+    # kept under 5 % of the page's text, and the fallback must look elsewhere
+    toy = Model(_toy_forest(), features.names(), 0.5, {"name": "toy"})
+    summary = ("The fund sets new terms of care for farmers, their families, and the doctors who treat them, "
+               "from the first of the month, the ministry said on Tuesday.")
+    teasers = ("<div><div><h3>Latest news</h3></div><ul>"
+               + "".join(f"<li><a href='/{i}'>Headline {i}</a><div>{summary}</div></li>" for i in range(4))
+               + "</ul></div>")
+    menu = "<ul>" + "".join(f"<li><a href='/m{i}'>Section number {i} of the site</a></li>" for i in range(250)) + "</ul>"
+    page = load(f"<html><body><div>{_story(4)}</div>{teasers}{menu}</body></html>")
+    result = run(page, "learned", {"learned": learned.Options(model=toy)})
+    assert result.labels.details["learned"]["related_boxes"] == ["Latest news"]
+    assert "Paragraph 3" in result.text and "terms of care" not in result.text
+
+
 def test_a_code_block_is_kept_or_dropped_whole():
     # the model keeps lines longer than 30 characters: the story, not short code lines
     split = Forest(np.array([features.names().index("log_chars"), 0, 0], np.int32),

@@ -23,8 +23,8 @@ expects:
    (:func:`_whole_code_blocks`);
 4. **never empty by accident**: when the page has text and the model keeps almost none
    of it, the paragraphs it ranks near its best guess are kept instead (or, failing
-   that, those of the best Readability-style container), and the labels' details say so
-   (``details["learned"]["fallback"]``).
+   that, those of the best Readability-style container), never those of a related box
+   dropped above, and the labels' details say so (``details["learned"]["fallback"]``).
 
 The shipped model (``data/learned-default.zip``) is rebuilt by
 ``python benchmarks/train_learned.py --write``; ``detourage train learned`` trains one on
@@ -121,13 +121,14 @@ def label(page: Page, options: Options = Options()) -> Labels:
         mark = _cut_comment_section(para, keep)
         if mark is not None:
             details["comment_mark"] = mark
-    boxes = _drop_related_boxes(para, keep)
+    barred = np.zeros_like(keep)  # the related boxes: the fallback does not bring them back
+    boxes = _drop_related_boxes(para, keep, barred)
     if boxes:
         details["related_boxes"] = boxes
     _whole_code_blocks(para, keep)
     _keep_title(para, keep)
     if options.fallback:
-        details.update(_fallback(para, keep, probability, choice))
+        details.update(_fallback(para, keep, probability, choice & ~barred))
     per_block = np.repeat(keep, para.ends - para.starts)
     _drop_permalinks(page, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
@@ -285,10 +286,11 @@ def related_mark(text: str) -> bool:
     return RELATED_WORDS.fullmatch(" ".join(text.lower().split())) is not None
 
 
-def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray) -> list[str]:
+def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> list[str]:
     """Drop every box (the smallest ancestor of its heading that holds paragraphs after
     it) headed by a :func:`related_mark` line below :data:`RELATED_ARTICLE_CHARS` of kept
-    text, when the box holds none of the kept text above the heading; the headings.
+    text, when the box holds none of the kept text above the heading, and mark it in
+    ``barred``; the headings.
 
     The last condition keeps a section of the article whose heading happens to read
     "Related…" in flat markup (its container holds the article above it); a box of
@@ -308,6 +310,7 @@ def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray) -> list[str
                 break
             if end > i + 1:
                 keep[i:end] = False
+                barred[i:end] = True
                 found.append(para.texts[i])
                 break
     return found
