@@ -306,8 +306,8 @@ def _means(table: dict[str, dict[str, dict]], methods: list[str]) -> str:
 def compare(runs: Sequence[Path]) -> str:
     """Runs written by ``--json``, one line each: the rows whose bar is met, the mean shingle
     F1 of all rows (wcxb-dev's by host folds) and each row's; then, for each run against the
-    first, how many held-out pages moved by more than :data:`MOVED` shingle F1, and those
-    pages (dataset, id, F1 before -> after), the largest loss first."""
+    first, how many held-out pages changed at all (up, down) and by more than :data:`MOVED`
+    shingle F1, and those pages (dataset, id, F1 before -> after), the largest loss first."""
     lines, pages = [], []
     for path in runs:
         data = json.loads(path.read_text())
@@ -319,9 +319,11 @@ def compare(runs: Sequence[Path]) -> str:
         pages.append({(r["dataset"], r["id"]): _page_f1(r) for r in data["records"]
                       if r["method"] == "learned (host folds)" or (r["method"] == "learned" and r["dataset"] != "wcxb-dev")})
     for path, run in zip(runs[1:], pages[1:]):
-        moved = sorted((run[k] - pages[0][k], k) for k in run.keys() & pages[0].keys()
-                       if abs(run[k] - pages[0][k]) > MOVED)
-        lines.append(f"{path.name} against {runs[0].name}: {len(moved)} of {len(run)} pages moved by more than {MOVED}")
+        delta = {k: run[k] - pages[0][k] for k in run.keys() & pages[0].keys()}
+        moved = sorted((d, k) for k, d in delta.items() if abs(d) > MOVED)
+        up, down = sum(d > CHANGED for d in delta.values()), sum(d < -CHANGED for d in delta.values())
+        lines.append(f"{path.name} against {runs[0].name}: {up + down} of {len(run)} pages changed ({up} up, "
+                     f"{down} down), {len(moved)} by more than {MOVED}")
         lines += [f"    {dataset} {page}: {pages[0][dataset, page]:.3f} -> {run[dataset, page]:.3f}"
                   for _, (dataset, page) in moved]
     return "\n".join(lines)
@@ -329,6 +331,8 @@ def compare(runs: Sequence[Path]) -> str:
 
 #: a page "moved" between two runs when its shingle F1 changed by more than this
 MOVED = 0.1
+#: …and changed at all past float noise
+CHANGED = 1e-9
 
 
 def _page_f1(record: dict) -> float:

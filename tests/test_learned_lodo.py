@@ -38,7 +38,7 @@ def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
     assert lines[0] == "a.json: rows met 1/2, mean of the rows 0.8500 | 0.800 0.900"
     assert lines[1] == "b.json: rows met 0/2, mean of the rows 0.6500 | 0.600 0.700"
     # page 2 moved by 0.4, page 3 by 0.05; the wcxb page is read from its host-fold record
-    assert lines[2] == "b.json against a.json: 1 of 4 pages moved by more than 0.1"
+    assert lines[2] == "b.json against a.json: 2 of 4 pages changed (1 up, 1 down), 1 by more than 0.1"
     assert lines[3:] == ["    daniel 2: 0.500 -> 0.100"]
 
 
