@@ -29,9 +29,10 @@ from train_learned import SHARED, dataset_paths, load_pages  # noqa: E402
 
 #: a paragraph at most this long is a line around the article, not its body
 SHORT = 120
-#: the region groups reported, each by the levels (container = 0, parent = 1) that name it
+#: the region groups reported
 GROUPS = ("meta", "media")
-LEVELS = 1
+#: a group counts when it names the paragraph's container (level 0) or its parent (level 1)
+NEAR = 1
 
 
 def shares(pages) -> dict[str, dict[str, tuple[float, int]]]:  # type: ignore[no-untyped-def]
@@ -43,7 +44,7 @@ def shares(pages) -> dict[str, dict[str, tuple[float, int]]]:  # type: ignore[no
         row = page.dataset if page.dataset != "wcxb-dev" else f"wcxb-dev/{page.page_type}"
         short = (page.chars <= SHORT) & (page.chars > 3)
         for group in GROUPS:
-            near = short & (page.X[:, names.index(f"dist_{group}")] <= LEVELS)
+            near = short & (page.X[:, names.index(f"dist_{group}")] <= NEAR)
             chars = page.chars[near].astype(np.float64)
             kept[row, group] += float((chars * page.y[near]).sum())
             total[row, group] += float(chars.sum())

@@ -10,12 +10,17 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-def _lodo():  # type: ignore[no-untyped-def]
+def _bench(name: str):  # type: ignore[no-untyped-def]
+    """The script ``benchmarks/NAME.py`` as a module (benchmarks/ on the path for its imports)."""
     sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("learned_lodo", BENCH / "learned_lodo.py")
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _lodo():  # type: ignore[no-untyped-def]
+    return _bench("learned_lodo")
 
 
 def _run(path: Path, f1: float, pages: dict[str, float], met: bool) -> Path:
@@ -54,10 +59,7 @@ def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch
 
     from detourage.learned import train
 
-    _lodo()  # puts benchmarks/ on the path
-    spec = importlib.util.spec_from_file_location("learned_stability", BENCH / "learned_stability.py")
-    stability = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(stability)
+    stability = _bench("learned_stability")
     pages = train.collect([_dataset(tmp_path / "ds")])
     pages = [dataclasses.replace(p, dataset="daniel" if i < 3 else "l3s-gn1") for i, p in enumerate(pages)]
     monkeypatch.setattr(stability, "dataset_paths", lambda: [])
@@ -101,10 +103,7 @@ def test_reuse_reads_each_folds_saved_model_and_names_the_missing_ones(tmp_path)
 
 
 def test_gold_conventions_shares_what_gold_keeps_of_bylines_and_captions():
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("gold_conventions", BENCH / "gold_conventions.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _bench("gold_conventions")
     import numpy as np
 
     from detourage.learned import features, train
