@@ -127,6 +127,24 @@ def test_compiled_walk_matches_python(html):
     assert np.array_equal(dist, numpy_dist) and np.array_equal(depth, numpy_depth)
 
 
+@pytest.mark.skipif(features._compiled_regions is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("html", [ARTICLE, ODD, "<p>x</p>", "<div><p>" + "word, " * 30 + "</p><p>a</p></div><p>b</p>"])
+def test_compiled_regions_match_numpy(html):
+    page = load(html)
+    para = features.compute(page)
+    tree = features._Tree([page.blocks[i] for i in para.starts.tolist()])
+    chars = para.chars.astype(np.float64)
+    rng = np.random.default_rng(len(html))
+    args = (chars, rng.integers(0, 5, len(chars)).astype(np.float64), chars / 5, chars / 11,
+            rng.random(len(chars)) * 3, rng.integers(0, 4, len(chars)).astype(np.float64))
+    compiled = features._compiled_regions(*args, tree.first, tree.last, tree.parent, tree.container,
+                                          features.LEVELS)
+    expected = features.regions_numpy(tree, *args)
+    assert compiled.shape == expected.shape == (len(para), len(features._region_names()))
+    assert np.allclose(compiled, expected, rtol=1e-15, atol=0)
+    assert html != ARTICLE or expected[:, features._region_names().index("l1_score")].max() == 1.0
+
+
 @pytest.mark.skipif(features._compiled_char_stats is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("texts", [["", "a", "\U0001F600 x", "Ab. ", "中文的。", "\ud800", " x  y ", "Β!"],
                                    features.compute(load(ARTICLE)).texts])
@@ -167,6 +185,26 @@ def test_compiled_title_overlap_matches_python(texts, title):
     compiled = features._compiled_title_overlap(lowered, chars, _cfeatures.WordSet(title_words), features.SHORT)
     assert np.array_equal(compiled, expected)
     assert texts is not WORDS or not title or expected.max() > 0  # the twins are compared on hits
+
+
+#: paragraphs at the edges of the year and copyright marks: runs of three, four and five
+#: digits, years at both ends, Arabic-Indic and full-width digits, a "Copyright" split by
+#: the paragraph boundary, a © alone
+MARKS = ["1999", "in 2020.", "12020", "2020s", "x1984y", "19٨٤ and ١٩٨٤", "２０２０", "1899 2100", "19 99",
+         "(c) Copyright 2011", "copy", "right", "©", "opyrigh", "Copyrigh", "t", "a © b 2001-2005", ""]
+
+
+@pytest.mark.skipif(features._compiled_marks is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("texts", [MARKS, features.compute(load(ARTICLE)).texts])
+def test_compiled_marks_match_python(texts):
+    joined = "\x1f".join(texts)
+    chars = np.array([len(t) for t in texts], dtype=np.float64)
+    digits = np.array([sum(c.isdigit() for c in t) for t in texts])
+    year, held = features._compiled_marks(joined, len(texts))
+    expected_year = features._marks(texts, features._YEAR, digits >= 4)
+    assert np.array_equal(year * (digits >= 4), expected_year)
+    assert np.array_equal(held, features._holding(joined, chars, features.COPYRIGHT_MARKS))
+    assert texts is not MARKS or (expected_year.sum() >= 4 and held.sum() >= 3)
 
 
 def test_vocabulary_windows_cover_every_group_word():

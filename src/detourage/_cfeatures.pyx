@@ -30,6 +30,8 @@ cdef extern from "Python.h":
     Py_UCS4 PyUnicode_READ(int, void*, Py_ssize_t) nogil
     bint Py_UNICODE_ISSPACE(Py_UCS4) nogil
     bint Py_UNICODE_ISALNUM(Py_UCS4) nogil
+    bint Py_UNICODE_ISDECIMAL(Py_UCS4) nogil
+from libc.math cimport fmin, log1p
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport strcmp, strlen
 
@@ -450,6 +452,46 @@ def stop_counts(str lowered, Py_ssize_t n, WordSet stop):
     return out_arr
 
 
+def marks(str joined, Py_ssize_t n):
+    """Per paragraph of ``joined`` (``n`` of them, joined by ``\x1f``): 1.0 where a year
+    stands (a run of exactly four decimal digits starting ``19`` or ``20``: the features'
+    ``(?<!\d)(?:19|20)\d\d(?!\d)``), and 1.0 where ``©`` or ``opyright`` occurs; the
+    twin of the features' regular-expression and ``str.find`` passes."""
+    year_arr = np.zeros(n)
+    mark_arr = np.zeros(n)
+    cdef double[::1] year = year_arr, mark = mark_arr
+    cdef Py_ssize_t i, length = PyUnicode_GET_LENGTH(joined), p = 0, run = 0, k
+    cdef int kind = PyUnicode_KIND(joined)
+    cdef void* data = PyUnicode_DATA(joined)
+    cdef Py_UCS4 c, first = 0, second = 0
+    cdef const char* word = "opyright"
+    with nogil:
+        for i in range(length + 1):
+            c = PyUnicode_READ(kind, data, i) if i < length else 0x1F
+            if Py_UNICODE_ISDECIMAL(c):
+                if run == 0:
+                    first = c
+                elif run == 1:
+                    second = c
+                run += 1
+                continue
+            if run == 4 and p < n and ((first == 0x31 and second == 0x39) or (first == 0x32 and second == 0x30)):
+                year[p] = 1.0
+            run = 0
+            if c == 0x1F:
+                p += 1
+            elif c == 0xA9:
+                if p < n:
+                    mark[p] = 1.0
+            elif c == 0x6F and i + 8 <= length:
+                k = 1
+                while k < 8 and PyUnicode_READ(kind, data, i + k) == <Py_UCS4> word[k]:
+                    k += 1
+                if k == 8 and p < n:
+                    mark[p] = 1.0
+    return year_arr, mark_arr
+
+
 def title_overlap(str lowered, const double[::1] chars, WordSet title, double longest):
     """Jaccard overlap of the ``\w+`` word set of each paragraph of ``lowered`` (joined
     by ``\x1f``) shorter than ``longest`` characters (``chars``) with ``title``'s; 0 for
@@ -504,6 +546,96 @@ def title_overlap(str lowered, const double[::1] chars, WordSet title, double lo
                 distinct = inter = 0
                 p += 1
                 counted = p < n and chars[p] < longest
+    return out_arr
+
+
+# ------------------------------------------------------------------ regions
+
+def region_columns(const double[::1] chars, const double[::1] link_chars, const double[::1] words,
+                   const double[::1] stop, const double[::1] ends, const double[::1] commas,
+                   const long long[::1] first, const long long[::1] last, const long long[::1] parent,
+                   const long long[::1] container, Py_ssize_t levels):
+    """The region columns of the features (``features.regions_numpy`` is the twin), float64
+    (paragraphs, 8 * levels + 3): for the container and its ancestors, level by level, the
+    subtree's log characters, link density, log paragraphs, share of the page, log mean
+    paragraph length, Readability-style score against the page's best, stop words and
+    sentence ends per word; then whether the paragraph lies in the best-scoring element,
+    that element's share of the page and its link density.  Per paragraph: ``chars``,
+    ``link_chars``, ``words``, ``stop`` words, sentence ``ends`` and ``commas``; per
+    element (the walk's arrays, the last one a virtual root): its ``first`` and ``last``
+    paragraph and ``parent``; per paragraph its ``container``.  The same sums in the same
+    order as the twin (sequential cumulative sums; the scores spread level by level in
+    paragraph order), so the same floats up to the mathematical library's last bit."""
+    cdef Py_ssize_t n = chars.shape[0], m = parent.shape[0], i, e, lv, j, top = 0, lo, hi
+    cdef double total = 0.0, best, sub_paras, weight, readable, words_e
+    cdef double[4] spread
+    spread[0] = 1.0
+    spread[1] = 0.5
+    spread[2] = 1.0 / 6
+    spread[3] = 1.0 / 9
+    cs_arr = np.zeros((n + 1, 6))
+    cdef double[:, ::1] cs = cs_arr
+    element_arr = np.zeros((m, 8))
+    cdef double[:, ::1] element = element_arr
+    score_arr = np.zeros(m)
+    cdef double[::1] score = score_arr
+    sub_arr = np.zeros((m, 2))  # characters and link density of each element's subtree
+    cdef double[:, ::1] sub = sub_arr
+    out_arr = np.zeros((n, 8 * levels + 3))
+    cdef double[:, ::1] out = out_arr
+    with nogil:
+        for i in range(n):
+            total += chars[i]
+            cs[i + 1, 0] = cs[i, 0] + chars[i]
+            cs[i + 1, 1] = cs[i, 1] + link_chars[i]
+            cs[i + 1, 2] = cs[i, 2] + words[i]
+            cs[i + 1, 3] = cs[i, 3] + stop[i]
+            cs[i + 1, 4] = cs[i, 4] + ends[i]
+        if total < 1.0:
+            total = 1.0
+        for e in range(m):
+            lo = first[e]
+            hi = last[e] + 1
+            sub[e, 0] = cs[hi, 0] - cs[lo, 0]
+            sub[e, 1] = fmin((cs[hi, 1] - cs[lo, 1]) / (sub[e, 0] if sub[e, 0] > 1.0 else 1.0), 1.0)
+        # the Readability score, spread to the ancestors one level after the other
+        for lv in range(1, levels if levels < 5 else 5):
+            weight = spread[lv - 1]
+            for i in range(n):
+                readable = (1.0 + commas[i] + fmin(chars[i] / 100, 3.0)) if chars[i] >= 25 else 0.0
+                e = container[i]
+                for j in range(lv):
+                    e = parent[e]
+                score[e] += readable * weight
+        for e in range(m):
+            score[e] *= 1.0 - sub[e, 1]
+        score[m - 1] = 0.0  # the virtual root is no candidate
+        for e in range(m):
+            if score[e] > score[top]:
+                top = e
+        best = score[top] if score[top] > 1e-9 else 1e-9
+        for e in range(m):
+            lo = first[e]
+            hi = last[e] + 1
+            sub_paras = <double> (hi - lo)
+            words_e = cs[hi, 2] - cs[lo, 2]
+            element[e, 0] = log1p(sub[e, 0])
+            element[e, 1] = sub[e, 1]
+            element[e, 2] = log1p(sub_paras)
+            element[e, 3] = sub[e, 0] / total
+            element[e, 4] = log1p(sub[e, 0] / (sub_paras if sub_paras > 1.0 else 1.0))
+            element[e, 5] = score[e] / best
+            element[e, 6] = (cs[hi, 3] - cs[lo, 3]) / (words_e if words_e > 1.0 else 1.0)
+            element[e, 7] = (cs[hi, 4] - cs[lo, 4]) / (words_e if words_e > 1.0 else 1.0)
+        for i in range(n):
+            e = container[i]
+            for lv in range(levels):
+                for j in range(8):
+                    out[i, 8 * lv + j] = element[e, j]
+                e = parent[e]
+            out[i, 8 * levels] = 1.0 if first[top] <= i <= last[top] else 0.0
+            out[i, 8 * levels + 1] = sub[top, 0] / total
+            out[i, 8 * levels + 2] = sub[top, 1]
     return out_arr
 
 

@@ -327,8 +327,13 @@ def _text(texts: list[str], joined: str, lowered: str,
         stop_ratio=stop / safe_words, stop_cjk_ratio=stop_cjk / np.maximum(counts[:, 9], 1),
         ends_sentence=ends, starts_upper=upper,
     )
-    out["has_copyright"] = _holding(joined, chars, COPYRIGHT_MARKS)
-    out["has_year"] = _marks(texts, _YEAR, counts[:, 3] >= 4)
+    if _compiled_marks is not None:
+        year, held = _compiled_marks(joined, n)
+        out["has_year"] = year * (counts[:, 3] >= 4)  # the same candidates as below
+        out["has_copyright"] = held
+    else:
+        out["has_copyright"] = _holding(joined, chars, COPYRIGHT_MARKS)
+        out["has_year"] = _marks(texts, _YEAR, counts[:, 3] >= 4)
     return chars, words, stop + stop_cjk
 
 
@@ -611,7 +616,30 @@ _GROUP_BITS = [1 << j for j in range(len(CLASS_GROUPS))]
 def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.ndarray,
              stop: np.ndarray, out: dict[str, np.ndarray]) -> None:
     """Subtree text, link density, paragraphs, stop words, sentence ends and
-    Readability-style scores by level."""
+    Readability-style scores by level (the compiled ``_cfeatures.region_columns``, or
+    its twin :func:`regions_numpy`)."""
+    args = (chars, link_chars, words, stop, np.expm1(out["sentence_ends"]), np.expm1(out["commas"]))
+    if _compiled_regions is not None:
+        table = _compiled_regions(*args, tree.first, tree.last, tree.parent, tree.container, LEVELS)
+    else:
+        table = regions_numpy(tree, *args)
+    for j, name in enumerate(_region_names()):
+        out[name] = table[:, j]
+
+
+@lru_cache(maxsize=1)
+def _region_names() -> tuple[str, ...]:
+    """The columns of :func:`regions_numpy`'s table, in order."""
+    at = names().index("l0_log_chars")
+    return names()[at:at + 8 * LEVELS + 3]
+
+
+def regions_numpy(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.ndarray, stop: np.ndarray,
+                  ends: np.ndarray, commas: np.ndarray) -> np.ndarray:
+    """float64 (paragraphs, columns of :func:`_region_names`): for the container and its
+    ancestors the subtree's text, link density, paragraphs, share, mean paragraph, score
+    against the page's best, stop words and sentence ``ends`` per word; then the best
+    element's extent, share and link density."""
     n = len(chars)
     total = max(chars.sum(), 1.0)
     cs_chars = _cumsum0(chars)
@@ -622,9 +650,8 @@ def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.n
     sub_paras = (last - first).astype(np.float64)
     sub_words = _range_sums(words, first, last)
     sub_stop = _range_sums(stop, first, last)
-    sub_ends = _range_sums(np.expm1(out["sentence_ends"]), first, last)
+    sub_ends = _range_sums(ends, first, last)
     link_density = np.minimum(sub_links / np.maximum(sub_chars, 1), 1.0)
-    commas = np.expm1(out["commas"])
     readable = np.where(chars >= 25, 1 + commas + np.minimum(chars / 100, 3), 0.0)
     levels = tree.ancestors()
     # the Readability score spread to the ancestors: one bincount over levels 1… in turn,
@@ -640,19 +667,11 @@ def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.n
     per_element = np.stack([
         np.log1p(sub_chars), link_density, np.log1p(sub_paras), sub_chars / total,
         np.log1p(sub_chars / np.maximum(sub_paras, 1)), score / best,
-        sub_stop / np.maximum(sub_words, 1), sub_ends / np.maximum(sub_words, 1)])
-    for lv, anc in enumerate(levels):
-        rows = per_element[:, anc]
-        for j, name in enumerate(_REGION_COLUMNS):
-            out[f"l{lv}_{name}"] = rows[j]
+        sub_stop / np.maximum(sub_words, 1), sub_ends / np.maximum(sub_words, 1)], axis=1)
     idx = np.arange(n)
-    out["in_top"] = ((idx >= tree.first[top]) & (idx <= tree.last[top])).astype(np.float64)
-    out["top_share"] = np.full(n, sub_chars[top] / total)
-    out["top_link_density"] = np.full(n, link_density[top])
-
-
-_REGION_COLUMNS = ("log_chars", "link_density", "log_paragraphs", "share", "mean_chars", "score",
-                   "stop_ratio", "sentences_per_word")
+    return np.hstack([*(per_element[anc] for anc in levels),
+                      ((idx >= tree.first[top]) & (idx <= tree.last[top])).astype(np.float64)[:, None],
+                      np.full((n, 1), sub_chars[top] / total), np.full((n, 1), link_density[top])])
 
 
 def _range_sums(x: np.ndarray, first: np.ndarray, stop: np.ndarray) -> np.ndarray:
@@ -851,3 +870,5 @@ _compiled_distances = None if _cfeatures is None else _cfeatures.distances
 _compiled_char_stats = None if _cfeatures is None else _cfeatures.char_stats
 _compiled_stop_counts = None if _cfeatures is None else _cfeatures.stop_counts
 _compiled_title_overlap = None if _cfeatures is None else _cfeatures.title_overlap
+_compiled_marks = None if _cfeatures is None else _cfeatures.marks
+_compiled_regions = None if _cfeatures is None else _cfeatures.region_columns

@@ -1,0 +1,155 @@
+"""Where the learned method's time goes: milliseconds per page for each of its steps.
+
+``benchmarks/speed.py`` times whole methods; this script splits ``learned`` into its
+steps, on the same pages (the ``.html`` pages of the chosen datasets, bytes in memory,
+one process), so that work on its speed aims at the step that costs:
+
+``load``
+    decode + parse + segment (:func:`detourage.api.load`), what every method pays;
+``features``
+    :func:`detourage.learned.features.compute`, and inside it each of its passes
+    (``f:text``, ``f:kind``, ``f:walk``, ``f:distances``, ``f:signatures``, ``f:regions``,
+    ``f:context``, ``f:page``) and ``f:rest``, what compute does around them (the
+    paragraphs' grouping and texts, the feature matrix's assembly);
+``forests``
+    :meth:`Model.probabilities`: both stages' tree walks and the second stage's context
+    columns;
+``steps``
+    the rest of :func:`detourage.methods.learned.label`: threshold, comments, related
+    boxes, code blocks, title, fallback, permalinks, labels;
+``render``
+    the labelled page to text (:func:`detourage.render.render`).
+
+Each step is timed by wrapping its function with ``time.perf_counter`` (a wrapper costs
+well under a microsecond, against steps of tens of microseconds and more).  Medians do
+not add up; means do: the table gives both, and each step's share of the learned
+method's mean (load excluded).  A warm-up pass runs first.
+
+    python benchmarks/learned_profile.py                  # all pages (~30 s)
+    python benchmarks/learned_profile.py --sample 100     # 100 pages per dataset
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from speed import DEFAULT_DATASETS, load_pages  # noqa: E402
+
+#: features' passes: attribute of detourage.learned.features (a function, or a method of _Tree)
+PASSES = {"f:text": "_text", "f:kind": "_kind", "f:walk": "_Tree.__init__", "f:distances": "_Tree.distances",
+          "f:signatures": "_signatures", "f:regions": "_regions", "f:context": "_context", "f:page": "_page"}
+
+
+class Clock:
+    """Seconds spent per step on the current page."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+
+    def wrap(self, name: str, func: Callable) -> Callable:
+        spent, clock = self.spent, time.perf_counter
+
+        def timed(*args, **kwargs):  # type: ignore[no-untyped-def]
+            t0 = clock()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                spent[name] += clock() - t0
+        return timed
+
+
+def instrument(clock: Clock) -> None:
+    """Wrap the learned method's steps with ``clock``."""
+    from detourage.learned import features
+    from detourage.learned.forest import Model
+
+    for name, attr in PASSES.items():
+        owner_name, _, func_name = attr.rpartition(".")
+        owner = getattr(features, owner_name) if owner_name else features
+        setattr(owner, func_name, clock.wrap(name, getattr(owner, func_name)))
+    features.compute = clock.wrap("features", features.compute)
+    Model.probabilities = clock.wrap("forests", Model.probabilities)
+
+
+def profile(pages: list, warmup: int) -> dict[str, list[float]]:
+    """Step → milliseconds on every page."""
+    from detourage.api import load, run
+    from detourage.render import render
+
+    clock = Clock()
+    instrument(clock)
+    wall = time.perf_counter
+
+    def one(data: bytes) -> dict[str, float]:
+        clock.spent.clear()
+        t0 = wall()
+        page = load(data)
+        t1 = wall()
+        result = run(page, "learned")
+        t2 = wall()
+        render(result, "txt")
+        t3 = wall()
+        spent = dict(clock.spent)
+        spent.update(load=t1 - t0, learned=t3 - t1, render=t3 - t2)
+        spent["steps"] = (t2 - t1) - spent.get("features", 0.0) - spent.get("forests", 0.0)
+        spent["f:rest"] = spent.get("features", 0.0) - sum(spent.get(k, 0.0) for k in PASSES)
+        return spent
+
+    for page in pages[:warmup]:
+        one(page.data)
+    gc.freeze()
+    out: dict[str, list[float]] = defaultdict(list)
+    for page in pages:
+        for name, seconds in one(page.data).items():
+            out[name].append(seconds * 1000)
+    return out
+
+
+ORDER = ("load", "learned", "features", *PASSES, "f:rest", "forests", "steps", "render")
+
+
+def table(ms: dict[str, list[float]]) -> str:
+    total = statistics.fmean(ms["learned"])
+    lines = ["| step | median ms | mean ms | share of learned (mean) |", "|---|---:|---:|---:|"]
+    for name in ORDER:
+        xs = ms.get(name)
+        if not xs:
+            continue
+        mean = statistics.fmean(xs)
+        share = "" if name == "load" else f"{mean / total:.0%}"
+        lines.append(f"| {name} | {statistics.median(xs):.3f} | {mean:.3f} | {share} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    ap.add_argument("--only", nargs="+", help="dataset folder names (default: all)")
+    ap.add_argument("--sample", type=int, help="pages per dataset (default: all)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--warmup", type=int, default=50, help="pages run before timing")
+    args = ap.parse_args(argv)
+    if not args.datasets.is_dir():
+        print(f"no datasets folder at {args.datasets}", file=sys.stderr)
+        return 2
+    pages = load_pages(args.datasets, args.only, args.sample, args.seed)
+    if not pages:
+        print("no pages", file=sys.stderr)
+        return 2
+    ms = profile(pages, args.warmup)
+    print(f"learned, step by step: {len(pages)} pages of {args.datasets}")
+    print(table(ms))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
