@@ -145,6 +145,18 @@ def test_compiled_regions_match_numpy(html):
     assert html != ARTICLE or expected[:, features._region_names().index("l1_score")].max() == 1.0
 
 
+@pytest.mark.skipif(features._compiled_neighbours is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 40])
+def test_compiled_neighbours_match_numpy(n):
+    rng = np.random.default_rng(n)
+    chars = rng.integers(0, 300, n).astype(np.float64)
+    args = (np.log1p(chars), rng.random(n), rng.random(n), rng.integers(0, 3, n).astype(np.float64), chars)
+    compiled = features._compiled_neighbours(*args, features.WINDOW)
+    expected = features.neighbours_numpy(*args)
+    assert compiled.shape == expected.shape == (n, len(features._neighbour_names()))
+    assert np.array_equal(compiled, expected)
+
+
 @pytest.mark.skipif(features._compiled_char_stats is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("texts", [["", "a", "\U0001F600 x", "Ab. ", "中文的。", "\ud800", " x  y ", "Β!"],
                                    features.compute(load(ARTICLE)).texts])

@@ -639,6 +639,52 @@ def region_columns(const double[::1] chars, const double[::1] link_chars, const 
     return out_arr
 
 
+def neighbour_columns(const double[::1] log_chars, const double[::1] link_density, const double[::1] stop_ratio,
+                      const double[::1] heading, const double[::1] chars, Py_ssize_t window):
+    """The context columns of the features (``features.neighbours_numpy`` is the twin),
+    float64 (paragraphs, 20): for the paragraphs one and two before, then one and two
+    after, their log characters, link density, stop-word ratio and heading flag (-1 past
+    the page's ends); the mean link density and log characters over ``window`` paragraphs
+    either side; the position in the page and the share of its characters before."""
+    cdef Py_ssize_t n = chars.shape[0], i, k, j, at, lo, hi
+    cdef double total = 0.0, before = 0.0
+    cdef int[4] offsets
+    offsets[0] = -1
+    offsets[1] = -2
+    offsets[2] = 1
+    offsets[3] = 2
+    cs_arr = np.zeros((n + 1, 2))
+    cdef double[:, ::1] cs = cs_arr
+    out_arr = np.empty((n, 20))
+    cdef double[:, ::1] out = out_arr
+    with nogil:
+        for i in range(n):
+            total += chars[i]
+            cs[i + 1, 0] = cs[i, 0] + link_density[i]
+            cs[i + 1, 1] = cs[i, 1] + log_chars[i]
+        if total < 1.0:
+            total = 1.0
+        for i in range(n):
+            for k in range(4):
+                at = i + offsets[k]
+                j = 4 * k
+                if 0 <= at < n:
+                    out[i, j] = log_chars[at]
+                    out[i, j + 1] = link_density[at]
+                    out[i, j + 2] = stop_ratio[at]
+                    out[i, j + 3] = 1.0 if heading[at] > 0 else 0.0
+                else:
+                    out[i, j] = out[i, j + 1] = out[i, j + 2] = out[i, j + 3] = -1.0
+            lo = i - window if i > window else 0
+            hi = i + window + 1 if i + window + 1 < n else n
+            out[i, 16] = (cs[hi, 0] - cs[lo, 0]) / <double> (hi - lo)
+            out[i, 17] = (cs[hi, 1] - cs[lo, 1]) / <double> (hi - lo)
+            out[i, 18] = <double> i / <double> (n - 1 if n > 1 else 1)
+            out[i, 19] = before / total
+            before += chars[i]
+    return out_arr
+
+
 # ------------------------------------------------------------- second-stage context
 
 def context_columns(const double[::1] q, const int[:, :, ::1] spans, const double[::1] w,

@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, compress, repeat
@@ -285,10 +285,11 @@ def compute(page: Page) -> Paragraphs:
     columns["log_link_chars"] = np.log1p(link_chars)
     columns["blocks"] = (ends - starts).astype(np.float64)
     firsts = list(map(blocks.__getitem__, starts.tolist()))
-    heading = _kind(firsts, columns)
+    paths, path_id = _path_ids(firsts)
+    heading = _kind(firsts, paths, path_id, columns)
     tree = _Tree(firsts)
     tree.distances(columns)
-    signature = _signatures(firsts, tree, columns)
+    signature = _signatures(path_id, tree, columns)
     _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
     title_index = _page(page, lowered, chars, link_chars, heading, columns)
@@ -416,10 +417,32 @@ _VOCABULARY_ATTRIBUTES = ("class", "id", "role", "itemprop")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
-def _kind(firsts: Sequence[Block], out: dict[str, np.ndarray]) -> np.ndarray:
-    """Heading level, list item, table cell, image and container tag, from the paths."""
+def _path_ids(firsts: Sequence[Block]) -> tuple[list[tuple[str, ...]], np.ndarray]:
+    """The distinct tag paths of the paragraphs' first blocks in order of appearance, and
+    each paragraph's index among them (a path tuple is hashed once per paragraph here,
+    then only its number is)."""
+    index: dict[tuple[str, ...], int] = {}
+    path_id = np.fromiter(map(_numbered(index), map(_PATH, firsts)), np.int64, len(firsts))
+    return list(index), path_id
+
+
+def _numbered(index: dict) -> Callable[[object], int]:  # type: ignore[type-arg]
+    """A function giving each new key the next number in ``index``, and an old key its own."""
+    def number(key: object) -> int:
+        found = index.get(key)
+        if found is None:
+            found = index[key] = len(index)
+        return found
+    return number
+
+
+def _kind(firsts: Sequence[Block], paths: list[tuple[str, ...]], path_id: np.ndarray,
+          out: dict[str, np.ndarray]) -> np.ndarray:
+    """Heading level, list item, table cell, image and container tag, from the paths
+    (``paths``, distinct, and each paragraph's ``path_id`` among them)."""
     n = len(firsts)
-    table = np.fromiter(chain.from_iterable(map(_path_kind, map(_PATH, firsts))), np.float64, 4 * n).reshape(n, 4)
+    distinct = np.fromiter(chain.from_iterable(map(_path_kind, paths)), np.float64, 4 * len(paths))
+    table = distinct.reshape(len(paths), 4)[path_id]
     out["heading_level"], out["is_list"], out["is_cell"], out["container_tag"] = table.T
     out["is_image"] = np.fromiter(map(is_not, map(_IMAGE, firsts), repeat(None)), np.float64, n)
     return table[:, 0].astype(np.int64)
@@ -439,18 +462,20 @@ def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int, int]:
     return level, lst, cell, _TAG_CODE.get(path[-1], 0) if path else 0
 
 
-def _signatures(firsts: Sequence[Block], tree: _Tree, out: dict[str, np.ndarray]) -> np.ndarray:
-    """A number per distinct structure (the container's tag path and its own and its
-    parent's region bits), and how many paragraphs share each paragraph's."""
-    bits = tree.bits[tree.container].tolist()
-    parent_bits = tree.bits[tree.parent[tree.container]].tolist()
+def _signatures(path_id: np.ndarray, tree: _Tree, out: dict[str, np.ndarray]) -> np.ndarray:
+    """A number per distinct structure (the container's tag path, by its number
+    ``path_id``, and its own and its parent's region bits), and how many paragraphs
+    share each paragraph's."""
+    bits = tree.bits[tree.container]
+    parent_bits = tree.bits[tree.parent[tree.container]]
     # each paragraph gets the index of the first paragraph of its structure; renumbered
     # 0, 1, 2… in order of first appearance
     seen: dict = {}
-    first_of = np.fromiter(map(seen.setdefault, zip(map(_PATH, firsts), bits, parent_bits), range(len(firsts))),
-                           np.int64, len(firsts))
+    n = len(path_id)
+    first_of = np.fromiter(map(seen.setdefault, zip(path_id.tolist(), bits.tolist(), parent_bits.tolist()),
+                               range(n)), np.int64, n)
     # first_of holds first-appearance indices: their rank among the distinct ones is the number
-    signature = (np.cumsum(first_of == np.arange(len(first_of))) - 1)[first_of].astype(np.int32)
+    signature = (np.cumsum(first_of == np.arange(n)) - 1)[first_of].astype(np.int32)
     out["log_same_structure"] = np.log1p(np.bincount(signature)[signature])
     return signature
 
@@ -688,22 +713,40 @@ def _cumsum0(x: np.ndarray) -> np.ndarray:
 
 
 def _context(chars: np.ndarray, out: dict[str, np.ndarray], heading: np.ndarray, stop_ratio: np.ndarray) -> None:
-    """Neighbours, a window around the paragraph, and its position."""
+    """Neighbours, a window around the paragraph, and its position (the compiled
+    ``_cfeatures.neighbour_columns``, or its twin :func:`neighbours_numpy`)."""
+    args = (out["log_chars"], out["link_density"], stop_ratio, heading.astype(np.float64), chars)
+    if _compiled_neighbours is not None:
+        table = _compiled_neighbours(*args, WINDOW)
+    else:
+        table = neighbours_numpy(*args)
+    for j, name in enumerate(_neighbour_names()):
+        out[name] = table[:, j]
+
+
+#: the window of ``win_*``: this many paragraphs either side
+WINDOW = 3
+
+
+@lru_cache(maxsize=1)
+def _neighbour_names() -> tuple[str, ...]:
+    """The columns of :func:`neighbours_numpy`'s table, in order."""
+    at = names().index("prev1_log_chars")
+    return names()[at:at + 20]
+
+
+def neighbours_numpy(log_chars: np.ndarray, link_density: np.ndarray, stop_ratio: np.ndarray,
+                     heading: np.ndarray, chars: np.ndarray) -> np.ndarray:
+    """float64 (paragraphs, columns of :func:`_neighbour_names`)."""
     n = len(chars)
-    log_chars, link_density = out["log_chars"], out["link_density"]
     # the four quantities in one array, two places of -1 on either side: a neighbour k
     # places away is a view k places off the paragraph's own
     padded = np.full((4, n + 4), -1.0)
     padded[:, 2:n + 2] = (log_chars, link_density, stop_ratio, heading > 0)
-    for side, sign in (("prev", -1), ("next", 1)):
-        for k in (1, 2):
-            at = 2 + sign * k
-            out[f"{side}{k}_log_chars"], out[f"{side}{k}_link_density"], out[f"{side}{k}_stop_ratio"], \
-                out[f"{side}{k}_heading"] = padded[:, at:at + n]
-    out["win_link_density"] = _window_mean(link_density, 3)
-    out["win_log_chars"] = _window_mean(log_chars, 3)
-    out["position"] = np.arange(n) / max(n - 1, 1)
-    out["chars_before"] = (np.cumsum(chars) - chars) / max(chars.sum(), 1)
+    columns = [padded[:, 2 + k:2 + k + n] for k in (-1, -2, 1, 2)]
+    return np.column_stack([*(c.T for c in columns), _window_mean(link_density, WINDOW),
+                            _window_mean(log_chars, WINDOW), np.arange(n) / max(n - 1, 1),
+                            (np.cumsum(chars) - chars) / max(chars.sum(), 1)])
 
 
 def _window_mean(x: np.ndarray, k: int) -> np.ndarray:
@@ -872,3 +915,4 @@ _compiled_stop_counts = None if _cfeatures is None else _cfeatures.stop_counts
 _compiled_title_overlap = None if _cfeatures is None else _cfeatures.title_overlap
 _compiled_marks = None if _cfeatures is None else _cfeatures.marks
 _compiled_regions = None if _cfeatures is None else _cfeatures.region_columns
+_compiled_neighbours = None if _cfeatures is None else _cfeatures.neighbour_columns

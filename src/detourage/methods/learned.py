@@ -130,21 +130,20 @@ def label(page: Page, options: Options = Options()) -> Labels:
     if options.fallback:
         details.update(_fallback(para, keep, probability, choice & ~barred))
     per_block = np.repeat(keep, para.ends - para.starts)
-    _drop_permalinks(page, per_block)
+    _drop_permalinks(page, para, keep, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
     return Labels(NAME, label_paragraphs(page.blocks, per_block.tolist()), {NAME: details})
 
 
-def _drop_permalinks(page: Page, per_block: np.ndarray) -> None:
+def _drop_permalinks(page: Page, para: features.Paragraphs, keep: np.ndarray, per_block: np.ndarray) -> None:
     """Leave out the permalink anchors documentation generators put in headings
-    (``<a class="headerlink">¶</a>``: Sphinx, MkDocs…): a link in a heading whose whole
-    text is one of :data:`PERMALINK_MARKS`."""
-    texts = map(_TEXT, page.blocks)
-    marks = np.flatnonzero(np.fromiter(map(PERMALINK_MARKS.__contains__, texts), bool, len(page.blocks)))
-    for i in marks.tolist():
-        block = page.blocks[i]
-        if block.link_chars and not _HEADINGS.isdisjoint(block.path):
-            per_block[i] = False
+    (``<a class="headerlink">¶</a>``: Sphinx, MkDocs…): a link in a kept heading whose
+    whole text is one of :data:`PERMALINK_MARKS`."""
+    for p in np.flatnonzero(keep & (para.heading > 0)).tolist():
+        for i in range(para.starts[p], para.ends[p]):
+            block = page.blocks[i]
+            if block.text in PERMALINK_MARKS and block.link_chars and not _HEADINGS.isdisjoint(block.path):
+                per_block[i] = False
 
 
 #: the whole text of a heading's permalink anchor
