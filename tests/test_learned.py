@@ -137,11 +137,13 @@ def test_compiled_regions_match_numpy(html):
     rng = np.random.default_rng(len(html))
     args = (chars, rng.integers(0, 5, len(chars)).astype(np.float64), chars / 5, chars / 11,
             rng.random(len(chars)) * 3, rng.integers(0, 4, len(chars)).astype(np.float64))
+    spans = np.full((features.LEVELS, 2, len(para)), -1, np.int32)
     compiled = features._compiled_regions(*args, tree.first, tree.last, tree.parent, tree.container,
-                                          features.LEVELS)
+                                          features.LEVELS, spans)
     expected = features.regions_numpy(tree, *args)
     assert compiled.shape == expected.shape == (len(para), len(features._region_names()))
     assert np.allclose(compiled, expected, rtol=1e-15, atol=0)
+    assert np.array_equal(spans, tree.spans()) and np.array_equal(para.spans, spans)
     assert html != ARTICLE or expected[:, features._region_names().index("l1_score")].max() == 1.0
 
 
@@ -657,3 +659,14 @@ def test_heading_permalinks_are_left_out():
     assert "How to install the whole package" in lines and "How to use the whole package" in lines
     assert not any("¶" in line for line in lines)
     assert "Type # and then press the enter key." in lines  # a link in a paragraph stays
+
+
+def test_feature_tables_must_be_consecutive_columns():
+    columns = features._Columns()
+    with pytest.raises(ValueError, match="not consecutive"):
+        columns.table(("l0_log_chars", "dist_nav"), np.zeros((1, 2)))
+    names = features.names()
+    columns.table(names[1:3], np.array([[1.0, 2.0]]))
+    for name in names[:1] + names[3:]:
+        columns[name] = np.array([float(names.index(name))])
+    assert columns.matrix(1).tolist() == [[0.0, 1.0, 2.0, *map(float, range(3, len(names)))]]

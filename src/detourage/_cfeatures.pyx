@@ -554,7 +554,7 @@ def title_overlap(str lowered, const double[::1] chars, WordSet title, double lo
 def region_columns(const double[::1] chars, const double[::1] link_chars, const double[::1] words,
                    const double[::1] stop, const double[::1] ends, const double[::1] commas,
                    const long long[::1] first, const long long[::1] last, const long long[::1] parent,
-                   const long long[::1] container, Py_ssize_t levels):
+                   const long long[::1] container, Py_ssize_t levels, int[:, :, ::1] spans):
     """The region columns of the features (``features.regions_numpy`` is the twin), float64
     (paragraphs, 8 * levels + 3): for the container and its ancestors, level by level, the
     subtree's log characters, link density, log paragraphs, share of the page, log mean
@@ -563,7 +563,9 @@ def region_columns(const double[::1] chars, const double[::1] link_chars, const 
     that element's share of the page and its link density.  Per paragraph: ``chars``,
     ``link_chars``, ``words``, ``stop`` words, sentence ``ends`` and ``commas``; per
     element (the walk's arrays, the last one a virtual root): its ``first`` and ``last``
-    paragraph and ``parent``; per paragraph its ``container``.  The same sums in the same
+    paragraph and ``parent``; per paragraph its ``container``.  ``spans`` (int32 (levels,
+    2, paragraphs)) receives each level's element's first and one-past-last paragraph
+    (``_Tree.spans``).  The same sums in the same
     order as the twin (sequential cumulative sums; the scores spread level by level in
     paragraph order), so the same floats up to the mathematical library's last bit."""
     cdef Py_ssize_t n = chars.shape[0], m = parent.shape[0], i, e, lv, j, top = 0, lo, hi
@@ -632,6 +634,8 @@ def region_columns(const double[::1] chars, const double[::1] link_chars, const 
             for lv in range(levels):
                 for j in range(8):
                     out[i, 8 * lv + j] = element[e, j]
+                spans[lv, 0, i] = <int> first[e]
+                spans[lv, 1, i] = <int> (last[e] + 1)
                 e = parent[e]
             out[i, 8 * levels] = 1.0 if first[top] <= i <= last[top] else 0.0
             out[i, 8 * levels + 1] = sub[top, 0] / total

@@ -110,6 +110,7 @@ TAG_GROUPS: dict[str, frozenset[str]] = {
     "t_address": frozenset({"address", "time"}),
 }
 GROUPS = (*CLASS_GROUPS, *TAG_GROUPS)
+_DISTANCE_NAMES = tuple(f"dist_{g}" for g in GROUPS)
 _TAG_BITS: dict[str, int] = {}
 for _i, _tags in enumerate(TAG_GROUPS.values()):
     for _t in _tags:
@@ -277,7 +278,7 @@ def compute(page: Page) -> Paragraphs:
              for s, e in zip(starts.tolist(), ends.tolist())]
     link = np.fromiter(map(_LINK_CHARS, blocks), dtype=np.float64, count=n_blocks)
     link_chars = np.add.reduceat(link, starts)
-    columns: dict[str, np.ndarray] = {}
+    columns = _Columns()
     joined = "\x1f".join(texts)  # "\x1f": a whitespace character no block text holds
     lowered = joined.lower()
     chars, words, stop = _text(texts, joined, lowered, columns)
@@ -290,13 +291,55 @@ def compute(page: Page) -> Paragraphs:
     tree = _Tree(firsts)
     tree.distances(columns)
     signature = _signatures(path_id, tree, columns)
-    _regions(tree, chars, link_chars, words, stop, columns)
+    spans = _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
     title_index = _page(page, lowered, chars, link_chars, heading, columns)
-    # one C-level copy of the columns, then rows made contiguous for the forests
-    X = np.ascontiguousarray(np.array([columns[name] for name in names()], dtype=np.float32).T)
-    return Paragraphs(starts, ends, texts, X, chars.astype(np.int64), heading,
-                      title_index, tree.spans(), signature)
+    return Paragraphs(starts, ends, texts, columns.matrix(len(texts)), chars.astype(np.int64), heading,
+                      title_index, spans, signature)
+
+
+class _Columns(dict):  # type: ignore[type-arg]
+    """The feature columns by name, as the passes make them: one array each, or tables
+    of consecutive columns (:meth:`table`), copied whole into the matrix."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: first column's name → a table of consecutive columns
+        self.tables: dict[str, np.ndarray] = {}
+
+    def table(self, columns: tuple[str, ...], values: np.ndarray) -> None:
+        """``values`` (paragraphs, len(columns)): the columns ``columns``, consecutive in
+        :func:`names`."""
+        at = _position()[columns[0]]
+        if names()[at:at + len(columns)] != columns:
+            raise ValueError(f"columns {columns[0]}… are not consecutive features")
+        self.tables[columns[0]] = values
+        for j, name in enumerate(columns):
+            self[name] = values[:, j]
+
+    def matrix(self, n: int) -> np.ndarray:
+        """float32 (n, features), rows contiguous for the forests: tables copied whole,
+        the runs of single columns between them one C-level copy each."""
+        order = names()
+        X = np.empty((n, len(order)), np.float32)
+        at = 0
+        while at < len(order):
+            table = self.tables.get(order[at])
+            if table is not None:
+                X[:, at:at + table.shape[1]] = table
+                at += table.shape[1]
+                continue
+            end = at + 1
+            while end < len(order) and order[end] not in self.tables:
+                end += 1
+            X[:, at:end] = np.array([self[name] for name in order[at:end]]).T
+            at = end
+        return X
+
+
+@lru_cache(maxsize=1)
+def _position() -> dict[str, int]:
+    return {name: i for i, name in enumerate(names())}
 
 
 def _text(texts: list[str], joined: str, lowered: str,
@@ -522,14 +565,13 @@ class _Tree:
         levels = np.stack(self.ancestors())
         return np.stack([self.first[levels], self.last[levels] + 1], axis=1).astype(np.int32)
 
-    def distances(self, out: dict[str, np.ndarray]) -> None:
+    def distances(self, out: _Columns) -> None:
         """Levels from each container up to the nearest element of every group (99: none)."""
         if _compiled_distances is not None:
             dist, depth = _compiled_distances(self.container, self.parent, self.bits, len(GROUPS))
         else:
             dist, depth = self.distances_numpy()
-        for j, group in enumerate(GROUPS):
-            out[f"dist_{group}"] = dist[:, j]
+        out.table(_DISTANCE_NAMES, dist)
         out["depth"] = depth
 
     def distances_numpy(self) -> tuple[np.ndarray, np.ndarray]:
@@ -639,17 +681,19 @@ _GROUP_BITS = [1 << j for j in range(len(CLASS_GROUPS))]
 
 
 def _regions(tree: _Tree, chars: np.ndarray, link_chars: np.ndarray, words: np.ndarray,
-             stop: np.ndarray, out: dict[str, np.ndarray]) -> None:
+             stop: np.ndarray, out: _Columns) -> np.ndarray:
     """Subtree text, link density, paragraphs, stop words, sentence ends and
     Readability-style scores by level (the compiled ``_cfeatures.region_columns``, or
-    its twin :func:`regions_numpy`)."""
+    its twin :func:`regions_numpy`); returns the ancestors' paragraph spans
+    (:attr:`Paragraphs.spans`)."""
     args = (chars, link_chars, words, stop, np.expm1(out["sentence_ends"]), np.expm1(out["commas"]))
     if _compiled_regions is not None:
-        table = _compiled_regions(*args, tree.first, tree.last, tree.parent, tree.container, LEVELS)
+        spans = np.empty((LEVELS, 2, len(chars)), np.int32)
+        table = _compiled_regions(*args, tree.first, tree.last, tree.parent, tree.container, LEVELS, spans)
     else:
-        table = regions_numpy(tree, *args)
-    for j, name in enumerate(_region_names()):
-        out[name] = table[:, j]
+        table, spans = regions_numpy(tree, *args), tree.spans()
+    out.table(_region_names(), table)
+    return spans
 
 
 @lru_cache(maxsize=1)
@@ -712,7 +756,7 @@ def _cumsum0(x: np.ndarray) -> np.ndarray:
     return cs
 
 
-def _context(chars: np.ndarray, out: dict[str, np.ndarray], heading: np.ndarray, stop_ratio: np.ndarray) -> None:
+def _context(chars: np.ndarray, out: _Columns, heading: np.ndarray, stop_ratio: np.ndarray) -> None:
     """Neighbours, a window around the paragraph, and its position (the compiled
     ``_cfeatures.neighbour_columns``, or its twin :func:`neighbours_numpy`)."""
     args = (out["log_chars"], out["link_density"], stop_ratio, heading.astype(np.float64), chars)
@@ -720,8 +764,7 @@ def _context(chars: np.ndarray, out: dict[str, np.ndarray], heading: np.ndarray,
         table = _compiled_neighbours(*args, WINDOW)
     else:
         table = neighbours_numpy(*args)
-    for j, name in enumerate(_neighbour_names()):
-        out[name] = table[:, j]
+    out.table(_neighbour_names(), table)
 
 
 #: the window of ``win_*``: this many paragraphs either side
