@@ -15,10 +15,16 @@ one process), so that work on its speed aims at the step that costs:
     :meth:`Model.probabilities`: both stages' tree walks and the second stage's context
     columns;
 ``steps``
-    the rest of :func:`detourage.methods.learned.label`: threshold, comments, related
-    boxes, code blocks, title, fallback, permalinks, labels;
+    the rest of :func:`detourage.methods.learned.label`, and inside it the comment
+    section's cut (``s:comments``), the related boxes (``s:related``), code blocks
+    (``s:code``), the title (``s:title``), the fallback (``s:fallback``), permalinks
+    (``s:permalinks``), the labels of the blocks (``s:labels``) and ``s:rest`` (threshold,
+    comment containers, details);
+``units``
+    the kept blocks grouped into output units (:func:`detourage.render.units`, which
+    :func:`detourage.api.run` calls for every method);
 ``render``
-    the labelled page to text (:func:`detourage.render.render`).
+    the units to text (:func:`detourage.render.render`).
 
 Each step is timed by wrapping its function with ``time.perf_counter`` (a wrapper costs
 well under a microsecond, against steps of tens of microseconds and more).  Medians do
@@ -49,6 +55,12 @@ PASSES = {"f:text": "_text", "f:kind": "_kind", "f:walk": "_Tree.__init__", "f:d
           "f:signatures": "_signatures", "f:regions": "_regions", "f:context": "_context", "f:page": "_page"}
 
 
+#: the method's page-level steps: attribute of detourage.methods.learned
+STEPS = {"s:comments": "_cut_comment_section", "s:related": "_drop_related_boxes", "s:code": "_whole_code_blocks",
+         "s:title": "_keep_title", "s:fallback": "_fallback", "s:permalinks": "_drop_permalinks",
+         "s:labels": "label_paragraphs"}
+
+
 class Clock:
     """Seconds spent per step on the current page."""
 
@@ -71,11 +83,16 @@ def instrument(clock: Clock) -> None:
     """Wrap the learned method's steps with ``clock``."""
     from detourage.learned import features
     from detourage.learned.forest import Model
+    from detourage import api
+    from detourage.methods import learned
 
     for name, attr in PASSES.items():
         owner_name, _, func_name = attr.rpartition(".")
         owner = getattr(features, owner_name) if owner_name else features
         setattr(owner, func_name, clock.wrap(name, getattr(owner, func_name)))
+    for name, attr in STEPS.items():
+        setattr(learned, attr, clock.wrap(name, getattr(learned, attr)))
+    api.units = clock.wrap("units", api.units)
     features.compute = clock.wrap("features", features.compute)
     Model.probabilities = clock.wrap("forests", Model.probabilities)
 
@@ -100,8 +117,9 @@ def profile(pages: list, warmup: int) -> dict[str, list[float]]:
         t3 = wall()
         spent = dict(clock.spent)
         spent.update(load=t1 - t0, learned=t3 - t1, render=t3 - t2)
-        spent["steps"] = (t2 - t1) - spent.get("features", 0.0) - spent.get("forests", 0.0)
+        spent["steps"] = (t2 - t1) - sum(spent.get(k, 0.0) for k in ("features", "forests", "units"))
         spent["f:rest"] = spent.get("features", 0.0) - sum(spent.get(k, 0.0) for k in PASSES)
+        spent["s:rest"] = spent["steps"] - sum(spent.get(k, 0.0) for k in STEPS)
         return spent
 
     for page in pages[:warmup]:
@@ -114,7 +132,7 @@ def profile(pages: list, warmup: int) -> dict[str, list[float]]:
     return out
 
 
-ORDER = ("load", "learned", "features", *PASSES, "f:rest", "forests", "steps", "render")
+ORDER = ("load", "learned", "features", *PASSES, "f:rest", "forests", "steps", *STEPS, "s:rest", "units", "render")
 
 
 def table(ms: dict[str, list[float]]) -> str:

@@ -147,9 +147,14 @@ class Model:
     threshold: float = 0.5
     meta: dict[str, Any] = field(default_factory=dict)
     second: Forest | None = None
+    #: the feature names last found to fit (``features.names()``, the same object at
+    #: every call): checked once, not on every page
+    _fits: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def check(self, names: tuple[str, ...]) -> None:
         """Refuse a model trained on other features than the running code computes."""
+        if names is self._fits:
+            return
         if tuple(names) != self.names:
             missing = sorted(set(self.names) ^ set(names))[:5]
             raise ModelError(f"model {self.meta.get('name', '?')!r} was trained on other features "
@@ -158,6 +163,7 @@ class Model:
         if self.second is not None and tuple(self.meta.get("context", ())) != context.names():
             raise ModelError(f"model {self.meta.get('name', '?')!r} was trained on other second-stage "
                              "features: retrain it with `detourage train learned`")
+        self._fits = names
 
     def probabilities(self, page: Any, X: np.ndarray | None = None) -> np.ndarray:
         """Content probability of every paragraph of ``page`` (a

@@ -131,7 +131,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
         details.update(_fallback(para, keep, probability, choice & ~barred))
     per_block = np.repeat(keep, para.ends - para.starts)
     _drop_permalinks(page, para, keep, per_block)
-    details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
+    details.update(threshold=round(float(threshold), 3), paragraphs=len(para), kept=int(keep.sum()))
     return Labels(NAME, label_paragraphs(page.blocks, per_block.tolist()), {NAME: details})
 
 
