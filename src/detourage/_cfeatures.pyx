@@ -32,7 +32,7 @@ cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4) nogil
     bint Py_UNICODE_ISDECIMAL(Py_UCS4) nogil
 from libc.math cimport fmin, log1p
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -78,21 +78,87 @@ cdef inline xmlAttr* _plain_attr(xmlNode* c_node, const char* name) noexcept:
     return NULL
 
 
+cdef struct PtrMap:
+    # open addressing on pointer values (0: an empty slot); the walk's element index and
+    # tag cache without a Python int per lookup
+    size_t* keys
+    long long* values
+    int shift  # 64 - log2(capacity)
+    Py_ssize_t count
+
+
+cdef int _map_init(PtrMap* m, int bits) except -1:
+    m.keys = <size_t*> calloc(<size_t> 1 << bits, sizeof(size_t))
+    m.values = <long long*> malloc((<size_t> 1 << bits) * sizeof(long long))
+    if m.keys is NULL or m.values is NULL:
+        _map_free(m)
+        raise MemoryError()
+    m.shift = 64 - bits
+    m.count = 0
+    return 0
+
+
+cdef void _map_free(PtrMap* m) noexcept:
+    free(m.keys)
+    free(m.values)
+    m.keys = NULL
+    m.values = NULL
+
+
+cdef inline size_t _slot(const PtrMap* m, size_t key) noexcept nogil:
+    """The slot holding ``key``, or the empty one where it would go (Fibonacci hashing)."""
+    cdef size_t mask = (<size_t> 1 << (64 - m.shift)) - 1
+    cdef size_t i = (<unsigned long long> key * 11400714819323198485ULL) >> m.shift
+    while m.keys[i] != 0 and m.keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+cdef inline bint _map_get(const PtrMap* m, size_t key, long long* value) noexcept nogil:
+    cdef size_t i = _slot(m, key)
+    if m.keys[i] == 0:
+        return False
+    value[0] = m.values[i]
+    return True
+
+
+cdef int _map_put(PtrMap* m, size_t key, long long value) except -1:
+    """Set ``key`` (not 0) to ``value``, doubling the table past half full."""
+    cdef PtrMap bigger
+    cdef size_t i, capacity
+    if 2 * (m.count + 1) > (<Py_ssize_t> 1 << (64 - m.shift)):
+        capacity = <size_t> 1 << (64 - m.shift)
+        _map_init(&bigger, 65 - m.shift)
+        for i in range(capacity):
+            if m.keys[i] != 0:
+                _map_put(&bigger, m.keys[i], m.values[i])
+        _map_free(m)
+        m[0] = bigger
+    i = _slot(m, key)
+    if m.keys[i] == 0:
+        m.keys[i] = key
+        m.count += 1
+    m.values[i] = value
+    return 0
+
+
 cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, Vocabulary vocabulary,
-                     dict names) except? -1:
+                     PtrMap* names) except? -1:
     """The region bits of an element's tag and vocabulary (``features._own_bits``)."""
-    cdef long long bits = 0
+    cdef long long bits = 0, got
     cdef xmlAttr* attr
     cdef int k
+    cdef size_t key
     if c_node.type == tree.XML_ELEMENT_NODE:
-        key = <size_t> c_node.name
-        got = names.get(key)
-        if got is None:
+        # libxml2 keeps one copy of each tag name per document (its dictionary), but a
+        # namespaced one is cached apart: the key of "{ns}name" is the name's address + 1
+        key = <size_t> c_node.name + (c_node.ns is not NULL)
+        if not _map_get(names, key, &got):
             if c_node.ns is NULL:
                 got = tag_bits.get(_utf8(<const char*> c_node.name), 0)
             else:  # a namespaced tag is "{ns}name": lxml's tag, never a tag group
                 got = tag_bits.get(cetree.elementFactory(doc, c_node).tag, 0)
-            names[key] = got
+            _map_put(names, key, got)
         bits = got
     if c_node.properties is NULL:
         return bits
@@ -124,7 +190,8 @@ def walk(list firsts, dict tag_bits, Vocabulary vocabulary not None, frozenset b
     """(parent, first, last, container, bits) of the elements above the paragraphs' first
     blocks, as ``features._Tree`` builds them; index ``len(elements)`` is the virtual root."""
     cdef Py_ssize_t n = len(firsts), p, size = 0, capacity = 256, i, root
-    cdef dict index = {}, names = {}
+    cdef long long found = 0
+    cdef PtrMap index, names
     cdef xmlNode** nodes = <xmlNode**> malloc(capacity * sizeof(xmlNode*))
     cdef xmlNode* c_node
     cdef xmlNode* container
@@ -133,9 +200,13 @@ def walk(list firsts, dict tag_bits, Vocabulary vocabulary not None, frozenset b
     cdef long long[:] first_v, parent_v, last_v, cont_v, bits_v
     if nodes is NULL:
         raise MemoryError()
+    index.keys = names.keys = NULL
+    index.values = names.values = NULL
     containers = np.empty(n, dtype=np.intp)
     firsts_met = []
     try:
+        _map_init(&index, 9)
+        _map_init(&names, 6)
         for p in range(n):
             block = firsts[p]
             el = block.node
@@ -145,18 +216,19 @@ def walk(list firsts, dict tag_bits, Vocabulary vocabulary not None, frozenset b
             if not (path and path[len(path) - 1] in block_level):
                 c_node = _container(doc, c_node, block_level)
             container = c_node
-            while c_node is not NULL and <size_t> c_node not in index:
+            while c_node is not NULL and not _map_get(&index, <size_t> c_node, &found):
                 if size == capacity:
                     capacity *= 2
                     nodes = <xmlNode**> realloc(nodes, capacity * sizeof(xmlNode*))
                     if nodes is NULL:
                         raise MemoryError()
-                index[<size_t> c_node] = size
+                _map_put(&index, <size_t> c_node, size)
                 nodes[size] = c_node
                 firsts_met.append(p)
                 size += 1
                 c_node = _parent(c_node)
-            containers[p] = index[<size_t> container]
+            _map_get(&index, <size_t> container, &found)
+            containers[p] = found
         root = size
         parent = np.full(size + 1, root, dtype=np.int64)
         bits = np.zeros(size + 1, dtype=np.int64)
@@ -164,11 +236,13 @@ def walk(list firsts, dict tag_bits, Vocabulary vocabulary not None, frozenset b
         bits_v = bits
         for i in range(size):
             c_node = _parent(nodes[i])
-            if c_node is not NULL:
-                parent_v[i] = index.get(<size_t> c_node, root)
-            bits_v[i] = _bits(doc, nodes[i], tag_bits, vocabulary, names)
+            if c_node is not NULL and _map_get(&index, <size_t> c_node, &found):
+                parent_v[i] = found
+            bits_v[i] = _bits(doc, nodes[i], tag_bits, vocabulary, &names)
     finally:
         free(nodes)
+        _map_free(&index)
+        _map_free(&names)
     first = np.array(firsts_met + [0], dtype=np.int64)
     container_arr = containers.astype(np.int64)
     last = np.full(size + 1, -1, dtype=np.int64)
