@@ -591,8 +591,12 @@ def title_overlap(str lowered, const double[::1] chars, WordSet title, double lo
         return out_arr
     with nogil:
         counted = p < n and chars[p] < longest
-        for i in range(length + 1):
+        i = -1
+        while i < length:
+            i += 1
             c = PyUnicode_READ(kind, data, i) if i < length else 0x1F
+            if not counted and c != 0x1F:  # a long paragraph: on to its end
+                continue
             if Py_UNICODE_ISALNUM(c) or c == 0x5F:  # sre's \w
                 if counted:
                     if not in_word:
