@@ -79,8 +79,9 @@ class Clock:
         return timed
 
 
-def instrument(clock: Clock) -> None:
-    """Wrap the learned method's steps with ``clock``."""
+def instrument(clock: Clock, patch: Callable[[object, str, object], None] = setattr) -> None:
+    """Wrap the learned method's steps with ``clock``, replacing them by ``patch``
+    (``setattr``; a test passes its undoable ``monkeypatch.setattr``)."""
     from detourage.learned import features
     from detourage.learned.forest import Model
     from detourage import api
@@ -89,21 +90,21 @@ def instrument(clock: Clock) -> None:
     for name, attr in PASSES.items():
         owner_name, _, func_name = attr.rpartition(".")
         owner = getattr(features, owner_name) if owner_name else features
-        setattr(owner, func_name, clock.wrap(name, getattr(owner, func_name)))
+        patch(owner, func_name, clock.wrap(name, getattr(owner, func_name)))
     for name, attr in STEPS.items():
-        setattr(learned, attr, clock.wrap(name, getattr(learned, attr)))
-    api.units = clock.wrap("units", api.units)
-    features.compute = clock.wrap("features", features.compute)
-    Model.probabilities = clock.wrap("forests", Model.probabilities)
+        patch(learned, attr, clock.wrap(name, getattr(learned, attr)))
+    patch(api, "units", clock.wrap("units", api.units))
+    patch(features, "compute", clock.wrap("features", features.compute))
+    patch(Model, "probabilities", clock.wrap("forests", Model.probabilities))
 
 
-def profile(pages: list, warmup: int) -> dict[str, list[float]]:
-    """Step → milliseconds on every page."""
+def profile(pages: list, warmup: int, patch: Callable[[object, str, object], None] = setattr) -> dict[str, list[float]]:
+    """Step → milliseconds on every page (``patch``: as :func:`instrument`'s)."""
     from detourage.api import load, run
     from detourage.render import render
 
     clock = Clock()
-    instrument(clock)
+    instrument(clock, patch)
     wall = time.perf_counter
 
     def one(data: bytes) -> dict[str, float]:
@@ -124,7 +125,6 @@ def profile(pages: list, warmup: int) -> dict[str, list[float]]:
 
     for page in pages[:warmup]:
         one(page.data)
-    gc.freeze()
     out: dict[str, list[float]] = defaultdict(list)
     for page in pages:
         for name, seconds in one(page.data).items():
@@ -163,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     if not pages:
         print("no pages", file=sys.stderr)
         return 2
+    gc.freeze()  # the pages held in memory stay out of the collector's way
     ms = profile(pages, args.warmup)
     print(f"learned, step by step: {len(pages)} pages of {args.datasets}")
     print(table(ms))

@@ -122,3 +122,26 @@ def test_gold_conventions_shares_what_gold_keeps_of_bylines_and_captions():
     table = module.shares([page, wcxb])
     assert table["l3s-gn1"] == {"meta": (0.4, 50), "media": (0.0, 50)}
     assert table["wcxb-dev/forum"]["meta"] == (0.0, 50)
+
+
+def test_learned_profile_times_every_step_without_changing_the_output(monkeypatch):
+    from types import SimpleNamespace
+
+    from detourage.api import extract
+
+    module = _bench("learned_profile")
+    page = ("<html><head><title>Mills of the valley</title></head><body><nav><a href=/>Home</a></nav>"
+            "<h1>Mills of the valley</h1>" + "<p>Volunteers walked the valley in 2026, and found the mills, "
+            "one after the other, long forgotten.</p>" * 6 + "<footer>© 2026 Example</footer></body></html>")
+    expected = extract(page, method="learned", format="txt")
+    ms = module.profile([SimpleNamespace(data=page.encode())] * 3, warmup=1, patch=monkeypatch.setattr)
+    assert set(module.ORDER) <= set(ms) and all(len(ms[k]) == 3 for k in module.ORDER)
+    for i in range(3):  # the parts stay within their wholes
+        assert ms["features"][i] + ms["forests"][i] + ms["units"][i] <= ms["learned"][i]
+        assert sum(ms[k][i] for k in module.PASSES) <= ms["features"][i]
+    assert "| f:regions |" in module.table(ms)
+    assert extract(page, method="learned", format="txt") == expected  # wrapped, the same text
+    monkeypatch.undo()
+    from detourage.learned import features
+
+    assert features.compute.__name__ == "compute"  # the wrappers are gone
