@@ -145,3 +145,16 @@ def test_learned_profile_times_every_step_without_changing_the_output(monkeypatc
     from detourage.learned import features
 
     assert features.compute.__name__ == "compute"  # the wrappers are gone
+
+
+def test_features_digest_names_the_pages_that_changed():
+    module = _bench("features_digest")
+    before = {"a/1": {"features": "x", "labels": "y"}, "a/2": {"features": "x", "labels": "y"}}
+    after = {"a/1": {"features": "x", "labels": "y"}, "a/2": {"features": "z", "labels": "y"}, "b/1": {}}
+    assert module.compare(before, after) == ["features: 1 of 2 pages differ: a/2", "labels: 0 of 2 pages differ",
+                                             "1 pages in one run only"]
+    page = "<html><body><p>" + "Words of a page, long enough to keep. " * 8 + "</p></body></html>"
+    one = module.digests([("t/1", page.encode())], "learned")
+    assert one == module.digests([("t/1", page.encode())], "learned")  # the same page, the same digests
+    longer = page.replace("</p>", "</p><p>One more line.</p>")  # one paragraph more: other features
+    assert one["t/1"]["features"] != module.digests([("t/1", longer.encode())], "learned")["t/1"]["features"]

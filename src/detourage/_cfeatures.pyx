@@ -653,7 +653,7 @@ def region_columns(const double[::1] chars, const double[::1] link_chars, const 
     spread[1] = 0.5
     spread[2] = 1.0 / 6
     spread[3] = 1.0 / 9
-    cs_arr = np.zeros((n + 1, 6))
+    cs_arr = np.zeros((n + 1, 5))  # running sums of chars, link chars, words, stop words, ends
     cdef double[:, ::1] cs = cs_arr
     element_arr = np.zeros((m, 8))
     cdef double[:, ::1] element = element_arr

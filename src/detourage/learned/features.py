@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, compress, repeat
@@ -465,18 +465,9 @@ def _path_ids(firsts: Sequence[Block]) -> tuple[list[tuple[str, ...]], np.ndarra
     each paragraph's index among them (a path tuple is hashed once per paragraph here,
     then only its number is)."""
     index: dict[tuple[str, ...], int] = {}
-    path_id = np.fromiter(map(_numbered(index), map(_PATH, firsts)), np.int64, len(firsts))
+    # len(index) is read before the call: a new path gets the next number
+    path_id = np.fromiter([index.setdefault(path, len(index)) for path in map(_PATH, firsts)], np.int64, len(firsts))
     return list(index), path_id
-
-
-def _numbered(index: dict) -> Callable[[object], int]:  # type: ignore[type-arg]
-    """A function giving each new key the next number in ``index``, and an old key its own."""
-    def number(key: object) -> int:
-        found = index.get(key)
-        if found is None:
-            found = index[key] = len(index)
-        return found
-    return number
 
 
 def _kind(firsts: Sequence[Block], paths: list[tuple[str, ...]], path_id: np.ndarray,

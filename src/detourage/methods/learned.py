@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from operator import attrgetter
 from pathlib import Path
 from typing import Literal
 
@@ -131,7 +130,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
         details.update(_fallback(para, keep, probability, choice & ~barred))
     per_block = np.repeat(keep, para.ends - para.starts)
     _drop_permalinks(page, para, keep, per_block)
-    details.update(threshold=round(float(threshold), 3), paragraphs=len(para), kept=int(keep.sum()))
+    details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
     return Labels(NAME, label_paragraphs(page.blocks, per_block.tolist()), {NAME: details})
 
 
@@ -151,7 +150,6 @@ PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "⚓︎", "🔗︎"
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``
 _OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
-_TEXT = attrgetter("text")
 
 
 def comment_mark(text: str, heading: bool) -> bool:
