@@ -92,3 +92,47 @@ def test_o_with_an_extension_is_refused_for_several_pages(tmp_path: Path) -> Non
     result = invoke("extract", str(folder), "-m", "fulltext", "-o", str(tmp_path / "out.txt"))
     assert result.exit_code == 2 and "out.txt is one file, for one page; for 3 pages" in result.stderr
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_same_stem_pages_get_unique_ids_and_outputs(tmp_path: Path) -> None:
+    """Issue 31 item 13: ``a.html``, ``a.html.gz`` and ``a.htm`` of one folder were all
+    ``a`` and overwrote each other; they keep their whole names, the others do not change."""
+    import gzip
+
+    folder = tmp_path / "pages"
+    (folder / "sub").mkdir(parents=True)
+    for name, data in {"a.html": PAGE.replace(b"Title", b"First"), "a.htm": PAGE.replace(b"Title", b"Second"),
+                       "a.html.gz": gzip.compress(PAGE.replace(b"Title", b"Third")), "b.html": PAGE,
+                       "sub/a.html": PAGE}.items():
+        (folder / name).write_bytes(data)
+    ids = [j.id for j in read_inputs([str(folder)])]
+    assert ids == ["a.htm", "a.html", "a.html.gz", "b", "sub/a"]
+    out = tmp_path / "out"
+    result = invoke("extract", str(folder), "-m", "fulltext", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.txt"))
+    assert written == ["a.htm.txt", "a.html.gz.txt", "a.html.txt", "b.txt", "sub/a.txt"]
+    assert [(out / f).read_text().split("\n")[0] for f in written[:3]] == ["Second", "Third", "First"]
+    lines = tmp_path / "out.jsonl"
+    assert invoke("extract", str(folder), "-m", "fulltext", "-o", str(lines)).exit_code == 0
+    assert [json.loads(line)["id"] for line in lines.read_text().splitlines()] == ids
+
+
+def test_the_same_name_in_two_folders_gets_a_numbered_id(tmp_path: Path) -> None:
+    for folder in ("x", "y"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "page.html").write_bytes(PAGE)
+    ids = [j.id for j in read_inputs([str(tmp_path / "x"), str(tmp_path / "y"), str(tmp_path / "x" / "page.html")])]
+    assert ids == ["page.html", "page.html~2", "page.html~3"]
+
+
+def test_the_writer_never_overwrites_a_page_of_the_run(tmp_path: Path) -> None:
+    """Records that repeat an id (read_inputs gives unique ones; other sources may not)."""
+    from detourage.corpus import Writer
+
+    writer = Writer(str(tmp_path / "out"), "txt")
+    for page_id, text in (("a", "one\n"), ("a", "two\n"), ("a~2", "three\n")):
+        writer.write({"id": page_id, "ok": True, "text": text})
+    writer.close()
+    got = {p.name: p.read_text() for p in (tmp_path / "out").iterdir()}
+    assert got == {"a.txt": "one\n", "a~2.txt": "two\n", "a~2~2.txt": "three\n"}

@@ -457,6 +457,46 @@ def test_single_byte_text_under_a_lying_cjk_declaration_is_not_taken_for_it() ->
     assert result.encoding == "cp1252" and FRENCH in result.text
 
 
+# --- UTF-8 with damaged sequences (issue 31) ---------------------------------------------
+
+#: what old encoders write where UTF-8 forbids it: a CESU-8 emoji (two encoded surrogates),
+#: a WTF-8 lone surrogate, a 5-byte form
+BROKEN_UTF8 = (b"\xed\xa0\xbd\xed\xb8\x80", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80")
+ACCENTED = "Le café où nous étions, à côté de la gare, était fermé ; ça m'a déçu. "
+
+
+def damaged_utf8(head: str, paragraphs: int = 100) -> bytes:
+    """About 17 KB of UTF-8 paragraphs, each ending in one invalid sequence."""
+    body = b"".join(b"<p>" + (ACCENTED * 2).encode() + BROKEN_UTF8[i % 3] + b"</p>\n" for i in range(paragraphs))
+    return f"<html><head>{head}<title>t</title></head><body>".encode() + body + b"</body></html>"
+
+
+def test_declared_utf8_with_damaged_sequences_stays_utf8() -> None:
+    data = damaged_utf8(meta("utf-8"))
+    assert 15_000 < len(data) < 20_000
+    result = decode(data)
+    # decoded as a browser does: UTF-8, each bad byte sequence replaced, the text intact
+    assert (result.encoding, result.declared) == ("utf-8", "utf-8")
+    errors = result.text.count("\ufffd")
+    assert result.reason == f"meta (meta:utf-8 mostly valid, {errors} invalid sequences of utf-8 replaced)"
+    assert result.text.count(ACCENTED) == 200 and "cafÃ©" not in result.text
+    assert result.text == data.decode("utf-8", "replace")
+
+
+def test_undeclared_utf8_with_damaged_sequences_stays_utf8() -> None:
+    result = decode(damaged_utf8(""))
+    assert (result.encoding, result.reason) == ("utf-8", "utf-8-mostly")
+    assert result.text.count(ACCENTED) == 200
+
+
+def test_cp1252_declared_utf8_with_a_few_valid_pairs_stays_cp1252() -> None:
+    # "Â»" and "Ã©" are valid UTF-8 pairs in cp1252 bytes: a few, among many bad bytes
+    text = (FRENCH + "Â» ") * 4 + "Ã© " + FRENCH
+    result = decode(page(text, meta("utf-8")).encode("cp1252"))
+    assert result.encoding == "cp1252" and text in result.text
+    assert result.reason == "detected (meta:utf-8 failed validation, bytes are not valid utf-8)"
+
+
 # --- binary sniffing ------------------------------------------------------------------
 
 

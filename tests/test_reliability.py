@@ -8,7 +8,11 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -120,3 +124,66 @@ def test_summary_states_the_balance() -> None:
 def test_no_golden_page_is_refused_by_the_runner(case: str) -> None:
     record = Step(method="fulltext")(Job(case, path=str(CASES / case / "page.html")))
     assert record["ok"], record
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_the_workers_of_extract_die_with_it(tmp_path: Path) -> None:
+    """Issue 31 item 11: SIGKILL ``detourage extract -w 2`` in the middle: within 3 s,
+    none of its workers is left (they went on, orphaned, with the process pool before)."""
+    psutil = pytest.importorskip("psutil")
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    body = b"".join(b"<p>Paragraph %d of a long page, with words enough to be kept.</p>" % i for i in range(2000))
+    for n in range(80):
+        (folder / f"page{n:03}.html").write_bytes(b"<html><body><h1>Page</h1>" + body + b"</body></html>")
+    driver = subprocess.Popen([sys.executable, "-m", "detourage", "extract", str(folder), "-m", "fulltext",
+                               "-o", str(tmp_path / "out"), "-w", "2"], stderr=subprocess.DEVNULL)
+    try:
+        workers = _children_once_there(psutil, driver.pid, 2)
+    finally:
+        driver.kill()
+        driver.wait()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and any(_running(psutil, w) for w in workers):
+        time.sleep(0.05)
+    assert not [w.pid for w in workers if _running(psutil, w)]
+
+
+def _children_once_there(psutil: Any, pid: int, n: int, wait: float = 60.0) -> list[Any]:
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        children = psutil.Process(pid).children(recursive=True)
+        if len(children) >= n:
+            return children  # type: ignore[no-any-return]
+        time.sleep(0.05)
+    raise AssertionError(f"no {n} workers within {wait} s")
+
+
+def _running(psutil: Any, process: Any) -> bool:
+    """Whether the process still runs (a zombie does not: it only waits to be reaped)."""
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE  # type: ignore[no-any-return]
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.parametrize("data", [
+    b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nstream\n" + bytes(range(256)) * 40,
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 40,
+], ids=["pdf", "png"])
+def test_the_library_refuses_binary_bytes_with_not_html(data: bytes) -> None:
+    """Issue 31 item 14: extract returned the binary as text; the CLI already said not-html."""
+    import detourage
+
+    for call in (detourage.extract, detourage.document, detourage.load):
+        with pytest.raises(detourage.NotHTML):
+            call(data)
+    assert Step(method="fulltext")(Job("x", data=data))["error"] == "not-html"
+    assert isinstance(detourage.extract(data.decode("latin-1"), "fulltext"), str)  # text as str is taken
+
+
+def test_text_in_utf16_is_not_refused() -> None:
+    import detourage
+
+    page = "<html><body><p>Привет, мир! Some text.</p></body></html>"
+    assert "Привет" in detourage.extract(page.encode("utf-16"), "fulltext")

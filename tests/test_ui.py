@@ -5,7 +5,9 @@ only from the roots, nothing of the page runs, writes need the session token).""
 from __future__ import annotations
 
 import re
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from detourage import api  # noqa: E402
 from detourage.cli import main  # noqa: E402
 from detourage.evaluation.report import INSPECTOR, WORST_PAGES, histograms, render_html, write_reports  # noqa: E402
 from detourage.ui import make_server  # noqa: E402
+from detourage.ui.browser import running  # noqa: E402
 from detourage.ui.app import TOKEN_HEADER, create_app  # noqa: E402
 from detourage.ui.catalog import annotation_path, catalog, inside  # noqa: E402
 from detourage.ui.markup import BLOCK_ATTRIBUTE, display  # noqa: E402
@@ -172,14 +175,15 @@ def test_files_outside_the_roots_are_not_served(client, path: str) -> None:  # t
     assert b"not for the browser" not in response.get_data()
 
 
-def test_files_inside_the_roots_are_served_sandboxed(client) -> None:  # type: ignore[no-untyped-def]
+def test_files_a_shown_page_references_are_served_sandboxed(client) -> None:  # type: ignore[no-untyped-def]
+    assert client.get("/files/0/html/style.css").status_code == 404  # no page references it yet
+    assert client.get("/render", query_string={"key": ARTICLE}).status_code == 200
     response = client.get("/files/0/html/style.css")
     assert response.status_code == 200 and b"rgb(1, 2, 3)" in response.get_data()
     policy = response.headers["Content-Security-Policy"]
     assert policy.startswith("sandbox;") and "script" not in policy.replace("default-src 'none'", "")
-    raw = client.get("/files/0/html/scripted.html")
-    assert raw.status_code == 200 and raw.headers["Content-Security-Policy"].startswith("sandbox;")
-    assert raw.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert client.get("/files/0/html/scripted.html").status_code == 404  # a page, not an asset
 
 
 def test_inside_keeps_to_its_root(dataset: Path) -> None:
@@ -218,6 +222,73 @@ def test_the_cli_refuses_a_missing_input_in_one_line() -> None:
     result = CliRunner().invoke(main, ["ui", "no/such/folder", "--port", "0"])
     assert result.exit_code == 2
     assert result.output.strip() == "detourage: error: no/such/folder: no such file or folder"
+
+
+#: seconds the slow page's parse should take: long enough that a request queued behind it
+#: would wait over a second, short enough for a test
+SLOW_PARSE = 2.0
+
+
+def _slow_page(attributes: int) -> str:
+    """A <p> of many attributes: libxml2 parses a tag in time quadratic in them.  Each
+    value holds a ">", which gets the tag past the parser's guard on attributes
+    (detourage.parse.bounded_attributes, a first line only)."""
+    return "<html><body><p " + " ".join(f'a{i}=">"' for i in range(attributes)) + ">Slow.</p></body></html>"
+
+
+def _slow_attributes() -> int:
+    """How many attributes take about SLOW_PARSE seconds to parse on this machine now
+    (36 000 on an idle one), from the time of 10 000 and the quadratic growth."""
+    from detourage.parse import parse
+
+    probe = 10_000
+    started = time.perf_counter()
+    parse(_slow_page(probe))
+    took = max(time.perf_counter() - started, 1e-3)
+    return int(probe * min(6.0, max(1.0, (SLOW_PARSE / took) ** 0.5)))
+
+
+def _pages_with_a_slow_one(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "slow.html").write_text(_slow_page(_slow_attributes()), encoding="utf-8")
+    (folder / "small.html").write_text("<html><body><p>A small page.</p></body></html>", encoding="utf-8")
+    return folder
+
+
+def test_a_slow_page_does_not_hold_up_the_others(tmp_path: Path) -> None:
+    """Requests run in threads and parse with their own parser, so a small page is
+    answered while a slow one is parsed (before, all queued behind one module parser).
+    No time limit here: the slow page is parsed in the server's own thread."""
+    folder = _pages_with_a_slow_one(tmp_path / "pages")
+    server = make_server([str(folder)], ["fulltext"], port=0, annotations=tmp_path / "annotations", timeout=None)
+    with running(server) as url:
+        slow = threading.Thread(target=lambda: urllib.request.urlopen(url + "api/page?key=pages/slow").read())
+        slow.start()
+        time.sleep(0.3)  # the slow page is being parsed
+        started = time.perf_counter()
+        with urllib.request.urlopen(url + "api/page?key=pages/small") as response:
+            assert response.status == 200
+        waited = time.perf_counter() - started
+        assert slow.is_alive(), "the slow page was not slow: find another slow page"
+        slow.join(timeout=60)
+    assert waited < 1, f"the small page waited {waited:.1f} s behind the slow one"
+
+
+def test_a_page_over_the_time_limit_is_cut_and_shown_as_an_error(tmp_path: Path) -> None:
+    """libxml2 cannot be interrupted: the page is tried in a child process, killed at the
+    limit (plus bounded.GRACE), and the inspector says so for that page only."""
+    from detourage.ui.catalog import catalog as pages
+
+    folder = _pages_with_a_slow_one(tmp_path / "pages")
+    session = Session(pages([str(folder)]), ["fulltext"], tmp_path / "annotations", timeout=0.5)
+    client = create_app(session).test_client()
+    started = time.perf_counter()
+    response = client.get("/api/page", query_string={"key": "pages/slow"})
+    took = time.perf_counter() - started
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith("pages/slow: cannot be shown: time limit exceeded")
+    assert took < 3, f"{took:.1f} s"  # killed at 0.5 s + bounded.GRACE, whatever libxml2 was doing
+    assert client.get("/api/page", query_string={"key": "pages/small"}).status_code == 200
 
 
 # --------------------------------------------------------------------- training

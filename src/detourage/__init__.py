@@ -21,6 +21,7 @@ from .errors import (
     UnknownFormat,
     UnknownMethod,
     UnknownTask,
+    WorkerCrashed,
 )
 from .metadata import Document, Metadata
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
@@ -48,6 +49,7 @@ __all__ = [
     "UnknownFormat",
     "UnknownMethod",
     "UnknownTask",
+    "WorkerCrashed",
     "decode",
     "document",
     "extract",

@@ -86,7 +86,8 @@ def main() -> None:
                    "less; 0: none).")
 @click.option("--to", "run_to", type=click.Choice(["parquet", "jsonl", "jsonl.gz", "jsonl.zst"]),
               default=None, help="A corpus run: -o is then a run folder of shards in this format, "
-                                 "with a manifest and a summary (README: Corpus runs).")
+                                 "with a manifest and a summary (README: Corpus runs). Exit status 3: "
+                                 "done, but the input was damaged; 130: interrupted (--resume).")
 @click.option("--shard-size", type=int, default=1000, show_default=True,
               help="--to: records per shard (WARC and JSON-lines records, or page files).")
 @click.option("--resume", is_flag=True, help="--to: finish the run of this folder, skipping finished shards.")
@@ -262,15 +263,18 @@ def _corpus_run(paths: tuple[str, ...], config: Any, described: dict, shard_size
                 workers: int, dask: str | None, patterns: tuple[str, ...], progress: bool | None,
                 fit_template: bool) -> None:
     """A corpus run (``--to``): shards of rows in a run folder, a progress bar with pages/s
-    and the time left on a terminal, the run's summary on stderr (and in the folder)."""
+    and the time left on a terminal, the run's summary on stderr (and in the folder).
+    Exits with :attr:`detourage.corpusrun.RunSummary.exit_status` (0, 1, 3 for a damaged
+    input, 130 after Ctrl-C)."""
     import time
 
-    from .corpusrun import Request, run
+    from .corpusrun import Request, Stop, run
 
     request = Request(paths=paths, config=config, shard_records=shard_size, resume=resume,
                       workers=workers or default_workers(), dask=dask, patterns=patterns,
                       fit_template=fit_template, described=described)
     show = sys.stderr.isatty() if progress is None else progress
+    stop = Stop()
     with contextlib.ExitStack() as stack:
         bar: list[Any] = []
         pages, t0 = [0], time.perf_counter()
@@ -284,10 +288,47 @@ def _corpus_run(paths: tuple[str, ...], config: Any, described: dict, shard_size
             pages[0] += marker["rows"]
             bar[0].update(marker["records"], f"{pages[0] / (time.perf_counter() - t0):.1f} pages/s")
 
-        summary = run(request, on_shard, on_plan)
+        stack.enter_context(_ctrl_c(stop))
+        summary = run(request, on_shard, on_plan, stop)
     click.echo(f"detourage: {summary}", err=True)
-    if summary.done < summary.shards or summary.ok == 0 or not summary.balanced:
-        sys.exit(1)
+    if summary.interrupted:
+        click.echo(f"detourage: interrupted: {summary.done} of {summary.shards} shards done; finish with "
+                   "--resume", err=True)
+    sys.exit(summary.exit_status)
+
+
+@contextlib.contextmanager
+def _ctrl_c(stop: Any) -> Iterator[None]:
+    """Ctrl-C during a corpus run: the first starts no more shards and gives the running
+    ones a few seconds; the second kills the workers and ends at once (status 130)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # no handler there: Python's own
+        yield
+        return
+
+    def interrupted(signum: int, frame: Any) -> None:
+        if not stop.requested:
+            stop.request()
+            _say(f"detourage: stopping: no more shards start; the running ones get {stop.grace:g} s "
+                 "(Ctrl-C again to quit now)")
+            return
+        stop.abort()
+        _say(f"detourage: interrupted: {stop.done} of {stop.total} shards done; finish with --resume")
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _say(line: str) -> None:
+    """A line on standard error from a signal handler (no buffered stream, which the
+    interrupted code may be writing to)."""
+    os.write(2, (line + "\n").encode("utf-8", "replace"))
 
 
 def _fallback(method: str) -> str:

@@ -4,8 +4,10 @@ A bad page never stops a run: every input yields either an output record or an e
 record with a reason (``limit:bytes``, ``limit:time``, ``limit:memory``,
 ``exception:ValueError``…), counted in the run's :class:`Summary`, which states that the
 inputs read equal the outputs plus the error records.  Time and memory limits live here,
-once, not in methods: the time limit is an alarm around each page, the memory limit a
-ceiling on each worker process's address space (``RLIMIT_AS``).
+once, not in methods (:mod:`detourage.bounded` does the work): the time limit is an
+alarm around each page, backed by a supervisor that kills the worker process of a page
+stuck past it in C code; the memory limit a ceiling on each worker process's address
+space (``RLIMIT_AS``).
 
     read_inputs(paths) ─▶ Job … ─▶ execute(jobs, step, workers) ─▶ record … ─▶ writer
 """
@@ -13,24 +15,23 @@ ceiling on each worker process's address space (``RLIMIT_AS``).
 from __future__ import annotations
 
 import collections
-import concurrent.futures as cf
 import errno
 import fnmatch
 import gzip
 import json
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from .api import load, run
-from .decode import looks_binary
-from .errors import DetourageError, LimitExceeded, NotHTML
+from .bounded import CAN_FORK, Failure, failure, supervised
+from .bounded import limit_memory  # noqa: F401 - imported from here by corpusrun.work
+from .bounded import time_limit as _time_limit
+from .errors import DetourageError, LimitExceeded
 from .parse import DEFAULT_LIMITS, Limits
 from .metadata import CSV_COLUMNS, csv_row, csv_text, metadata
 from .render import EXTENSIONS, as_record, render
@@ -57,22 +58,56 @@ def read_inputs(paths: Iterable[str], stdin: IO[bytes] | None = None, *,
     ``patterns`` (``*.php``), except those under a folder of ``exclude`` (where the
     output goes).  A path that does not exist, or a URL, raises ``FileNotFoundError``
     before any page is read.
+
+    Ids are unique (:func:`unique_ids`): a page's id is its path relative to its folder
+    (a file named: its name) less a web extension, ``news/a.html`` → ``news/a``, and
+    ``stdin`` for ``-``.
     """
     paths = list(paths)
     for name in paths:
         _check_input(name)
     skip = [Path(e).resolve() for e in exclude]
     wanted = (*PAGE_PATTERNS, *patterns)
-    for name in paths:
-        if name == "-":
-            yield Job("stdin", data=(stdin or sys.stdin.buffer).read())
-            continue
-        path = Path(name)
-        if path.is_dir():
-            for file in sorted(p for p in path.rglob("*") if _wanted(p, wanted, skip)):
-                yield Job(_page_id(file.relative_to(path)), path=str(file))
+    found = [page for name in paths for page in _pages(name, wanted, skip)]
+    for (_, file), page_id in zip(found, unique_ids([relative for relative, _ in found])):
+        if file is None:
+            yield Job(page_id, data=(stdin or sys.stdin.buffer).read())
         else:
-            yield Job(_page_id(Path(path.name)), path=str(path))
+            yield Job(page_id, path=str(file))
+
+
+def _pages(name: str, wanted: tuple[str, ...], skip: list[Path]) -> list[tuple[Path | None, Path | None]]:
+    """The pages of one path given: ``(name relative to the folder given, file)``;
+    ``(None, None)`` for standard input."""
+    if name == "-":
+        return [(None, None)]
+    path = Path(name)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if _wanted(p, wanted, skip))
+        return [(file.relative_to(path), file) for file in files]
+    return [(Path(path.name), path)]
+
+
+def unique_ids(names: list[Path | None]) -> list[str]:
+    """The ids of pages named ``names`` (relative paths; None for standard input): each
+    name less its web extension (:func:`_page_id`), except that pages whose ids would be
+    the same (``a.html``, ``a.htm`` and ``a.html.gz`` of one folder) keep their whole
+    names (``a.html``, ``a.htm``, ``a.html.gz``), and an id still taken (the same file
+    name in two folders given) gets ``~2``, ``~3``… in input order.  The ids of pages
+    that collide with none are never changed."""
+    short = [_page_id(n) if n is not None else "stdin" for n in names]
+    counts = collections.Counter(short)
+    ids = [s if counts[s] == 1 or n is None else _page_name(n) for s, n in zip(short, names)]
+    taken: set[str] = set()
+    unique = []
+    for page_id in ids:
+        candidate, k = page_id, 1
+        while candidate in taken:
+            k += 1
+            candidate = f"{page_id}~{k}"
+        taken.add(candidate)
+        unique.append(candidate)
+    return unique
 
 
 #: the files of a folder read as pages (case-insensitive); ``--glob`` adds others
@@ -107,8 +142,12 @@ def _page_id(relative: Path) -> str:
         relative = relative.with_suffix("")
     if relative.suffix.lower() in _WEB_SUFFIXES:
         relative = relative.with_suffix("")
-    # a file name that is not valid UTF-8 keeps its bytes as surrogate escapes; the id
-    # shows them as \xNN so that records can be written as UTF-8
+    return _page_name(relative)
+
+
+def _page_name(relative: Path) -> str:
+    """A relative path as text: a file name that is not valid UTF-8 keeps its bytes as
+    surrogate escapes, shown as ``\\xNN`` so that records can be written as UTF-8."""
     return relative.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
@@ -123,7 +162,8 @@ class Step:
     method: str = "default"
     format: str = "txt"
     limits: Limits = DEFAULT_LIMITS
-    #: seconds per page; 0 or less for no limit
+    #: seconds per page; 0 or less for no limit.  With a limit, :func:`execute` runs pages
+    #: in worker processes, killed past it (the only way to stop a page stuck in C code)
     timeout: float = 30.0
     render_options: tuple[tuple[str, Any], ...] = ()
     #: CleanEval submission format: each page wrapped in ``<text id="…">`` with a URL line
@@ -168,12 +208,11 @@ class Step:
 
 
 def job_bytes(job: Job, limits: Limits = DEFAULT_LIMITS) -> bytes:
-    """A job's page bytes, refused when over the size limit or binary."""
+    """A job's page bytes, refused when over the size limit (binary bytes are refused
+    next, by :func:`detourage.load`: ``not-html``)."""
     data = job.data if job.data is not None else _read(job.path, limits.max_bytes)
     if len(data) > limits.max_bytes:
         raise LimitExceeded("bytes", len(data), limits.max_bytes)
-    if looks_binary(data):
-        raise NotHTML("binary data, not a text document")
     return data
 
 
@@ -200,18 +239,16 @@ T = TypeVar("T")
 
 def attempt(work: Callable[[], T], timeout: float) -> tuple[T | None, str | None, str | None]:
     """Run ``work`` within the time limit: ``(value, None, None)``, or ``(None, reason,
-    message)`` for any failure — the one place where a bad page is turned into a reason."""
+    message)`` for any failure — the one place where a bad page is turned into a reason.
+
+    The limit is the alarm of :func:`detourage.bounded.time_limit`, which stops Python
+    code; :func:`execute` adds the kill that stops a page stuck in C code."""
     try:
         with _time_limit(timeout):
             return work(), None, None
-    except DetourageError as exc:
-        return None, exc.reason, str(exc)
-    except MemoryError:
-        return None, "limit:memory", _memory_message()
-    except RecursionError as exc:
-        return None, "recursion", str(exc)
     except Exception as exc:  # noqa: BLE001 - a bad page must become a record
-        return None, f"exception:{type(exc).__name__}", str(exc)
+        found = failure(exc)
+        return None, found.reason, found.message
 
 
 def error_record(job: Any, reason: str, message: str) -> Record:
@@ -221,157 +258,33 @@ def error_record(job: Any, reason: str, message: str) -> Record:
     return {"id": job.id, "ok": False, "error": reason, "message": message}
 
 
-def _memory_message() -> str:
-    import resource
-
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    if soft == resource.RLIM_INFINITY:
-        return "out of memory"
-    return f"out of memory: over the worker's memory ceiling ({soft >> 20} MiB, --max-memory)"
-
-
-class _Timeout(BaseException):
-    """Raised by the alarm inside a page; a BaseException so methods cannot swallow it."""
-
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt the page after ``seconds``: an alarm signal in the main thread (POSIX), a
-    timer raising in the page's thread in any other thread (a Dask worker's task)."""
-    usable = seconds > 0 and hasattr(signal, "setitimer")
-    try:
-        previous = signal.signal(signal.SIGALRM, _raise_timeout) if usable else None
-    except ValueError:  # not in the main thread
-        usable = False
-    if usable:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-    alarm = _ThreadAlarm(seconds) if seconds > 0 and not usable else None
-    try:
-        yield
-    except _Timeout:
-        raise LimitExceeded("time", seconds, seconds) from None
-    finally:
-        if alarm is not None:
-            alarm.cancel()
-        if usable:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-
-def _raise_timeout(signum: int, frame: object) -> None:
-    raise _Timeout()
-
-
-class _ThreadAlarm:
-    """Raises :class:`_Timeout` in the calling thread after ``seconds``, unless cancelled
-    first: the time limit of pages run outside the main thread, where no signal handler
-    can be set.  Like the signal, it interrupts Python code, not a long C call.
-
-    One watchdog thread per process serves every alarm (:class:`_Watchdog`): arming and
-    cancelling one only takes a lock, where a timer thread per page cost about 60 µs of
-    CPU and a thread switch in each page of a Dask worker."""
-
-    def __init__(self, seconds: float) -> None:
-        import threading
-
-        self.thread = threading.get_ident()
-        self.deadline = time.monotonic() + seconds
-        self.fired = False
-        _Watchdog.shared().arm(self)
-
-    def cancel(self) -> None:
-        if _Watchdog.shared().disarm(self):
-            _async_raise(self.thread, None)  # an alarm raised but not yet delivered is taken back
-
-
-class _Watchdog:
-    """A daemon thread that raises :class:`_Timeout` in the thread of each alarm whose
-    deadline passes.  It sleeps until the earliest deadline and is woken only when an
-    alarm is armed with an earlier one, so a steady stream of pages does not wake it."""
-
-    _instance: _Watchdog | None = None
-    _pid = 0
-
-    def __init__(self) -> None:
-        import threading
-
-        self.alarms: dict[int, _ThreadAlarm] = {}
-        self.wake_at = float("inf")
-        self.condition = threading.Condition()
-        threading.Thread(target=self._serve, name="detourage-time-limit", daemon=True).start()
-
-    @classmethod
-    def shared(cls) -> _Watchdog:
-        """This process's watchdog, started on first use (again in a forked child)."""
-        if cls._instance is None or cls._pid != os.getpid():
-            cls._instance, cls._pid = cls(), os.getpid()
-        return cls._instance
-
-    def arm(self, alarm: _ThreadAlarm) -> None:
-        with self.condition:
-            self.alarms[id(alarm)] = alarm
-            if alarm.deadline < self.wake_at:
-                self.condition.notify()
-
-    def disarm(self, alarm: _ThreadAlarm) -> bool:
-        """Forget ``alarm``; whether it fired."""
-        with self.condition:
-            self.alarms.pop(id(alarm), None)
-            return alarm.fired
-
-    def _serve(self) -> None:
-        with self.condition:
-            while True:
-                now = time.monotonic()
-                for key, alarm in list(self.alarms.items()):
-                    if alarm.deadline <= now:
-                        alarm.fired = True
-                        del self.alarms[key]
-                        _async_raise(alarm.thread, _Timeout)
-                self.wake_at = min((a.deadline for a in self.alarms.values()), default=now + 3600)
-                self.condition.wait(self.wake_at - now)
-
-
-def _async_raise(thread: int, exception: type[BaseException] | None) -> None:
-    import ctypes
-
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(exception)
-                                               if exception is not None else None)
-
-
 def execute(jobs: Iterable[Any], step: Callable[[Any], Record], workers: int = 1, *,
             isolate: bool = False) -> Iterator[Record]:
     """Run ``step`` over ``jobs``, yielding records in input order.
 
-    With several workers, a memory ceiling (``step.max_memory``) or ``isolate``, pages
-    run in a process pool with at most ``4 × workers`` pages in flight, so memory stays bounded
-    whatever the number of pages; each worker's address space is capped at the ceiling,
-    so a page that needs more fails with ``limit:memory`` in its worker alone.  When a
-    worker dies (segfault, OOM kill), the pages in flight are rerun one by one in a fresh
-    process, so only the page that kills its worker becomes a ``worker-crashed`` record;
-    then the pool is renewed.
+    With several workers, a time limit (``step.timeout`` > 0), a memory ceiling
+    (``step.max_memory``) or ``isolate``, pages run in worker processes supervised from
+    here (:func:`detourage.bounded.supervised`), at most ``4 × workers`` pages in flight,
+    so memory stays bounded whatever the number of pages:
+
+    - a page still running ``timeout`` (+ :data:`~detourage.bounded.GRACE`) seconds after
+      it started has its worker killed: a ``limit:time`` record, and a new worker goes on
+      with the next pages — the limit holds even inside C code, where the step's own alarm
+      (:func:`attempt`) cannot reach;
+    - each worker's address space is capped at the ceiling, so a page that needs more
+      fails with ``limit:memory`` in its worker alone;
+    - a page whose worker dies (segfault, OOM kill) is a ``worker-crashed`` record, and
+      only that page.
+
+    Without any of these, pages run here, one after the other.
     """
     max_memory = getattr(step, "max_memory", None)
-    if workers <= 1 and not max_memory and not isolate:
+    timeout = getattr(step, "timeout", 0) or 0
+    if not CAN_FORK or (workers <= 1 and not max_memory and not isolate and timeout <= 0):
         yield from map(step, jobs)
         return
-    yield from _pooled(iter(jobs), step, max(workers, 1), max_memory)
-
-
-def _pool(workers: int, max_memory: int | None) -> cf.ProcessPoolExecutor:
-    return cf.ProcessPoolExecutor(workers, initializer=limit_memory, initargs=(max_memory,))
-
-
-def limit_memory(max_memory: int | None) -> None:
-    """Cap this process's address space at ``max_memory`` bytes (None: leave it); an
-    allocation beyond raises MemoryError instead of taking the machine's memory."""
-    if not max_memory:
-        return
-    import resource
-
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    soft = max_memory if hard == resource.RLIM_INFINITY else min(max_memory, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    for job, value in supervised(jobs, step, workers, timeout=max(timeout, 0), max_memory=max_memory):
+        yield error_record(job, value.reason, value.message) if isinstance(value, Failure) else value
 
 
 def default_max_memory() -> int:
@@ -386,70 +299,6 @@ def default_max_memory() -> int:
     except (ValueError, OSError):
         physical = 0
     return min(4 << 30, physical // 2) if physical > 0 else 4 << 30
-
-
-def _pooled(jobs: Iterator[Any], step: Callable[[Any], Record], workers: int,
-            max_memory: int | None) -> Iterator[Record]:
-    window: collections.deque[tuple[Any, cf.Future[Record]]] = collections.deque()
-    pool = _pool(workers, max_memory)
-    try:
-        while True:
-            while len(window) < 4 * workers and (job := next(jobs, None)) is not None:
-                window.append((job, _submit(pool, step, job)))
-            if not window:
-                return
-            job, future = window[0]
-            try:
-                record = future.result()
-            except cf.process.BrokenProcessPool:
-                pool.shutdown(cancel_futures=True)
-                yield from _recover(window, step, max_memory)
-                pool = _pool(workers, max_memory)
-                continue
-            except Exception as exc:  # noqa: BLE001 - the job or its record did not cross processes
-                record = _failed(job, exc)
-            window.popleft()
-            yield record
-    finally:
-        pool.shutdown(cancel_futures=True)
-
-
-def _submit(pool: cf.ProcessPoolExecutor, step: Callable[[Any], Record], job: Any) -> cf.Future[Record]:
-    """Submit a page; a pool already broken (a worker died meanwhile) gives a failed future,
-    which :func:`_recover` then reruns like the other pages in flight."""
-    try:
-        return pool.submit(step, job)
-    except cf.process.BrokenProcessPool as exc:
-        future: cf.Future[Record] = cf.Future()
-        future.set_exception(exc)
-        return future
-
-
-def _recover(
-    window: collections.deque[tuple[Any, cf.Future[Record]]], step: Callable[[Any], Record],
-    max_memory: int | None,
-) -> Iterator[Record]:
-    """After a worker died, rerun each unfinished page alone: only the culprit is lost."""
-    while window:
-        job, future = window.popleft()
-        if future.done() and not future.cancelled() and future.exception() is None:
-            yield future.result()
-            continue
-        with _pool(1, max_memory) as alone:
-            try:
-                yield alone.submit(step, job).result()
-            except cf.process.BrokenProcessPool:
-                yield error_record(job, "worker-crashed", "the worker process died on this page")
-            except Exception as exc:  # noqa: BLE001 - as in _pooled
-                yield _failed(job, exc)
-
-
-def _failed(job: Any, exc: Exception) -> Record:
-    """The record of a page whose job or record could not cross between processes (a
-    MemoryError unpickling a page given as bytes under the memory ceiling…)."""
-    if isinstance(exc, MemoryError):
-        return error_record(job, "limit:memory", "out of memory passing the page to its worker")
-    return error_record(job, f"exception:{type(exc).__name__}", str(exc))
 
 
 @dataclass(slots=True)
@@ -514,7 +363,12 @@ CSV_RECORD_COLUMNS = ("id", "ok", "error", "message", *CSV_COLUMNS)
 
 class Writer:
     """Writes records as JSON lines (to a file or stdout), one file per page, or, for the
-    ``csv`` format, one CSV row per page (to ``FILE.csv`` or stdout; failed pages too)."""
+    ``csv`` format, one CSV row per page (to ``FILE.csv`` or stdout; failed pages too).
+
+    One file per page is named by the page's id and the format's extension, and never
+    overwrites the file of another page of the run: a name already written (an id given
+    twice: :func:`read_inputs` gives unique ones, other sources may not) gets ``~2``,
+    ``~3``… before the extension."""
 
     def __init__(self, out: str | None, format: str, *, stream: IO[str] | None = None,
                  headers: bool = False) -> None:
@@ -529,6 +383,7 @@ class Writer:
         self.folder = Path(out) if kind == "folder" and out is not None else None
         self._file: IO[str] | None = None
         self._errors: IO[str] | None = None
+        self._written: set[Path] = set()
         self._multiple = False
         if self.folder is not None and self.folder.exists() and not self.folder.is_dir():
             raise FileExistsError(errno.EEXIST, "a file, not a folder (-o: a folder for one file per "
@@ -563,9 +418,18 @@ class Writer:
                 self._errors = open(self.folder / "errors.jsonl", "w", encoding="utf-8")
             self._errors.write(json.dumps(record, ensure_ascii=False) + "\n")
             return
-        target = self.folder / (record["id"] + EXTENSIONS[self.format])
+        target = self._unwritten(self.folder / record["id"], EXTENSIONS[self.format])
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_payload(record, self.format), encoding="utf-8")
+
+    def _unwritten(self, stem: Path, extension: str) -> Path:
+        """``stem + extension``, or ``stem~N + extension`` when this run wrote that file."""
+        target, k = Path(f"{stem}{extension}"), 1
+        while target in self._written:
+            k += 1
+            target = Path(f"{stem}~{k}{extension}")
+        self._written.add(target)
+        return target
 
     def _write_page_file(self, record: Record) -> None:
         assert self.page_file is not None

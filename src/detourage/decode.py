@@ -10,12 +10,15 @@ this order, the first that holds wins:
    ``<meta charset>`` / ``<meta http-equiv>`` / ``<?xml encoding>`` near the top of the
    page.  Declarations lie (shared datasets hold UTF-8 pages that still declare
    iso-8859-1 or gb2312), so each is checked against the bytes first: valid UTF-8 with
-   non-ASCII bytes beats any other declaration, a multibyte declaration (GBK, Big5,
+   non-ASCII bytes beats any other declaration, a UTF-8 declaration holds when most
+   non-ASCII bytes form valid UTF-8 sequences (the invalid ones replaced by U+FFFD, as a
+   browser does), a multibyte declaration (GBK, Big5,
    Shift_JIS, EUC…) the bytes decode under but for a few invalid sequences holds, with
    those replaced by U+FFFD as a browser does, any other declaration the bytes do not
    decode under is set aside, a UTF-16 declaration on bytes that are not UTF-16 is ignored;
-3. detection: the zero-byte pattern of UTF-16 without a BOM, valid UTF-8, UTF-8 with a
-   few stray bytes, charset-normalizer's best guess among the encodings browsers know,
+3. detection: the zero-byte pattern of UTF-16 without a BOM, valid UTF-8, UTF-8 with
+   stray bytes (most non-ASCII bytes in valid sequences), charset-normalizer's best guess
+   among the encodings browsers know,
    the multibyte encoding the bytes are mostly valid in, and finally cp1252.
 
 Labels follow the WHATWG Encoding Standard (through ``webencodings``), mapped to the
@@ -71,6 +74,13 @@ DETECT_BYTES = 65_536
 #: encodings form valid UTF-8 sequences only by accident, for roughly one character in
 #: ten (GBK) or far fewer (cp1252), so they stay well below this.
 MOSTLY_UTF8_RATIO = 10
+#: Bytes declared UTF-8, or not declared, are UTF-8 with damaged sequences (CESU-8 or
+#: WTF-8 surrogates, 5-byte forms, a pasted cp1252 byte) when more of their non-ASCII
+#: bytes lie in valid multibyte sequences than outside them, as a browser reads them:
+#: UTF-8, the bad bytes replaced.  Legacy text forms valid sequences only by accident:
+#: cp1252 and cp1251 text next to never (a letter then a C1 or symbol byte), GBK, Big5
+#: and EUC-KR about one character in ten, so far below half.
+DOMINANT_UTF8_SHARE = 0.5
 #: A multibyte codec's text with at most one invalid sequence per this many valid
 #: non-ASCII characters, and at least MOSTLY_MULTIBYTE_MIN of them, is that codec with a
 #: few damaged bytes (a page cut and joined, a pasted byte), decoded with U+FFFD for them
@@ -156,6 +166,7 @@ _SPAN_END = {
 }
 _TAG = re.compile(rb"<[^<>]*>")
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
+_ASCII_BYTES = bytes(range(0x80))
 _SPACES = re.compile(rb"\s+")
 #: a non-ASCII symbol between two letters, the mark of a wrong single-byte codec; quotes
 #: used as apostrophes, the middle dot and CJK punctuation are left out, as real text has them
@@ -172,8 +183,12 @@ class _Facts:
     #: the text when the bytes are valid UTF-8 (a last character cut off is allowed), or
     #: mostly valid UTF-8 (see ``utf8_errors``)
     utf8: str | None
-    #: invalid UTF-8 sequences replaced in ``utf8``; 0 when the bytes are valid UTF-8
+    #: invalid UTF-8 sequences replaced in ``utf8`` (or ``utf8_dominant``); 0 when the
+    #: bytes are valid UTF-8
     utf8_errors: int
+    #: the text, invalid sequences replaced, when the bytes are valid UTF-8 or most of
+    #: their non-ASCII bytes lie in valid sequences (DOMINANT_UTF8_SHARE), else None
+    utf8_dominant: str | None
     ascii: bool
     #: ``"utf-16-le"`` or ``"utf-16-be"`` when the zero-byte pattern says UTF-16
     utf16: str | None
@@ -269,25 +284,41 @@ def _from_bom(data: bytes) -> Decoded | None:
 
 
 def _facts(data: bytes) -> _Facts:
-    utf8, errors = _utf8(data)
-    return _Facts(utf8=utf8, utf8_errors=errors, ascii=data.isascii(), utf16=_sniff_utf16(data))
+    utf8, dominant, errors = _utf8(data)
+    return _Facts(utf8=utf8, utf8_errors=errors, utf8_dominant=dominant, ascii=data.isascii(),
+                  utf16=_sniff_utf16(data))
 
 
-def _utf8(data: bytes) -> tuple[str | None, int]:
-    """The UTF-8 text when the bytes are valid or mostly valid UTF-8, and its error count."""
+def _utf8(data: bytes) -> tuple[str | None, str | None, int]:
+    """The UTF-8 text when the bytes are valid or mostly valid UTF-8
+    (MOSTLY_UTF8_RATIO), the text when valid sequences dominate (DOMINANT_UTF8_SHARE), and
+    the number of invalid sequences replaced."""
     # one plain decode first: this is the whole cost for most pages
     try:
-        return data.decode("utf-8"), 0
+        text = data.decode("utf-8")
+        return text, text, 0
     except UnicodeDecodeError:
         pass
     text = _strict(data, "utf-8")
     if text is not None:
-        return text, 0
+        return text, text, 0
     text = data.decode("utf-8", "replace")
     # U+FFFD written in the page itself is not an error
     errors = text.count("\ufffd") - data.count("\ufffd".encode())
     valid = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")
-    return (text, errors) if valid >= MOSTLY_UTF8_RATIO * errors else (None, errors)
+    dominant = text if _valid_share(data, text, errors) > DOMINANT_UTF8_SHARE else None
+    return (text if valid >= MOSTLY_UTF8_RATIO * errors else None), dominant, errors
+
+
+def _valid_share(data: bytes, text: str, errors: int) -> float:
+    """The share of the non-ASCII bytes of ``data`` that lie in valid UTF-8 sequences, from
+    its UTF-8 decoding ``text`` with ``errors`` sequences replaced: ASCII bytes decode to
+    themselves even after a bad byte, each replaced sequence is one 3-byte U+FFFD."""
+    high = len(data.translate(None, _ASCII_BYTES))
+    if not high:
+        return 1.0
+    valid = len(text.encode("utf-8")) - (len(data) - high) - 3 * errors
+    return valid / high
 
 
 def _sniff_utf16(data: bytes) -> str | None:
@@ -345,6 +376,8 @@ def _judge(data: bytes, facts: _Facts, source: str, label: str) -> tuple[str, st
         return f"{tag} ignored, bytes look like {facts.utf16}"
     if facts.utf8 is not None and facts.utf8_errors == 0 and codec == "utf-8":
         return facts.utf8, codec, None
+    if facts.utf8_dominant is not None and codec == "utf-8":
+        return facts.utf8_dominant, codec, f"{tag} mostly valid, {_replaced(facts.utf8_errors, codec)}"
     if facts.utf8 is not None and codec != "utf-8" and not facts.ascii:
         return f"{tag} overridden, bytes are {'mostly' if facts.utf8_errors else 'valid'} utf-8"
     text = _strict(data, codec)
@@ -380,8 +413,8 @@ def _detect(data: bytes, facts: _Facts) -> tuple[str, str, str, str | None]:
     """(text, codec, reason head, note or None) from the bytes alone."""
     if facts.utf16 is not None:
         return data.decode(facts.utf16, "replace"), facts.utf16, "utf-16-sniffed", None
-    if facts.utf8 is not None:
-        return facts.utf8, "utf-8", "utf-8-mostly" if facts.utf8_errors else "utf-8-valid", None
+    if facts.utf8_dominant is not None:
+        return facts.utf8_dominant, "utf-8", "utf-8-mostly" if facts.utf8_errors else "utf-8-valid", None
     guess = _guess(data)
     if guess is not None:
         return data.decode(guess, "replace"), guess, "detected", None
@@ -559,7 +592,8 @@ def _reason(head: str, notes: list[str]) -> str:
 _MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-", b"PK\x03\x04",
           b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00", b"RIFF", b"OggS", b"\x00\x00\x01\x00", b"wOFF", b"wOF2")
 #: WHATWG MIME sniffing's "binary data bytes" (C0 controls other than whitespace and ESC)
-_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]")
+#: the C0 controls that text never holds (tab, newlines, form feed and escape excepted)
+_BINARY_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
 #: How many bytes the binary test reads.
 BINARY_SNIFF_BYTES = 4096
 #: Bytes are binary when more than one in this many of the head are binary data bytes
@@ -578,7 +612,7 @@ def looks_binary(data: bytes) -> bool:
     if data.startswith(_MAGIC):
         return True
     head = data[:BINARY_SNIFF_BYTES]
-    found = len(_BINARY_BYTES.findall(head))
+    found = len(head) - len(head.translate(None, _BINARY_BYTES))  # a pass in C, no match objects
     if found < BINARY_MIN_BYTES or found * BINARY_SHARE <= len(head) or _sniff_utf16(data) is not None:
         return False
     return data[:4] not in (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE) and not data.startswith(

@@ -6,14 +6,18 @@
     ├── UnknownFormat           an output format no renderer handles
     ├── UnknownTask             a downstream task name not in the registry
     ├── NotHTML                 bytes that are no text document (an image, an archive…)
+    ├── WorkerCrashed           the process running a page (``timeout=``) died on it
     ├── MissingExtra            a method needs an optional extra (``pip install 'detourage[…]'``)
     └── DatasetError            a dataset folder or gold file that cannot be read
 
-Decoding never raises: it always returns a string and says which encoding it used.
+Decoding never raises: it always returns a string and says which encoding it used
+(bytes that are no text document at all are refused before: :class:`NotHTML`).
 Empty input gives empty output, never an error.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class DetourageError(Exception):
@@ -36,6 +40,10 @@ class LimitExceeded(DetourageError):
         else:
             super().__init__(f"{what} limit exceeded: {value} > {limit}")
 
+    def __reduce__(self) -> tuple[type[LimitExceeded], tuple[str, int | float, int | float], dict[str, Any]]:
+        # rebuilt from its own arguments (and notes) when it crosses from a worker process
+        return type(self), (self.what, self.value, self.limit), self.__dict__
+
 
 class UnknownMethod(DetourageError):
     reason = "unknown-method"
@@ -52,9 +60,18 @@ class UnknownTask(DetourageError):
 
 
 class NotHTML(DetourageError):
-    """Raised by the corpus runner for binary input; the library itself decodes anything."""
+    """Bytes that are binary data, not a text document (a PDF, an image, an archive…):
+    raised by :func:`detourage.load` (so by ``extract`` and ``document``) when given such
+    bytes, and a ``not-html`` record in runs.  Text given as ``str`` is never refused."""
 
     reason = "not-html"
+
+
+class WorkerCrashed(DetourageError):
+    """The process running a page died on it (a crash in C code, the kernel's OOM killer):
+    ``extract(…, timeout=…)`` raises it, runs record the page as ``worker-crashed``."""
+
+    reason = "worker-crashed"
 
 
 class MissingExtra(DetourageError):

@@ -4,12 +4,16 @@ resumable run folder, on the local process pool or a Dask cluster.
     plan ─▶ manifest + shards ─▶ executors (local pool | Dask) ─▶ work.process_shard
          ─▶ readers (WARC, JSONL, pages) ─▶ page rows ─▶ sinks (Parquet, JSONL) ─▶ markers
 
-Needs the ``corpus`` extra (FastWARC, pyarrow, Dask distributed, py3langid); each module
-imports what it needs when it runs and says what to install when it is missing.
+Every record is accounted for: a row, or a skip reason (:mod:`.readers` lists them); a
+damaged input (a file cut short, a corrupt gzip member, a wrong Content-Length) costs
+only its damaged records, never the run, and the summary and exit status say so
+(:mod:`.run`).  Needs the ``corpus`` extra (pyarrow, Dask distributed, py3langid); each
+module imports what it needs when it runs and says what to install when it is missing.
 See :mod:`.sinks` for the output's columns.
 """
 
+from .executors import Stop
 from .run import Request, RunSummary, rows, run
 from .work import Config
 
-__all__ = ["Config", "Request", "RunSummary", "rows", "run"]
+__all__ = ["Config", "Request", "RunSummary", "Stop", "rows", "run"]

@@ -2,8 +2,12 @@
 
 A shard is a run of consecutive records of one WARC or JSON-lines file (from a byte
 offset, so a worker reads it alone, on any machine that sees the file), or a list of page
-files.  The plan depends only on the inputs and the shard size, so a run resumed, or run
-on another executor, cuts the same shards and writes the same output.
+files.  A WARC shard begins at a gzip member: a file gzipped whole is one shard.  The
+plan depends only on the inputs and the shard size, so a run resumed, or run on another
+executor, cuts the same shards and writes the same output.  Planning scans every WARC
+with the reader the workers use (:func:`.readers.warc_entries`), so that a damaged file's
+damaged spans are records of their own, counted alike by the plan and the workers; it
+never stops for a damaged input.  The plan also makes every row id of the run unique.
 
     RUN/manifest.json    inputs (size, mtime), options, shards
     RUN/shards/part-NNNNN.parquet (or .jsonl, .jsonl.gz, .jsonl.zst) and part-NNNNN.done
@@ -11,8 +15,10 @@ on another executor, cuts the same shards and writes the same output.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -45,6 +51,11 @@ class Shard:
     count: int = 0
     #: (id, path) of the pages of a ``files`` shard
     files: tuple[tuple[str, str], ...] = ()
+    #: the name its rows' ids begin with and their ``source``: the file's name, or its
+    #: path when two inputs have the same name
+    label: str = ""
+    #: (record number in the shard, id) of the records whose id is renamed to be unique
+    ids: tuple[tuple[int, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -52,7 +63,8 @@ class Shard:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Shard:
-        return cls(**{**data, "files": tuple(tuple(f) for f in data.get("files", ()))})
+        return cls(**{**data, "files": tuple(tuple(f) for f in data.get("files", ())),
+                      "ids": tuple(tuple(i) for i in data.get("ids", ()))})
 
 
 def input_kind(path: str) -> str:
@@ -63,28 +75,48 @@ def input_kind(path: str) -> str:
     return "jsonl" if name.endswith(JSONL_SUFFIXES) else "page"
 
 
+Piece = tuple[str, str, int, int, tuple[tuple[str, str], ...], str, tuple[tuple[int, str], ...]]
+
+
 def plan(paths: Iterable[str], shard_records: int, *, patterns: Iterable[str] = (),
          exclude: Iterable[str] = ()) -> list[Shard]:
     """The shards of the inputs: those of WARC files (named, or found in folders) and
     JSON-lines files (named), in input order, then those of the web pages (named, or
-    found in folders as ``extract`` finds them)."""
+    found in folders as ``extract`` finds them).
+
+    A damaged input never stops planning: its damaged spans are records of their own,
+    read as skip reasons.  Every row id of the run is unique (:class:`_Ids`)."""
     if shard_records < 1:
         raise RunError(f"--shard-size {shard_records}: at least 1 record per shard")
-    pieces: list[tuple[str, str, int, int, tuple[tuple[str, str], ...]]] = []
+    files, pages = _inputs(paths, patterns, exclude)
+    labels = _labels([path for _, path in files])
+    ids = _Ids(labels.values())
+    pieces: list[Piece] = []
+    for kind, path in files:
+        pieces.extend(_cut(kind, path, labels[path], shard_records, ids))
+    pages = [(ids.own(page_id), path) for page_id, path in pages]
+    for start in range(0, len(pages), shard_records):
+        chunk = tuple(pages[start:start + shard_records])
+        pieces.append(("files", "", 0, len(chunk), chunk, "", ()))
+    return [Shard(n, *piece) for n, piece in enumerate(pieces)]
+
+
+def _inputs(paths: Iterable[str], patterns: Iterable[str],
+            exclude: Iterable[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(kind, path) of the WARC and JSON-lines files, each once, and (id, path) of the pages."""
+    files: list[tuple[str, str]] = []
     pages: list[tuple[str, str]] = []
+    seen: set[str] = set()
     for path in paths:
         if path == "-":
             raise RunError("a corpus run reads files and folders, not standard input")
         for kind, file in _files(path, patterns, exclude):
             if kind == "page":
-                pages.append(file)  # type: ignore[arg-type]
-                continue
-            pieces.extend(_cut(kind, file, shard_records))  # type: ignore[arg-type]
-    for start in range(0, len(pages), shard_records):
-        chunk = tuple(pages[start:start + shard_records])
-        pieces.append(("files", "", 0, len(chunk), chunk))
-    return [Shard(n, kind, path, offset, count, files)
-            for n, (kind, path, offset, count, files) in enumerate(pieces)]
+                pages.append(file)
+            elif os.path.realpath(file) not in seen:  # a file named twice is read once
+                seen.add(os.path.realpath(file))
+                files.append((kind, file))
+    return files, pages
 
 
 def _files(path: str, patterns: Iterable[str], exclude: Iterable[str]) -> Iterator[tuple[str, Any]]:
@@ -104,22 +136,86 @@ def _files(path: str, patterns: Iterable[str], exclude: Iterable[str]) -> Iterat
         yield "page", (job.id, job.path)
 
 
-def _cut(kind: str, path: str, shard_records: int) -> list[tuple[str, str, int, int, tuple]]:
-    """The shards of one WARC or JSON-lines file."""
+def _labels(paths: list[str]) -> dict[str, str]:
+    """Each file's label: its name, or its path as found when another input has that name."""
+    names = collections.Counter(Path(p).name for p in paths)
+    return {p: Path(p).name if names[Path(p).name] == 1 else p for p in paths}
+
+
+class _Ids:
+    """Unique row ids.  WARC records' and JSON lines' own ids (``LABEL@OFFSET``,
+    ``LABEL@OFFSET#N``) are unique by construction, labels being unique; an id given by
+    the input (a JSON line's ``"id"``, a page's path) that is taken already, or that has
+    the form of a WARC record's or JSON line's, becomes ``ID~2`` (``~3``…)."""
+
+    def __init__(self, labels: Iterable[str]) -> None:
+        self.labels = set(labels)
+        self.taken: set[str] = set()
+
+    def own(self, given: str) -> str:
+        candidate, n = given, 1
+        while candidate in self.taken or self._generated(candidate):
+            n += 1
+            candidate = f"{given}~{n}"
+        self.taken.add(candidate)
+        return candidate
+
+    def _generated(self, candidate: str) -> bool:
+        head, sep, tail = candidate.rpartition("@")
+        return bool(sep) and head in self.labels and _GENERATED_TAIL.fullmatch(tail) is not None
+
+
+_GENERATED_TAIL = re.compile(r"\d+(?:#\d+)?")
+
+
+def _cut(kind: str, path: str, label: str, shard_records: int, ids: _Ids) -> list[Piece]:
+    """The shards of one WARC or JSON-lines file (none when it holds no record)."""
     try:
-        offsets = readers.warc_offsets(path) if kind == "warc" else readers.jsonl_offsets(path)
-    except (OSError, EOFError) as exc:  # a .jsonl.gz that is no gzip, or one cut short
+        entries = _warc_entries(path) if kind == "warc" else _jsonl_entries(path, label, ids)
+    except OSError as exc:  # a file that cannot be opened or read: no damage, a usage problem
         raise RunError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    if not offsets:
-        return []
-    starts = list(range(0, len(offsets), shard_records))
-    if len(starts) > 1 and kind == "warc":
-        # one gzip member for the whole file: records cannot be read from an offset
-        offset, record_id = offsets[starts[1]]
-        if readers.record_id_at(path, offset) != record_id:
-            starts = [0]
-            shard_records = len(offsets)
-    return [(kind, path, offsets[s][0], min(shard_records, len(offsets) - s), ()) for s in starts]
+    pieces: list[Piece] = []
+    first = 0
+    for i, (_, start, _) in enumerate(entries):
+        if i - first >= shard_records and start:
+            pieces.append(_piece(kind, path, label, entries, first, i))
+            first = i
+    if entries:
+        pieces.append(_piece(kind, path, label, entries, first, len(entries)))
+    return pieces
+
+
+Entries = list[tuple[int, bool, str]]
+
+
+def _piece(kind: str, path: str, label: str, entries: Entries, first: int, end: int) -> Piece:
+    """The shard of entries ``first`` to ``end``: from the first's offset (the file's start
+    for the first shard), with the ids renamed in it."""
+    offset = entries[first][0] if first else 0
+    renamed = tuple((i - first, entries[i][2]) for i in range(first, end) if entries[i][2])
+    return kind, path, offset, end - first, (), label, renamed
+
+
+def _warc_entries(path: str) -> Entries:
+    """(offset, whether a shard may begin there, "") of every entry of a WARC file:
+    gzip members of a file gzipped whole hold many records, and only a member's start
+    can be read from."""
+    return [(entry.offset, entry.start, "") for entry in readers.warc_entries(path)]
+
+
+def _jsonl_entries(path: str, label: str, ids: _Ids) -> Entries:
+    """(offset, True, renamed id or "") of every non-empty line of a JSON-lines file."""
+    entries: Entries = []
+    for position, line in readers.jsonl_lines(path):
+        renamed = ""
+        if isinstance(line, bytes) and b'"id"' in line:
+            row = readers.jsonl_row(line)
+            own = readers.jsonl_id(row, label, position)
+            if row is not None and "id" in row and own != f"{label}@{position}":
+                final = ids.own(own)
+                renamed = final if final != own else ""
+        entries.append((position, True, renamed))
+    return entries
 
 
 def manifest(shards: list[Shard], options: dict[str, Any], inputs: Iterable[str]) -> dict[str, Any]:

@@ -9,8 +9,12 @@ The columns (:data:`COLUMNS`), in this order; ``markdown`` and ``html`` only whe
 ``ms`` unless ``--no-timings``:
 
 =================  ========  ============================================================
-id                 string    the page's id: ``FILE@OFFSET`` for a WARC record or JSON line
-                             (a JSON line's own ``id`` when it has one), the path for a page
+id                 string    the page's id, unique in the run: ``FILE@OFFSET`` for a WARC
+                             record or JSON line (``FILE@OFFSET#N`` for the N-th record of a
+                             gzip member holding several: a WARC gzipped whole), a JSON
+                             line's own ``id`` when it has one, the path for a page; an id
+                             given twice is ``ID~2`` the second time.  FILE is the file's
+                             name, or its path when two inputs have the same name
 source             string    the input file the page was read from
 url                string    WARC-Target-URI, the JSON line's ``url``; null for files
 record_id          string    WARC-Record-ID; null for other inputs
@@ -24,7 +28,9 @@ method             string    the method or chain that labelled the page
 encoding           string    the codec the bytes were decoded with
 encoding_reason    string    why that codec (:mod:`detourage.decode`)
 error              string    null, or why the page failed (``limit:time``, ``exception:…``)
-message            string    the failure's message
+message            string    the failure's message; on an ok row, how its record was read
+                             when not as it said (an HTTP coding that could not be undone,
+                             the body read as sent; lone surrogates replaced)
 ms                 float64   milliseconds spent on the page (``--no-timings``: no column)
 =================  ========  ============================================================
 """

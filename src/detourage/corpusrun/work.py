@@ -3,17 +3,25 @@
 :func:`process_shard` reads a shard, cleans each HTML page into a row
 (:func:`page_row`; a failed page is a row too, with its ``error``), writes the shard's
 file atomically, then its completion marker (``part-NNNNN.done``: the shard's counts by
-outcome and reason).  It runs wherever the executor puts it — a process of the local
-pool, a Dask worker — and only reads the input files and writes the run folder.
+outcome and reason, how many of its records are damage and the first damaged spans with
+their file and byte offset).  It runs wherever the executor puts it — a process of the
+local pool, a Dask worker — and only reads the input files and writes the run folder.
+Each page runs in a process of its own (:func:`detourage.corpus.execute`), so that the
+time and memory limits hold whatever code the page runs; every worker process, the
+local pool's too (:func:`init_worker`), dies with the process that started it.
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import json
+import os
+import signal
+import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +72,18 @@ def page_row(item: readers.Item, config: Config) -> Row:
                 "date": item.date, "method": config.method}
     values, reason, message = attempt(lambda: _content(item, config), config.timeout)
     if values is None:
-        row.update(error=reason or "error", message=(message or "")[:500])
+        row.update(error=reason or "error", message=_noted(message or "", item.note)[:500])
     else:
         row.update(values)
+        if item.note:  # an ok row says how its record was read when not as it said
+            row["message"] = item.note
     if config.timings:
         row["ms"] = round((time.perf_counter() - t0) * 1000, 3)
     return row
+
+
+def _noted(message: str, note: str) -> str:
+    return f"{message} ({note})" if note else message
 
 
 def _content(item: readers.Item, config: Config) -> Row:
@@ -87,30 +101,44 @@ def _content(item: readers.Item, config: Config) -> Row:
     return values
 
 
-def shard_items(shard: Shard, config: Config) -> Iterator[readers.Item | str]:
-    """The pages of a shard (and the skip reasons of its other records); a file that
-    cannot be read further gives ``unreadable:<error>`` for each record not read."""
+def shard_items(shard: Shard, config: Config) -> Iterator[readers.Read]:
+    """The pages of a shard, the skip reasons of its other records and its damage: one
+    for each of the shard's ``count`` records.  Records the file no longer holds (it
+    changed since the run was planned, or it cannot be read past its damage) are damage
+    too.  An ``OSError`` (a disk that fails, a file removed) is raised: the shard is then
+    not done, and runs again on ``--resume``."""
     if shard.kind == "files":
         yield from (readers.Item(i, path=p, source=p) for i, p in shard.files)
         return
+    label = shard.label or Path(shard.path).name  # runs planned before labels: the file's name
     if shard.kind == "warc":
-        source = readers.warc_items(shard.path, shard.offset, shard.count, config.limits.max_bytes)
+        source = readers.warc_items(shard.path, shard.offset, shard.count, config.limits.max_bytes, label)
     else:
-        source = readers.jsonl_items(shard.path, shard.offset, shard.count)
-    read = 0
-    try:
-        for got in source:
-            read += 1
-            yield got
-    except (OSError, EOFError, ValueError) as exc:
-        yield from [f"unreadable:{type(exc).__name__}"] * (shard.count - read)
+        source = readers.jsonl_items(shard.path, shard.offset, shard.count, label)
+    renamed = dict(shard.ids)
+    read, last = 0, None
+    for got in source:
+        if read in renamed and isinstance(got, readers.Item):
+            got = replace(got, id=renamed[read])
+        read, last = read + 1, got
+        yield got
+    missing = readers.Damage(last.reason if isinstance(last, readers.Damage) else "unreadable:file-changed",
+                             label, shard.offset, f"{shard.count - read} records of the shard at byte "
+                             f"{shard.offset} not read: the file holds fewer than when the run was planned")
+    yield from [missing] * (shard.count - read)
 
 
 @dataclass(frozen=True, slots=True)
 class RowStep:
-    """:func:`page_row` as a step of :func:`detourage.corpus.execute` (careful mode)."""
+    """:func:`page_row` as a step of :func:`detourage.corpus.execute`, which runs each page
+    in a worker process of its own and kills it past ``timeout`` (a page stuck in C code
+    included) or when it needs more than ``max_memory``."""
 
     config: Config
+
+    @property
+    def timeout(self) -> float:
+        return self.config.timeout
 
     @property
     def max_memory(self) -> int:
@@ -120,41 +148,69 @@ class RowStep:
         return page_row(item, self.config)
 
 
-def process_shard(shard: Shard, config: Config, careful: bool = False) -> dict[str, Any]:
-    """Clean a shard, write its file and its marker; the marker's content.
+#: the damaged spans a shard's marker lists (all are counted)
+DAMAGE_LISTED = 20
 
-    ``careful``: every page in a process of its own (:func:`detourage.corpus.execute`),
-    so that a page that kills its process costs only its own row (``worker-crashed``) —
-    how a shard whose worker died is run again."""
+
+def process_shard(shard: Shard, config: Config) -> dict[str, Any]:
+    """Clean the shard's pages into its file and write its marker; the marker.
+
+    Every page runs through :func:`detourage.corpus.execute` in a worker process of its
+    own (always: the time limit must hold inside C code too), the items streamed to it a
+    few at a time; a page that kills its process costs only its own row
+    (``worker-crashed``), one past the time limit is a ``limit:time`` row.  A shard whose
+    file cannot be read (``OSError``) is not marked done: the marker returned then has an
+    ``unread`` message."""
     t0 = time.perf_counter()
     skipped: collections.Counter[str] = collections.Counter()
-    items = _counted(shard_items(shard, config), skipped)
-    if careful:
-        listed = list(items)
-        rows = [_as_row(r, item, config)
-                for item, r in zip(listed, execute(listed, RowStep(config), 1, isolate=True))]
-    else:
-        rows = [page_row(item, config) for item in items]
+    damage: list[dict[str, Any]] = []
+    sent: collections.deque[readers.Item] = collections.deque()
+    items = _counted(shard_items(shard, config), skipped, damage)
+    try:
+        results = execute(_sent(items, sent), RowStep(config), 1, isolate=True)
+        rows = [_as_row(record, sent.popleft(), config) for record in results]
+    except OSError as exc:
+        return {"shard": shard.name, "unread": f"{shard.path}: {exc.strerror or exc}"}
     failed = collections.Counter(str(r["error"]) for r in rows if r.get("error"))
     path = sinks.write(config.shards, shard.name, rows, config.columns, config.to)
     marker = {"shard": shard.name, "file": path.name, "records": shard.count, "rows": len(rows),
               "ok": len(rows) - sum(failed.values()), "failed": dict(sorted(failed.items())),
-              "skipped": dict(sorted(skipped.items())), "seconds": round(time.perf_counter() - t0, 3)}
+              "skipped": dict(sorted(skipped.items())), "damaged": damage_count(skipped),
+              "damage": damage[:DAMAGE_LISTED], "seconds": round(time.perf_counter() - t0, 3)}
     atomic_write(config.shards / f"{shard.name}.done", json.dumps(marker).encode("utf-8"))
     return marker
 
 
-def _counted(items: Iterator[readers.Item | str], skipped: collections.Counter[str]) -> Iterator[readers.Item]:
+def damage_count(skipped: collections.Counter[str] | dict[str, int]) -> int:
+    """How many of the skipped records are damage (:mod:`.readers`)."""
+    return sum(n for reason, n in skipped.items() if reason in readers.DAMAGE_REASONS
+               or reason.startswith("unreadable:"))
+
+
+def _sent(items: Iterator[readers.Item], sent: collections.deque[readers.Item]) -> Iterator[readers.Item]:
+    """``items``, each kept in ``sent`` until its row comes back (in the same order)."""
+    for item in items:
+        sent.append(item)
+        yield item
+
+
+def _counted(items: Iterator[readers.Read], skipped: collections.Counter[str],
+             damage: list[dict[str, Any]] | None = None) -> Iterator[readers.Item]:
+    """The items; the skip reasons counted in ``skipped``, the damage listed in ``damage``."""
     for got in items:
-        if isinstance(got, str):
-            skipped[got] += 1
-        else:
+        if isinstance(got, readers.Item):
             yield got
+        elif isinstance(got, readers.Damage):
+            skipped[got.reason] += 1
+            if damage is not None and len(damage) < DAMAGE_LISTED:
+                damage.append(got.as_dict())
+        else:
+            skipped[got] += 1
 
 
 def _as_row(record: Row, item: readers.Item, config: Config) -> Row:
     """A row from :func:`detourage.corpus.execute`'s output: a row already, or the error
-    record of a page whose process died (``worker-crashed``)."""
+    record of a page whose process died or was killed (``worker-crashed``, ``limit:time``)."""
     if "method" in record:
         return record
     row: Row = {"id": item.id, "source": item.source, "url": item.url, "record_id": item.record_id,
@@ -172,3 +228,61 @@ def warm(config: Config) -> None:
     langid.warm()
     page_row(readers.Item("warm-up", data=b"<html><body><p>A page to load the models with.</p></body></html>"),
              config)
+
+
+def init_worker(config: Config | None, parent: int) -> None:
+    """A pool worker's start: it dies with the process that started it and leaves Ctrl-C
+    to it, then loads the models (when ``config`` is given)."""
+    worker_setup(parent)
+    if config is not None:
+        warm(config)
+
+
+_SET_UP = 0
+
+
+def worker_setup(parent: int) -> None:
+    """Once per worker process: ignore SIGINT (a Ctrl-C reaches every process of the
+    terminal's group; the driver decides what it means) and die with ``parent``."""
+    global _SET_UP
+    if _SET_UP == os.getpid():
+        return
+    _SET_UP = os.getpid()
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread (a Dask worker's plugin): Dask handles it
+        pass
+    die_with_parent(parent)
+
+
+def die_with_parent(parent: int = 0) -> None:
+    """Linux: have the kernel kill this process when its parent dies, so that a driver
+    killed with SIGKILL leaves no worker behind (``PR_SET_PDEATHSIG``).  ``parent``: the
+    pid it should have; a parent gone already ends this process now."""
+    prctl = libc_prctl()
+    if prctl is None:
+        return
+    import ctypes
+
+    prctl(*(ctypes.c_ulong(n) for n in (PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)))
+    if parent and os.getppid() != parent:
+        os._exit(1)
+
+
+@functools.cache
+def libc_prctl() -> Callable[..., int] | None:
+    """libc's ``prctl`` on Linux, else None.  Looked up by the parent before it forks
+    workers (:class:`.executors.LocalPool`): loading a library in the child of a process
+    with threads can deadlock on a lock one of them held."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+#: prctl's option (linux/prctl.h)
+PR_SET_PDEATHSIG = 1

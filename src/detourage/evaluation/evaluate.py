@@ -23,6 +23,7 @@ from typing import Any
 
 from ..api import load, run
 from ..corpus import attempt, execute
+from ..errors import LimitExceeded
 from ..parse import DEFAULT_LIMITS, Limits
 from ..render import MARKERS
 from . import metrics
@@ -79,7 +80,7 @@ class PageScorer:
 
 def _clean(job: PageJob, options: Mapping[str, Any], repair: bool = False,
            limits: Limits = DEFAULT_LIMITS) -> list[Block]:
-    page = load(job.doc.read_html(), url=job.doc.meta.get("url"), repair=repair, limits=limits)
+    page = load(job.doc.read_html(limits.max_bytes), url=job.doc.meta.get("url"), repair=repair, limits=limits)
     result = run(page, job.method, options)
     return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
 
@@ -257,7 +258,11 @@ def digest(documents: Iterable[Document]) -> str:
     """SHA-256 over the ids, HTML bytes and gold files of documents: what was scored."""
     h = hashlib.sha256()
     for doc in documents:
-        h.update(doc.id.encode() + b"\0" + doc.read_html() + b"\0")
+        try:
+            html = doc.read_html()
+        except LimitExceeded:  # scored as limit:bytes; hashed as stored (a gzip bomb stays packed)
+            html = doc.html_path.read_bytes()
+        h.update(doc.id.encode() + b"\0" + html + b"\0")
         if doc.gold_path is not None:
             h.update(doc.gold_path.read_bytes())
     return h.hexdigest()[:16]

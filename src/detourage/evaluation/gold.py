@@ -12,12 +12,13 @@ empty stays in the dataset but carries ``gold_problem`` (and is listed in
 of HTML comments is no text (cleanportaleval's ``<p> <!-- this page contains no
 article -->``): a gold file of such blocks alone is an empty gold.  A leading UTF-8
 BOM is valid UTF-8 and is dropped.  Gold files are small, so all are read when the
-dataset is loaded (DANIEL, 1689 pages, loads in about 0.2 s warm); pages are read on demand.
+dataset is loaded (DANIEL, 1689 pages, loads in about 0.2 s warm); pages are read on demand,
+within the size limit of ``detourage extract`` (a ``.html.gz`` is unpacked no further), so
+a page that unpacks to gigabytes fails alone, as ``limit:bytes``.
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -27,7 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from detourage.corpus import _read
 from detourage.errors import DatasetError
+from detourage.parse import DEFAULT_LIMITS
 
 #: a block of cleaned text: (kind, text), kind in {"p", "h", "l"}
 Block = tuple[str, str]
@@ -127,10 +130,10 @@ class Document:
         """Whether the page has usable gold."""
         return self.gold_problem is None
 
-    def read_html(self) -> bytes:
-        """The raw page bytes (gunzipped when the file is ``.gz``)."""
-        data = self.html_path.read_bytes()
-        return gzip.decompress(data) if self.html_path.suffix == ".gz" else data
+    def read_html(self, max_bytes: int = DEFAULT_LIMITS.max_bytes) -> bytes:
+        """The raw page bytes (gunzipped when the file is ``.html.gz``);
+        :class:`~detourage.errors.LimitExceeded` beyond ``max_bytes``, read or unpacked."""
+        return _read(str(self.html_path), max_bytes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,6 @@ letters, it is only an upper bound.
 
 from __future__ import annotations
 
-import gzip
 import re
 import unicodedata
 from collections import Counter
@@ -59,9 +58,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from detourage import methods
-from detourage.corpus import Job, Record, Step, error_record, execute
+from detourage.corpus import Job, Record, Step, _read, error_record, execute
 from detourage.decode import decode
+from detourage.errors import DetourageError
 from detourage.evaluation.gold import Document, load_dataset
+from detourage.parse import DEFAULT_LIMITS
 
 Kind = Literal["raw", "cleaneval", "plain"]
 Source = Literal["raw", "gold", "method"]
@@ -332,13 +333,14 @@ class _CountFile:
     def __call__(self, job: Job) -> Record:
         try:
             assert job.path is not None
-            data = Path(job.path).read_bytes()
-            if job.path.endswith(".gz"):  # html/<id>.html.gz: the page, as zcat gives it
-                data = gzip.decompress(data)
+            # html/<id>.html.gz: the page as zcat gives it, unpacked no further than the limit
+            data = _read(job.path, DEFAULT_LIMITS.max_bytes)
             if self.source == "raw":
                 stats = replace(measure(_raw_text(data), "raw"), nbytes=len(data))
             else:
                 stats = measure(data.decode("utf-8"), "cleaneval")
+        except DetourageError as exc:  # a page over the size limit: limit:bytes
+            return error_record(job, exc.reason, str(exc))
         except Exception as exc:  # noqa: BLE001 - a bad file must become a record
             return error_record(job, f"exception:{type(exc).__name__}", str(exc))
         return {"id": job.id, "ok": True, "stats": stats}

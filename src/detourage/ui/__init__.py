@@ -10,57 +10,97 @@
   annotations, with the commands shown (:mod:`.training`).
 
 Modules: :mod:`.catalog` (the pages and their roots), :mod:`.markup` (the shown page),
-:mod:`.session` (labels, caches, saving), :mod:`.app` (the Flask routes and the safety
-rules), ``static/`` (the HTML, CSS and JavaScript; no build step).  Needs the ``ui``
-extra (Flask).
+:mod:`.assets` (the files beside the pages that may be served), :mod:`.session`
+(labels, caches, saving), :mod:`.app` (the Flask routes and the safety rules),
+``static/`` (the HTML, CSS and JavaScript; no build step).  Needs the ``ui`` extra (Flask).
+
+The server answers each request in its own thread, and nothing in the inspector holds
+a lock while a page is parsed or labelled, so a slow page never makes the others wait.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
+import secrets
+import socket
 from collections.abc import Sequence
 from typing import Any
 
 from ..evaluation.report import INSPECTOR_PORT
 
-__all__ = ["INSPECTOR_PORT", "make_server", "serve"]
+__all__ = ["INSPECTOR_PORT", "PAGE_TIMEOUT", "make_server", "serve"]
+
+#: seconds a page's loading, or one method's labelling of it, may take in the inspector
+#: (the default of ``detourage extract --timeout``); past it, that page shows an error
+PAGE_TIMEOUT = 30.0
 
 
 def make_server(inputs: Sequence[str], method_names: Sequence[str] = (), *, port: int = INSPECTOR_PORT,
                 host: str = "127.0.0.1", annotations: str | os.PathLike[str] = "annotations",
-                remote_assets: bool = False) -> Any:
+                remote_assets: bool = False, timeout: float | None = PAGE_TIMEOUT) -> Any:
     """A server (werkzeug, one thread per request) for the pages of ``inputs`` (dataset
     folders, page files, folders of pages); ``port`` 0 takes any free port.  Its
-    ``session`` attribute holds the :class:`~.session.Session`."""
+    ``session`` attribute holds the :class:`~.session.Session`; its ``access_token`` the
+    secret every request must present when ``host`` is not a loopback address (None on
+    the loopback).  ``timeout``: seconds a page's loading, or one method's labelling of
+    it, may take (None: unbounded; see :mod:`.session`)."""
     from werkzeug.serving import make_server as werkzeug_server
 
-    from .app import create_app
+    from .app import create_app, on_loopback
     from .catalog import catalog
     from .session import Session
 
-    session = Session(catalog(inputs), method_names, annotations, remote_assets=remote_assets)
-    server = werkzeug_server(host, port, create_app(session, hosts=[host]), threaded=True)
+    session = Session(catalog(inputs), method_names, annotations, remote_assets=remote_assets,
+                      timeout=timeout)
+    access_token = None if on_loopback(host) else secrets.token_urlsafe(32)
+    app = create_app(session, hosts=[host], access_token=access_token)
+    server = werkzeug_server(host, port, app, threaded=True)
     server.session = session
+    server.access_token = access_token
     return server
 
 
 def serve(inputs: Sequence[str], method_names: Sequence[str] = (), *, port: int = INSPECTOR_PORT,
           host: str = "127.0.0.1", annotations: str | os.PathLike[str] = "annotations",
-          remote_assets: bool = False, echo: Any = print) -> None:
+          remote_assets: bool = False, timeout: float | None = PAGE_TIMEOUT, echo: Any = print) -> None:
     """Serve the inspector until interrupted, saying where on ``echo``."""
     server = make_server(inputs, method_names, port=port, host=host, annotations=annotations,
-                         remote_assets=remote_assets)
+                         remote_assets=remote_assets, timeout=timeout)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
-    name = f"[{host}]" if ":" in host else host
-    session = server.session
-    echo(f"detourage: inspector at http://{name}:{server.server_port}/ — {len(session.catalog)} pages, "
-         f"methods {', '.join(session.methods)}; annotations in {session.annotations}; Ctrl-C stops it")
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        echo(f"detourage: warning: listening on {host}: anyone who can reach it can read these pages")
+    for line in announce(server, host):
+        echo(line)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+
+
+def announce(server: Any, host: str) -> list[str]:
+    """The lines ``serve`` prints: where the inspector is, and off the loopback the one
+    URL holding the access token, with a warning."""
+    session = server.session
+    url = f"http://{_url_host(host)}:{server.server_port}/"
+    if server.access_token is not None:
+        url += f"?token={server.access_token}"
+    lines = [f"detourage: inspector at {url} — {len(session.catalog)} pages, methods "
+             f"{', '.join(session.methods)}; annotations in {session.annotations}; Ctrl-C stops it"]
+    if server.access_token is not None:
+        lines.append(f"detourage: warning: listening on {host}: anyone who has this URL (its token) can read "
+                     "these pages and annotate them; share it only with those who may")
+    return lines
+
+
+def _url_host(host: str) -> str:
+    """The host to write in the URL: this machine's name for a wildcard address
+    (0.0.0.0, ::), which names no machine to connect to; IPv6 in brackets."""
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host
+    if address.is_unspecified:
+        return socket.gethostname()
+    return f"[{address}]" if address.version == 6 else host

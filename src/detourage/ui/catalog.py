@@ -4,23 +4,25 @@ folders, each with a key, the root it may read files from, and where its annotat
 A dataset page's key is ``<dataset>/<id>``, the names ``pages.csv`` of ``detourage
 evaluate`` uses, so the evaluation report can link to it; a page given as a file or
 found in a folder is ``<folder>/<id>`` with its id as ``detourage extract`` names it.
-Its *root* is the dataset folder, the folder given, or the file's folder: the inspector
-serves files (stylesheets, images) from the roots only.  Its annotation is
+Its *root* is the dataset folder, the folder given, or the file's folder: the URLs of the
+files the inspector serves are relative to it, but only the files a page references inside
+its own folder are served (:mod:`.assets`).  Its annotation is
 ``<annotations>/<group>/<id>.anno`` (``/`` in an id becomes ``__``), one folder per
 dataset, which ``detourage train victor <annotations>/<group>`` reads.
 """
 
 from __future__ import annotations
 
-import gzip
 import os
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..corpus import read_inputs
+from ..corpus import _read, read_inputs
 from ..errors import DetourageError
 from ..evaluation.gold import Dataset, Document, load_dataset
+from ..parse import DEFAULT_LIMITS
 
 
 class UnknownPage(DetourageError):
@@ -51,10 +53,14 @@ class Entry:
         """Whether the page has CleanEval gold text (block labels can be aligned to it)."""
         return self.doc is not None and self.doc.scorable and self.doc.gold_kind == "cleaneval"
 
-    def read(self) -> bytes:
-        """The page's bytes (gunzipped for ``.gz``)."""
-        data = self.path.read_bytes()
-        return gzip.decompress(data) if self.path.suffix == ".gz" else data
+    def read(self, max_bytes: int = DEFAULT_LIMITS.max_bytes) -> bytes:
+        """The page's bytes (gunzipped for ``.html.gz``), as ``detourage extract`` reads
+        them: :class:`~detourage.errors.LimitExceeded` beyond ``max_bytes``, a gzipped
+        page unpacked no further than that; a file gone or broken is a DetourageError."""
+        try:
+            return _read(str(self.path), max_bytes)
+        except (OSError, EOFError, zlib.error) as exc:  # a corrupt .gz, a file removed since
+            raise DetourageError(f"cannot read {self.path.name}: {exc}") from exc
 
 
 @dataclass

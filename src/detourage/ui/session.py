@@ -5,7 +5,20 @@ A *source* of labels is a method name (or chain), ``gold`` (the dataset's gold t
 aligned to the blocks, as ``detourage anno`` and ``train victor`` label pages), or
 ``anno`` (the page's saved ``.anno`` file).  Pages and labels are cached (a few recent
 pages), so moving between methods and back costs nothing.  The session is shared by the
-server's threads: one lock guards the caches; loading and labelling happen outside it.
+server's threads: one lock guards the caches and the list of files that may be served;
+loading and labelling happen outside it, so requests never queue behind a slow page.
+
+A page is read within the size limit of ``detourage extract`` (a ``.html.gz`` is unpacked
+no further than that), so one file cannot take the machine's memory; a page over it is an
+error shown for that page.  Its work is bounded in time (``timeout``, as
+``extract(…, timeout=…)`` bounds it, :func:`detourage.bounded.call`): loading it is first
+tried in a child process killed past the limit, since a parse stuck in libxml2 cannot be
+interrupted, and only a page that ends in time is loaded in the server (its tree cannot
+cross between processes); a method's labels are computed in a child forked from the
+server, which holds the page already, and only the labels cross back.
+
+Loading a page lists the files beside it that it references (:mod:`.assets`): only
+those are served.
 """
 
 from __future__ import annotations
@@ -18,17 +31,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from .. import methods
+from .. import bounded, methods
 from ..api import load, run
 from ..errors import DetourageError
 from ..model import Label, Page
 from ..render import units
 from ..victor import align, anno
-from .catalog import Catalog, Entry, annotation_path
-from .markup import Display, display
+from . import PAGE_TIMEOUT
+from .assets import servable
+from .catalog import Catalog, Entry, annotation_path, inside
+from .markup import Display, display, twin
 
-#: pages kept loaded (each holds two parsed trees)
+#: pages kept loaded (each holds two trees: the page's and the shown copy)
 CACHED_PAGES = 8
 #: the colours of labels and differences inside the shown page
 PAGE_STYLE = (Path(__file__).parent / "static" / "page.css").read_text(encoding="utf-8")
@@ -66,19 +82,23 @@ class Session:
     """The state behind one ``detourage ui`` server."""
 
     def __init__(self, catalog: Catalog, method_names: Sequence[str], annotations: str | os.PathLike[str], *,
-                 remote_assets: bool = False) -> None:
+                 remote_assets: bool = False, timeout: float | None = PAGE_TIMEOUT) -> None:
         for name in method_names:
             methods.chain(name)  # an unknown method fails now, not on the first page
         self.catalog = catalog
         self.methods = list(dict.fromkeys(method_names)) or ["default"]
         self.annotations = Path(annotations).absolute()
         self.remote_assets = remote_assets
+        #: seconds a page's work may take (None or 0: unbounded, run in the server's thread)
+        self.timeout = timeout
         #: the per-session secret every write must carry (header X-Detourage-Token)
         self.token = secrets.token_urlsafe(32)
         self._lock = threading.Lock()
         self._pages = _Cache(CACHED_PAGES)
         self._labels = _Cache(CACHED_PAGES * 8)
         self._kinds: dict[str, Any] = {}
+        #: the files beside the pages loaded so far that the pages reference (resolved)
+        self._assets: set[Path] = set()
 
     # ------------------------------------------------------------------ pages
 
@@ -88,15 +108,50 @@ class Session:
         return self._pages.fetch(key, lambda: self._load(entry), self._lock)  # type: ignore[no-any-return]
 
     def _load(self, entry: Entry) -> Loaded:
-        data = entry.read()
+        base = self._base(entry)
+        try:
+            data = entry.read()
+            self._tried(lambda: self._shown(entry, data, base))
+            page, shown = self._shown(entry, data, base)
+        except DetourageError as exc:
+            raise DetourageError(f"{entry.key}: cannot be shown: {exc}") from exc
+        if base.startswith("/files/"):
+            files = servable(entry.path.parent, shown.references)
+            with self._lock:
+                self._assets |= files
+        return Loaded(page, shown)
+
+    def _shown(self, entry: Entry, data: bytes, base: str) -> tuple[Page, Display]:
         page = load(data, url=entry.url)
-        copy = load(data, url=entry.url)
-        return Loaded(page, display(copy.tree, copy.blocks, base=self._base(entry), style=PAGE_STYLE))
+        return page, display(*twin(page.tree, page.blocks), base=base, style=PAGE_STYLE)
+
+    def _tried(self, work: Callable[[], Any]) -> None:
+        """Run ``work`` in a child process killed past the timeout, for its errors only
+        (LimitExceeded ``time`` past it); nothing when the session has no timeout."""
+        def discarded() -> None:
+            work()
+
+        if self.timeout:
+            bounded.call(discarded, self.timeout)
+
+    def _bounded(self, work: Callable[[], Any]) -> Any:
+        """``work()`` (a picklable value) from a child process killed past the timeout."""
+        return bounded.call(work, self.timeout) if self.timeout else work()
+
+    def asset(self, root: int, relative: str) -> Path | None:
+        """The file ``/files/<root>/<relative>`` names, when a page loaded in this session
+        references it (see :mod:`.assets`); None for any other path."""
+        if not 0 <= root < len(self.catalog.roots):
+            return None
+        target = inside(self.catalog.roots[root], relative)
+        with self._lock:
+            return target if target in self._assets else None
 
     def _base(self, entry: Entry) -> str:
         """Where the shown page's relative links point: the page's folder under its root
-        (served by ``/files``), or its URL when remote assets are allowed."""
-        if self.remote_assets and entry.url:
+        (served by ``/files``), or its URL when remote assets are allowed and it is a web
+        address (an ``http:`` or ``https:`` URL with a host; never ``javascript:``)."""
+        if self.remote_assets and entry.url and web_url(entry.url):
             return entry.url
         folder = entry.path.parent.relative_to(entry.root).as_posix()
         index = self.catalog.roots.index(entry.root)
@@ -144,11 +199,16 @@ class Session:
         if source == "anno":
             return self._annotated(entry, page)
         if source != "gold":
-            return run(page, source).labels.labels
+            return self._bounded(lambda: run(page, source).labels.labels)  # type: ignore[no-any-return]
         if not entry.has_gold or entry.doc is None:
             raise DetourageError(f"{entry.key}: no gold text to align")
         kinds = self._kinds.get(entry.group) or align.dataset_kinds(self.catalog.datasets[entry.group])
         self._kinds[entry.group] = kinds
+        return self._bounded(lambda: self._aligned(entry, page, kinds))  # type: ignore[no-any-return]
+
+    def _aligned(self, entry: Entry, page: Page, kinds: Any) -> tuple[Label, ...]:
+        """The page's labels from its dataset's gold text, aligned to its blocks."""
+        assert entry.doc is not None
         labelled = align.label_document(entry.doc, replace(align.Options(), kinds=kinds), dataset=entry.group)
         if labelled.page is None or len(labelled.labels) != len(page.blocks):
             raise DetourageError(f"{entry.key}: the gold could not be aligned "
@@ -177,7 +237,8 @@ class Session:
         """Write the page's ``.anno`` from one tag letter per block (p h l c o)."""
         entry = self.catalog.get(key)
         page = self.loaded(key).page
-        if len(letters) != len(page.blocks) or not all(isinstance(x, str) and x in anno.TAGS for x in letters):
+        if (not isinstance(letters, (list, tuple)) or len(letters) != len(page.blocks)
+                or not all(isinstance(x, str) and x in anno.TAGS for x in letters)):
             raise DetourageError(f"{key}: expected {len(page.blocks)} labels, one of "
                                  f"{' '.join(anno.TAGS)} per block")
         given = [anno.TAGS[x] for x in letters]
@@ -207,3 +268,12 @@ class Session:
         return [{"key": e.key, "group": e.group, "id": e.id, "lang": e.lang, "gold": e.has_gold,
                  "annotated": annotation_path(self.annotations, e).is_file()}
                 for e in self.catalog.entries]
+
+
+def web_url(url: str) -> bool:
+    """Whether ``url`` is an ``http:`` or ``https:`` address with a host."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # an invalid IPv6 host
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)

@@ -71,7 +71,15 @@ async function openPage(key) {
   S.undo = [];
   $("page").value = key;
   status("loading…");
-  S.info = await api("/api/page?key=" + encodeURIComponent(key));
+  try {
+    S.info = await api("/api/page?key=" + encodeURIComponent(key));
+  } catch (error) {  // a page too large, too slow or unreadable: say so, keep the others usable
+    S.info = null;
+    $("frame").src = "about:blank";
+    $("text").replaceChildren();
+    status(error.message, true);
+    return;
+  }
   fillSources();
   await new Promise((resolve) => {
     $("frame").onload = resolve;
