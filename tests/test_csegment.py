@@ -24,7 +24,7 @@ _csegment = pytest.importorskip(
     "detourage._csegment", reason="the compiled extension is not built (pure-Python install)")
 
 CASES = Path(__file__).parent / "cases"
-FIELDS = ("id", "text", "path", "crossed", "link_chars", "space_before", "paragraph", "image")
+FIELDS = ("id", "text", "path", "crossed", "link_chars", "space_before", "paragraph", "image", "decorative")
 
 
 def outcome(func, root, limits: Limits = DEFAULT_LIMITS):
@@ -80,6 +80,13 @@ SNIPPETS = [
     "<p>a\x0bb\x1fc \u2003 d\re</p><p> x  y </p><p>x y</p>",
     "<pre><code><span class='line'><i>npm</i> i</span><span class='line'></span><span class=line>cd x</span>"
     "</code></pre><pre><span data-line>a</span>\n<span data-line=''>b</span><div>c</div>d<p hidden>h</p>e</pre>",
+    "<pre><div class='token-line'>a</div><div class='token-line'><span class='x-line'>b\n</span></div>"
+    "<div><div>c</div></div><span class='line'>d\n</span><br><span class='line'></span>e</pre>",
+    "<p>co\u00adop zero\u200bwidth \ufeff<b>\u200b</b>x Mu\u0308nchen \u0645\u06cc\u200c\u062e</p>"
+    "<pre>Gru\u0308\u00dfe\u00ad\n\u200b\nx</pre><img alt='Cafe\u0301\u00ad'>",
+    "<p><img src='data:,' data-src='r.jpg'><img srcset='a.jpg 1x, b.jpg 2x'><picture><source srcset='p.webp'>"
+    "<img alt='p'></picture><img src='/blank.gif'><noscript><img src='n.jpg'></noscript>"
+    "<img src='/smilies/x.gif' alt=':P'><img src='t.gif' width=1 height=1><img src='a.jpg' class='avatar'></p>",
 ]
 
 
@@ -120,21 +127,22 @@ def test_a_subtree_and_its_tail() -> None:
 
 
 @pytest.mark.parametrize("limits", [Limits(max_nodes=5), Limits(max_depth=3), Limits(max_depth=1),
-                                    Limits(max_nodes=1)])
+                                    Limits(max_nodes=1), Limits(max_blocks=3), Limits(max_blocks=0)])
 def test_limits_raise_the_same_errors(limits: Limits) -> None:
-    for html in ["<p>x</p>" * 10, "<div>" * 10 + "x", "<img src=a><br>" * 5, "<p>x</p>"]:
+    for html in ["<p>x</p>" * 10, "<div>" * 10 + "x", "<img src=a><br>" * 5, "<p>x</p>", "<pre>a\nb\nc\nd</pre>"]:
         assert_same(parse(html), limits)
 
 
-TAGS = ["p", "div", "span", "b", "a", "h1", "ul", "li", "br", "pre", "img", "script", "style",
+TAGS = ["p", "div", "span", "b", "a", "h1", "ul", "li", "br", "pre", "img", "script", "style", "picture", "source",
         "table", "td", "tr", "nav", "form", "article", "title", "head", "body", "hr", "select",
         "option", "textarea", "noscript", "svg", "wbr", "x-custom"]
 ATTRS = ["", " href='#'", " href", " name='n'", " alt='x  y'", " src='s.png'", " data-src='d.png'",
+         " srcset='a.png 1x, b.png 2x'", " src='data:,x'", " width='16'", " class='avatar'", " class='token-line'",
          " hidden", " style='display:none'", " style='visibility: hidden'", " style='color:red'",
          " style='DISPLAY :NONE'", " style='visıbility: hıdden'", " style='font: hidden none'",
          " style='x:\u00e9'", " style",
          " class='c'", " src='s.png' alt=' an  image '", " class='x line'", " data-line"]
-TEXT = st.lists(st.sampled_from([*"ab \n\t\r\x0b\x1f\u00a0\u2003é中", "&amp;", "&lt;", "&nbsp;",
+TEXT = st.lists(st.sampled_from([*"ab \n\t\r\x0b\x1f\u00a0\u2003é中\u00ad\u200b\u0308", "&amp;", "&lt;", "&nbsp;",
                                  "&bogus;", "&#169;", "<!-- c -->", "<?pi x?>"]),
                 max_size=12).map("".join)
 

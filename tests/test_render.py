@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -69,7 +70,7 @@ def test_json_record() -> None:
     assert record["title"] == "T & U" and record["method"] == "fulltext"
     assert record["url"] == "http://x.org/" and record["encoding"] == "str"
     assert record["units"][0] == {"kind": "header", "text": "Head", "level": 2}
-    assert record["units"][-1]["images"] == [{"src": "p.png", "alt": "alt*"}]
+    assert record["units"][-1]["images"] == [{"src": "http://x.org/p.png", "alt": "alt*", "caption": ""}]
     assert record["structure"][1] == {"type": "unit", "kind": "paragraph", "text": "One two.", "content": [
         {"type": "text", "text": "One "}, {"type": "strong", "content": [{"type": "text", "text": "two"}]},
         {"type": "text", "text": "."}]}
@@ -87,3 +88,47 @@ def test_unknown_format() -> None:
 def test_empty_page_renders_empty_in_every_format() -> None:
     for format in ("txt", "cleaneval", "markdown"):
         assert detourage.extract(b"", "fulltext", format) == ""
+
+
+def test_json_of_a_paragraph_of_many_spans_is_linear() -> None:
+    """Its text was grown by ``+=`` on a dict value, a copy per span: 100 000 spans took
+    about 10 s; joined once, they take a fraction of a second."""
+    page = detourage.load("<p>" + "<span>word</span> " * 100_000 + "</p>")
+    result = detourage.run(page, "fulltext")
+    start = time.process_time()
+    record = json.loads(detourage.render(result, "json", blocks=False))
+    assert time.process_time() - start < 3.0
+    assert record["structure"][0]["text"] == ("word " * 100_000).strip()
+
+
+FIGURES = ("<html><head><base href='https://cdn.example.org/media/'></head><body>"
+           "<p>Lol <img src='/images/smilies/icon_razz.gif' alt=':P'> indeed"
+           "<img src='https://secure.gravatar.com/avatar/1?s=16' class='avatar' width='16' height='16'></p>"
+           "<figure><img src='data:image/gif;base64,R0lGODlhAQABAAAAACw=' data-src='mill.jpg' alt='The mill'>"
+           "<figcaption>The mill in 1920.</figcaption></figure></body></html>")
+
+
+def test_illustrations_render_with_absolute_sources_and_decorations_as_their_alt_text() -> None:
+    markdown = detourage.extract(FIGURES, "fulltext", "markdown", url="https://example.org/a/post.html")
+    assert markdown == ("Lol :P indeed\n\n![The mill](https://cdn.example.org/media/mill.jpg)\n\n"
+                        "The mill in 1920.\n")
+    html = detourage.extract(FIGURES, "fulltext", "html", url="https://example.org/a/post.html")
+    assert ("<figure>\n<img src=\"https://cdn.example.org/media/mill.jpg\" alt=\"The mill\">\n"
+            "<figcaption>The mill in 1920.</figcaption>\n</figure>") in html
+    assert "<p>Lol :P indeed</p>" in html
+
+
+def test_json_units_carry_their_images_with_absolute_sources_and_captions() -> None:
+    record = json.loads(detourage.extract(FIGURES, "fulltext", "json", url="https://example.org/a/post.html"))
+    images = [image for unit in record["units"] for image in unit.get("images", [])]
+    assert images == [{"src": "https://cdn.example.org/media/mill.jpg", "alt": "The mill",
+                       "caption": "The mill in 1920."}]
+
+
+def test_a_relative_base_resolves_against_the_page_and_without_a_page_url_only_an_absolute_one_counts() -> None:
+    page = "<head><base href='/static/'></head><p><img src='a.jpg' alt='a'></p>"
+    assert detourage.extract(page, "fulltext", "markdown", url="https://x.org/p/q.html") == \
+        "![a](https://x.org/static/a.jpg)\n"
+    assert detourage.extract(page, "fulltext", "markdown") == "![a](a.jpg)\n"
+    absolute = page.replace("/static/", "https://cdn.x.org/s/")
+    assert detourage.extract(absolute, "fulltext", "markdown") == "![a](https://cdn.x.org/s/a.jpg)\n"

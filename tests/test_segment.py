@@ -61,6 +61,98 @@ def test_minified_highlighter_lines_are_lines() -> None:
     assert spaced[1].crossed == ("/span", "br", "span")
 
 
+@pytest.mark.parametrize("html", [
+    # Prism (prism-react-renderer, Gatsby): lines as <div class="token-line">, or spans
+    "<pre><div class='token-line'><span class='token'>one</span>()</div><div class='token-line'>two()</div></pre>",
+    "<pre><code><span class='token-line'>one()</span><span class='token-line'>two()</span></code></pre>",
+    "<pre><code><span class='code-line'>one()</span><span class='ec-line'>two()</span></code></pre>",
+    # a line element holding its own newline (gatsby-remark-prismjs): one break, not two
+    "<pre><code><span class='gatsby-highlight-code-line'>one()\n</span><span class='line'>two()\n</span></code></pre>",
+    # nested line elements end one line, not one per level
+    "<pre><div><div>one()</div></div><div><div>two()</div></div></pre>",
+])
+def test_each_line_element_of_highlighted_code_is_one_line(html: str) -> None:
+    out = blocks(html)
+    assert [b.text for b in out][-1] == "two()"
+    assert out[-1].crossed.count("br") == 1 and len({b.paragraph for b in out}) == 2
+
+
+def test_class_names_that_merely_contain_line_do_not_break() -> None:
+    out = blocks("<pre><code><span class='linenumber'>1</span><span class='newline'>x</span>"
+                 "<span class='underline'>y</span></code></pre>")
+    assert "br" not in out[1].crossed and "br" not in out[2].crossed
+
+
+def test_soft_hyphens_and_zero_width_characters_leave_the_text() -> None:
+    out = blocks("<p>co\u00adop\u00adera\u00adtion zero\u200bwidth \u2060joined \ufeffbom</p>")
+    assert [b.text for b in out] == ["cooperation zerowidth joined bom"]
+    # a run of nothing else is no text, and no space either
+    assert [(b.text, b.space_before) for b in blocks("<p>a<b>\u200b</b><i>b</i></p>")] == \
+        [("a", True), ("b", False)]
+
+
+def test_zwnj_and_zwj_stay_for_the_scripts_and_emoji_that_need_them() -> None:
+    text = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \U0001F469\u200d\U0001F4BB"
+    assert [b.text for b in blocks(f"<p>{text}</p>")] == [text]
+
+
+def test_decomposed_text_is_composed_to_nfc() -> None:
+    out = blocks("<title>Mu\u0308nchen</title><p>Mu\u0308nchen <img alt='Cafe\u0301' src='c.jpg'></p>"
+                 "<pre>Gru\u0308\u00dfe</pre>")
+    assert [b.text for b in out] == ["M\u00fcnchen", "Caf\u00e9", "Gr\u00fc\u00dfe"]
+    assert page_title(parse("<title>Mu\u0308n\u00adchen</title>")) == "M\u00fcnchen"
+
+
+def images(html: str) -> list[tuple[str, str | None, bool]]:
+    return [(b.text, b.image, b.decorative) for b in blocks(html) if b.tag == "img"]
+
+
+@pytest.mark.parametrize("img, src", [
+    ("<img src='data:image/gif;base64,R0lGODlhAQABAAAAACw=' data-src='real.jpg'>", "real.jpg"),
+    ("<img src='/img/blank.gif' data-lazy-src='lazy.jpg'>", "lazy.jpg"),
+    ("<img data-original='orig.jpg'>", "orig.jpg"),
+    ("<img src='small.jpg' data-src='large.jpg'>", "large.jpg"),  # the lazy source is the real one
+    ("<img src='data:image/svg+xml,%3Csvg%3E' srcset='s.jpg 300w, l.jpg 1024w, m.jpg 600w'>", "l.jpg"),
+    ("<img data-srcset='a.jpg 1x, https://cdn.example/b,c.jpg 2x'>", "https://cdn.example/b,c.jpg"),
+    ("<img src='fallback.jpg' srcset='big.jpg 2x'>", "fallback.jpg"),  # src is what a browser loads
+    ("<picture><source srcset='p.webp 1x, p2.webp 2x'><source srcset='q.jpg'><img alt='a'></picture>", "p2.webp"),
+    ("<img src='/lazy-placeholder.png' alt='a'><noscript><img src='/real.jpg'></noscript>", "/real.jpg"),
+    ("<span><img class='lazy' alt='a'></span><noscript><img src='ns.jpg'></noscript>", "ns.jpg"),
+    # a lazy loader's own attributes (NitroPack)
+    ("<img src='data:image/svg+xml;base64,PHN2Zz4=' nitro-lazy-srcset='n1.webp 1024w, n2.webp 2048w'>", "n2.webp"),
+    ("<img src='data:image/svg+xml;base64,PHN2Zz4=' nitro-lazy-src='n.webp'>", "n.webp"),
+])
+def test_lazy_loaded_images_get_their_real_source(img: str, src: str) -> None:
+    [(_, found, _)] = images(f"<p>{img}</p>")
+    assert found == src
+
+
+@pytest.mark.parametrize("img", [
+    "<img src='/images/smilies/icon_razz.gif' alt=':P'>",
+    "<img src='https://s.w.org/images/core/emoji/14.0.0/72x72/1f600.png' class='wp-smiley' alt='\U0001F600'>",
+    "<img src='https://secure.gravatar.com/avatar/abc?s=48' class='avatar avatar-48 photo' alt=''>",
+    "<img src='/t.gif' width='1' height='1'>",
+    "<img src='/img/star.png' width='16' height='16' alt='rating'>",
+    "<img src='https://ad.doubleclick.net/ddm/ad/x.gif' alt='Advertisement'>",
+    "<img src='https://www.facebook.com/tr?id=1&ev=PageView' alt=''>",
+    "<img src='/static/site-logo.svg' alt='Example News'>",
+    "<img src='data:image/gif;base64,R0lGODlhAQABAAAAACw='>",
+])
+def test_icons_avatars_smilies_pixels_and_ads_are_decorative(img: str) -> None:
+    [(_, _, decorative)] = images(f"<p>text {img} text</p>")
+    assert decorative
+
+
+@pytest.mark.parametrize("img", [
+    "<img src='/uploads/2024/mill.jpg' alt='The old mill' width='800' height='600'>",
+    "<img src='/photos/lexicon-cover.jpg' alt='Google Pixel 8 review unit'>",
+    "<figure><img src='/img/logo-redesign.png' alt='The new logo'><figcaption>The new logo.</figcaption></figure>",
+])
+def test_illustrations_are_not_decorative(img: str) -> None:
+    [(_, _, decorative)] = images(img)
+    assert not decorative
+
+
 def test_img_alt_is_a_block_of_the_img() -> None:
     out = blocks("<p>see <img src='a.png' alt=' a  cat '> here</p>")
     assert [b.text for b in out] == ["see", "a cat", "here"]
@@ -107,6 +199,18 @@ def test_limits_raise_clear_errors() -> None:
         blocks("<p>" + "x" * 200 + "</p>", max_bytes=100)
     with pytest.raises(LimitExceeded, match="depth"):
         blocks("<div>" * 5000)
+    with pytest.raises(LimitExceeded, match="blocks") as raised:
+        blocks("<pre>" + "x\n" * 100 + "</pre>", max_blocks=50)
+    assert raised.value.reason == "limit:blocks" and raised.value.value == 51
+    assert len(blocks("<p>x</p>" * 50, max_blocks=50)) == 50
+
+
+def test_blocks_of_one_page_share_equal_paths_and_crossings() -> None:
+    """A page of many cells holds a handful of distinct tuples, not one per block."""
+    out = blocks("<table>" + ("<tr>" + "<td>a</td>" * 10 + "</tr>") * 100 + "</table>")
+    assert len(out) == 1000
+    assert len({id(b.path) for b in out}) == 1
+    assert len({id(b.crossed) for b in out}) <= 3
 
 
 _APP_SHELL = """<html><head><title>Is MSRV a breaking change?</title>
@@ -131,3 +235,8 @@ def test_a_page_showing_nothing_without_javascript_is_read_in_its_noscript() -> 
     # and one whose <noscript> says no more than its own page stays as it is
     assert [b.text for b in load("<html><body><p>Hello</p><noscript>Enable JavaScript</noscript></body></html>")
             .blocks] == ["Hello"]
+
+
+def test_words_of_a_query_string_do_not_name_an_image() -> None:
+    [(_, _, decorative)] = images("<p><img src='/chart?ticker=X&logo_strength=light' alt='Twelve month chart'></p>")
+    assert not decorative

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,50 @@ def test_a_row_kept_in_part_keeps_its_columns() -> None:
                                           "| ab2 |  | c2 |\n")
     assert render(result, "txt") == "A | C\nb1 | c1\nab2 | c2\n"
     assert "<tr><td></td><td>b1</td><td>c1</td></tr>" in render(result, "html")
+
+
+NESTED = ("<ul><li><a href='#3'>3 Browsers</a><ul><li>3.1 Firefox</li><li>3.2 Chrome<ul><li>3.2.1 Old</li>"
+          "</ul></li></ul></li><li>4 Other</li></ul>"
+          "<ol><li>Changes<ul><li>Misc<ul><li>New gesture</li><li>Faster start</li></ul></li></ul></li></ol>")
+
+
+def test_a_list_level_without_kept_text_prints_no_empty_bullet() -> None:
+    result = labelled(NESTED, lambda t: t not in ("3 Browsers", "Changes", "Misc"))
+    assert render(result, "markdown") == ("- 3.1 Firefox\n- 3.2 Chrome\n  - 3.2.1 Old\n- 4 Other\n\n"
+                                          "* New gesture\n* Faster start\n")
+    html = render(result, "html")
+    assert "<li><ul>" not in html and "<ul>\n<li>New gesture</li>\n<li>Faster start</li>\n</ul>" in html
+    # with every level kept, the nesting is the page's
+    assert render(labelled(NESTED, lambda t: True), "markdown").startswith(
+        "- 3 Browsers\n  - 3.1 Firefox\n  - 3.2 Chrome\n    - 3.2.1 Old\n- 4 Other\n\n1. Changes\n   - Misc\n")
+
+
+@pytest.mark.parametrize("html", [
+    "<pre class='prism-code'><div class='token-line'><span class='token keyword'>const</span> a = 1;</div>"
+    "<div class='token-line'>b();</div></pre>",
+    "<pre><code><span class='token-line'>const a = 1;</span><span class='token-line'>b();</span></code></pre>",
+    "<pre><code><span class='gatsby-highlight-code-line'>const a = 1;\n</span>b();\n</code></pre>",
+    "<pre><div><div>const a = 1;</div></div><div><div>b();</div></div></pre>",
+])
+def test_highlighted_code_keeps_one_line_per_line_element(html: str) -> None:
+    everything = detourage.run(detourage.load(html), "fulltext")
+    assert render(everything, "txt") == "const a = 1;\nb();\n"
+    assert render(everything, "markdown").endswith("\nconst a = 1;\nb();\n```\n")
+
+
+def test_a_table_wider_than_anyone_reads_is_not_a_pipe_table() -> None:
+    wide = "<table>" + ("<tr>" + "<td>c</td>" * 65 + "</tr>") * 3 + "</table>"
+    assert "| --- |" not in render(detourage.run(detourage.load(wide), "fulltext"), "markdown")
+    narrow = wide.replace("<td>c</td>" * 65, "<td>c</td>" * 64)
+    assert "| --- |" in render(detourage.run(detourage.load(narrow), "fulltext"), "markdown")
+
+
+def test_cell_columns_are_counted_once_per_row() -> None:
+    """A row of 20 000 cells: counting each cell's column from its row's start was
+    quadratic (tens of seconds); counted once per row, it is linear."""
+    row = "<table><tr>" + "<th>h</th>" * 2 + "</tr><tr>" + "<td>c</td>" * 20_000 + "</tr></table>"
+    result = detourage.run(detourage.load(row), "fulltext")
+    root, ctx = document(result, RenderOptions())
+    start = time.process_time()
+    columns = [ctx.column(el) for el in result.page.tree.iter("td")]
+    assert columns == list(range(20_000)) and time.process_time() - start < 1.0

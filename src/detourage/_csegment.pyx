@@ -24,18 +24,20 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
 from .model import Block
-from .segment import _CLOSING, _HIDDEN_STYLE, BLOCK_LEVEL, INVISIBLE, VOID, is_hidden, line_break
+from .segment import (_CLOSING, _HIDDEN_STYLE, _LINE_CLASS, BLOCK_LEVEL, INVISIBLE, VOID, clean_text, count_line_end,
+                      image_of, line_break, lines)
 
 cetree.import_lxml__etree()
 
 cdef object _search_hidden = _HIDDEN_STYLE.search
+cdef object _search_line_class = _LINE_CLASS.search
 
 
 cdef class _Tag:
     """What the walk needs to know about one tag name, computed once per name."""
     cdef str name
     cdef str closing
-    cdef bint invisible, void, block, is_a, is_pre, is_img
+    cdef bint invisible, void, block, is_a, is_pre, is_img, is_br
 
 
 cdef _Tag _new_tag(str name):
@@ -48,6 +50,7 @@ cdef _Tag _new_tag(str name):
     info.is_a = name == "a"
     info.is_pre = name == "pre"
     info.is_img = name == "img"
+    info.is_br = name == "br"
     return info
 
 
@@ -134,6 +137,26 @@ cdef object _attr_value(cetree._Document doc, xmlNode* c_node, const char* name)
     return cetree.elementFactory(doc, c_node).get(_utf8(name))
 
 
+cdef dict _attributes(cetree._Document doc, xmlNode* c_node):
+    """``dict(el.items())``, read from the attribute list (names as lxml gives them,
+    ``{uri}name`` for a namespaced one; a value of more than one text node from lxml)."""
+    cdef xmlAttr* attr = c_node.properties
+    cdef dict out = {}
+    while attr is not NULL:
+        if attr.ns is not NULL and attr.ns.href is not NULL:
+            name = "{%s}%s" % (_utf8(<const char*> attr.ns.href), _utf8(<const char*> attr.name))
+        else:
+            name = _utf8(<const char*> attr.name)
+        if attr.children is NULL:
+            out[name] = ""
+        elif attr.children.next is NULL and _is_text(attr.children):
+            out[name] = _utf8(<const char*> attr.children.content)
+        else:
+            out[name] = cetree.elementFactory(doc, c_node).get(name)
+        attr = attr.next
+    return out
+
+
 cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
     """``is_hidden``, read from the attribute list in one pass."""
     cdef xmlAttr* attr = c_node.properties
@@ -182,8 +205,13 @@ cdef class _Walk:
     """The state of one segmentation: the Python loop's local variables."""
     cdef cetree._Document doc
     cdef list blocks, crossed, stack, paths
+    cdef dict shared  # equal path and crossed tuples made once (segment._Out.shared)
+    cdef Py_ssize_t max_blocks
     cdef int links, pre, paragraph
-    cdef int line_ends  # ends of line met in a <pre> since its last text (segment.ends_code_line)
+    # in a <pre>: ends of line met since its last text (segment.ends_code_line), the depth
+    # of the last one counted, and whether the last line is ended already
+    cdef int line_ends, line_depth
+    cdef bint line_start
     cdef bint breaks  # a block-level tag or <br> is among ``crossed``
     # name pointer → _Tag (open addressing; names are interned by libxml2, and a name
     # seen at two addresses merely takes two slots); ``held`` keeps the values alive
@@ -220,20 +248,27 @@ cdef class _Walk:
             return None
         return cetree.elementFactory(self.doc, c_node)
 
-    cdef void add(self, bint space, str text, tuple path, object node, object image=None) except *:
-        """``_add``: append a block; the caller resets its pending space."""
-        if self.breaks and self.blocks:
+    cdef void add(self, bint space, str text, tuple path, object node, object image=None,
+                  bint decorative=False) except *:
+        """``_Out.add``: append a block; the caller resets its pending space."""
+        cdef Py_ssize_t count = len(self.blocks)
+        if count >= self.max_blocks:
+            raise LimitExceeded("blocks", count + 1, self.max_blocks)
+        if self.breaks and count:
             self.paragraph += 1
-        self.blocks.append(Block(len(self.blocks), text, path, tuple(self.crossed),
+        seen = tuple(self.crossed)
+        seen = self.shared.setdefault(seen, seen)
+        self.blocks.append(Block(count, text, path, seen,
                                  len(text) if self.links else 0, node,
-                                 space or self.breaks or not self.blocks, self.paragraph, image))
+                                 space or self.breaks or not count, self.paragraph, image, decorative))
         self.crossed.clear()
         self.breaks = False
 
     cdef tuple path(self):
         path = self.paths[-1] if self.paths else ()
         if path is None:
-            path = self.paths[-1] = tuple(self.stack)
+            path = tuple(self.stack)
+            path = self.paths[-1] = self.shared.setdefault(path, path)
         return <tuple> path
 
     cdef bint pre_text(self, str text, object node) except -1:
@@ -241,7 +276,7 @@ cdef class _Walk:
         cdef bint space = True
         cdef Py_ssize_t i
         path = self.path()
-        for i, line in enumerate(text.split("\n")):
+        for i, line in enumerate(lines(text)):
             if i:
                 self.cross("br", True)
             words = line.split()
@@ -251,13 +286,13 @@ cdef class _Walk:
         return space or text[-1].isspace()
 
     cdef bint image(self, xmlNode* c_node, _Tag info) except -1:
-        """An ``<img>`` with a source or alt text is a block of its own (``_image``)."""
-        src = (_attr_value(self.doc, c_node, b"src") or _attr_value(self.doc, c_node, b"data-src")
-               or "")
-        alt = " ".join((_attr_value(self.doc, c_node, b"alt") or "").split())
-        if not (src or alt):
+        """An ``<img>`` with a source or alt text is a block of its own (``image_of``)."""
+        node = self.node(c_node)
+        found = image_of(node, _attributes(self.doc, c_node))
+        if found is None:
             return False
-        self.add(True, alt, tuple(self.stack) + (info.name,), self.node(c_node), src)
+        path = tuple(self.stack) + (info.name,)
+        self.add(True, found[1], self.shared.setdefault(path, path), node, found[0], found[2])
         return True
 
 
@@ -300,8 +335,10 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
     cdef xmlNode* holder
     w.doc = root._doc
     w.blocks, w.crossed, w.stack, w.paths = [], [], [], []
-    w.links = w.pre = w.paragraph = w.line_ends = 0
-    w.breaks = False
+    w.shared = {}
+    w.max_blocks = limits.max_blocks
+    w.links = w.pre = w.paragraph = w.line_ends = w.line_depth = 0
+    w.breaks = w.line_start = False
     w.held = []
     while True:
         skip = False
@@ -321,6 +358,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
                     if info.void:
                         if info.is_img and w.image(c_node, info):
                             pending_space = True
+                        elif info.is_br:
+                            w.line_start = True
                         text_from = NULL
                     else:
                         w.stack.append(info.name)
@@ -331,6 +370,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
                             w.links += _plain_attr(c_node, b"href") is not NULL
                         elif info.is_pre:
                             w.pre += 1
+                            w.line_start = True
                         text_from = c_node.children
             holder = c_node
         else:  # the end event of c_node
@@ -349,7 +389,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
                         w.pre -= 1
                         w.line_ends = 0
                     elif w.pre and _ends_code_line(w.doc, c_node, info):
-                        w.line_ends += 1
+                        w.line_ends, w.line_depth = count_line_end(w.line_ends, w.line_depth,
+                                                                   w.line_start, len(w.stack))
             text_from = c_node.next
             holder = c_node.parent
         if text_from is not NULL:
@@ -388,10 +429,15 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
 
 cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except -1:
     """The text step at the end of the Python loop; returns the new pending-space state."""
+    if not text.isascii():
+        text = clean_text(text)
+        if not text:  # only invisible characters: no text, and no space either
+            return pending_space
     if w.pre:
         if w.line_ends:
             text = line_break(text, w.line_ends)
             w.line_ends = 0
+        w.line_start = text[-1] == "\n"
         return w.pre_text(text, w.node(holder))
     words = text.split()
     if not words:
@@ -409,7 +455,7 @@ cdef bint _ends_code_line(cetree._Document doc, xmlNode* c_node, _Tag info) exce
     if _plain_attr(c_node, b"data-line") is not NULL:
         return True
     value = _attr_value(doc, c_node, b"class")
-    return bool(value) and "line" in value.split()
+    return bool(value) and _search_line_class(value) is not None
 
 
 # what ``_scan`` finds in a text's bytes

@@ -74,8 +74,12 @@ class Block:
     space_before: bool = True
     #: index of the paragraph (run of blocks not separated by a block-level tag or ``<br>``)
     paragraph: int = 0
-    #: for img blocks: the image source, and the text is the alt text (may be empty)
+    #: for img blocks: the image source, and the text is the alt text (may be empty); the
+    #: source as the page gives it (relative or not), lazy loading resolved
     image: str | None = None
+    #: for img blocks: an icon, avatar, smiley, logo, tracking pixel or advert rather than
+    #: an illustration (:func:`detourage.segment.decorative`); renderers show its alt text
+    decorative: bool = False
 
     @property
     def tag(self) -> str:
@@ -123,9 +127,14 @@ class Unit:
     blocks: tuple[Block, ...]
 
     @property
+    def illustrations(self) -> tuple[Block, ...]:
+        """The image blocks that illustrate (a decorative image counts as its alt text)."""
+        return tuple(b for b in self.blocks if b.image and not b.decorative)
+
+    @property
     def images(self) -> tuple[tuple[str, str], ...]:
-        """(src, alt) of the images among the unit's blocks."""
-        return tuple((b.image, b.text) for b in self.blocks if b.image)
+        """(src, alt) of the :attr:`illustrations`."""
+        return tuple((b.image or "", b.text) for b in self.illustrations)
 
     @property
     def level(self) -> int:

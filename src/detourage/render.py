@@ -21,8 +21,9 @@ from typing import Any
 from . import metadata as meta
 from .errors import UnknownFormat
 from .model import Block, Label, Result, Unit
-from .structure import (TEXT_KINDS, Context, Node, RenderOptions, Span, breaks_before, cells, colspan,
-                        column_of, document, join, language, pre_lines, row_is_header, spans,
+from .segment import collector_paused
+from .structure import (TEXT_KINDS, Context, Node, RenderOptions, Span, breaks_before, caption, cells,
+                        colspan, document, join, language, pre_lines, row_is_header, spans,
                         with_breaks)
 
 #: output unit kind → CleanEval marker
@@ -71,7 +72,8 @@ def render(result: Result, format: str = "txt", **options: Any) -> str:
     with_metadata = bool(options.pop("with_metadata", False))
     if renderer is not render_cleaneval:
         options["options"] = RenderOptions(**structure)
-    text = renderer(result, **options)
+    with collector_paused():
+        text = renderer(result, **options)
     if with_metadata and format in ("txt", "markdown"):
         return meta.front_matter(meta.metadata(result.page)) + text
     return text
@@ -190,6 +192,10 @@ class _Markdown:
         self.options = ctx.options
         self.cell = False
         self.pipes = False
+        #: inline items already written, by (item, neighbours): a span's Markdown depends
+        #: on its neighbours' first characters, which are written ahead once, not again
+        #: at every level of nesting
+        self.written: dict[tuple[int, str, str, bool], tuple[Span, str]] = {}
 
     # -- blocks
 
@@ -299,7 +305,7 @@ class _Markdown:
         beyond its first, are empty."""
         self.cell = True
         out: list[str] = []
-        for column, child in cells(row):
+        for column, child in cells(row, self.ctx):
             text = " ".join(t for t in (self.leaf(u) for u in _units(child)) if t)
             out += [""] * (column - len(out)) + [text]
         self.cell = False
@@ -318,6 +324,7 @@ class _Markdown:
         while heading and len(items) == 1 and isinstance(items[0], Span) and items[0].kind in ("em", "strong"):
             items = items[0].children  # a heading all in bold or italics: the heading says it
         self.pipes = pipes or self.cell or (not single and any(breaks_before(b, self.ctx) for b in leaf.blocks[1:]))
+        self.written.clear()  # keyed by id(): valid while this leaf's items live
         text = self.sequence(items, " ", " ", single)
         if not text:
             return ""
@@ -355,6 +362,14 @@ class _Markdown:
     def item(self, item: Span | Block, before: str, after: str, single: bool) -> str:
         if isinstance(item, Block):
             return self.text(item)
+        key = (id(item), before, after, single)
+        known = self.written.get(key)
+        if known is None:
+            # the item is held beside its text: its id cannot be reused while the leaf is written
+            known = self.written[key] = (item, self.span(item, before, after, single))
+        return known[1]
+
+    def span(self, item: Span, before: str, after: str, single: bool) -> str:
         kind = item.kind
         if kind == "code":
             return self.code(item)
@@ -378,8 +393,8 @@ class _Markdown:
         return f"{fence}{pad}{text}{pad}{fence}" if text else ""
 
     def text(self, block: Block) -> str:
-        if block.image and self.options.images:
-            src = self.ctx.url(block.image).translate(_MD_DEST)
+        if shows_image(block, self.options):
+            src = self.ctx.url(block.image or "").translate(_MD_DEST)
             return f"![{self.escape(block.text)}]({src})"
         return self.escape(block.text)
 
@@ -391,15 +406,29 @@ class _Markdown:
 def _merged_code(items: Sequence[Span | Block], ctx: Context) -> Sequence[Span | Block]:
     """Code spans that touch made one (two would read as one fence of double backticks)."""
     out: list[Span | Block] = []
+    merged: set[int] = set()  # the spans of ``out`` made here, extended in place
     for item in items:
         last = out[-1] if out else None
         if (isinstance(item, Span) and item.kind == "code" and isinstance(last, Span)
                 and last.kind == "code" and not item.first.space_before
                 and not breaks_before(item.first, ctx)):
-            out[-1] = Span("code", last.el, [*last.children, *item.children])
+            if id(last) not in merged:
+                out[-1] = last = Span("code", last.el, list(last.children))
+                merged.add(id(last))
+            last.children.extend(item.children)
         else:
             out.append(item)
     return out
+
+
+def _only_images(leaf: Unit, options: RenderOptions) -> bool:
+    return all(shows_image(b, options) for b in leaf.blocks)
+
+
+def shows_image(block: Block, options: RenderOptions) -> bool:
+    """Whether ``block`` is written as an image: an illustration with a source, images
+    on; a decorative image (icon, smiley, tracking pixel) is its alt text."""
+    return bool(block.image) and options.images and not block.decorative
 
 
 def _other(mark: str, previous: str) -> str:
@@ -457,7 +486,7 @@ def render_units_html(result: Result) -> str:
         if is_item != in_list:
             body.append("<ul>" if is_item else "</ul>")
             in_list = is_item
-        inner = "".join((" " if i and b.space_before else "") + _html_piece(b, True)
+        inner = "".join((" " if i and b.space_before else "") + _html_piece(b, b.image or None)
                         for i, b in enumerate(b for b in unit.blocks if b.text or b.image))
         if unit.kind is Label.HEADER:
             body.append(f"<h{unit.level}>{inner}</h{unit.level}>")
@@ -476,10 +505,11 @@ def _document(result: Result, body: str) -> str:
             f"<title>{title}</title></head>\n<body>\n" + body + "\n</body></html>\n")
 
 
-def _html_piece(block: Block, images: bool, src: str | None = None) -> str:
+def _html_piece(block: Block, src: str | None) -> str:
+    """The block as an image of source ``src``, or as its text when ``src`` is None."""
     esc = htmllib.escape
-    if block.image and images:
-        return f'<img src="{esc(src if src is not None else block.image)}" alt="{esc(block.text)}">'
+    if src is not None:
+        return f'<img src="{esc(src)}" alt="{esc(block.text)}">'
     return esc(block.text)
 
 
@@ -493,6 +523,7 @@ class _Html:
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
+        self.figure = False  # inside a <figure>
 
     def children(self, children: Sequence[Node | Unit], bare: bool = False) -> str:
         """Nodes and leaves in order; with ``bare`` (an item or caption holding a single
@@ -522,8 +553,8 @@ class _Html:
 
     def leaf(self, leaf: Unit, bare: bool) -> str:
         text = self.inline(leaf)
-        if not text or bare:
-            return text
+        if not text or bare or (self.figure and _only_images(leaf, self.ctx.options)):
+            return text  # an image of a figure stands in the figure, not in a paragraph
         if leaf.kind is Label.HEADER:
             return f"<h{leaf.level}>{text}</h{leaf.level}>"
         return f"<p>{text}</p>"
@@ -539,7 +570,9 @@ class _Html:
             return self.list(node)
         if kind == "table":
             return self.table(node)
+        outer, self.figure = self.figure, kind == "figure"
         inner = self.children(node.children, bare=kind in ("figcaption", "caption"))
+        self.figure = outer
         tag = _HTML_NODES.get(kind)
         if not inner or tag is None:
             return inner
@@ -548,12 +581,12 @@ class _Html:
     def list(self, node: Node) -> str:
         ordered = node.el is not None and node.el.tag == "ol"  # el None: <li>s outside a list
         items: list[str] = []
-        first = None
+        first = None  # the number of the first item written (None: none, or not numbered)
         for item in node.children:
             inner = self.children(item.children, bare=True) if isinstance(item, Node) else self.inline(item)
             if not inner:
                 continue
-            if first is None and isinstance(item, Node) and item.el is not None:
+            if not items and isinstance(item, Node) and item.el is not None:
                 first = self.ctx.number(item.el)
             items.append(f"<li>{inner}</li>")
         if not items:
@@ -590,7 +623,7 @@ class _Html:
         out: list[str] = []
         filled = False
         width = 0
-        for column, child in cells(row):
+        for column, child in cells(row, self.ctx):
             inner = " ".join(t for t in (self.inline(u) for u in _units(child)) if t)
             tag, attr = "td", ""
             if isinstance(child, Node) and child.el is not None:
@@ -618,8 +651,8 @@ class _Html:
 
     def item(self, item: Span | Block) -> str:
         if isinstance(item, Block):
-            src = self.ctx.url(item.image) if item.image else None
-            return _html_piece(item, self.ctx.options.images, src)
+            src = self.ctx.url(item.image or "") if shows_image(item, self.ctx.options) else None
+            return _html_piece(item, src)
         inner = self.sequence(item.children)
         if not inner:
             return ""
@@ -660,8 +693,13 @@ def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | N
               **structure: Any) -> dict[str, Any]:
     """The JSON-ready dictionary behind :func:`render_json`; ``structure``: the
     :class:`RenderOptions` fields, when ``options`` is not given."""
+    with collector_paused():
+        return _record(result, blocks, options or RenderOptions(**structure))
+
+
+def _record(result: Result, blocks: bool, options: RenderOptions) -> dict[str, Any]:
     page = result.page
-    root, ctx = document(result, options or RenderOptions(**structure))
+    root, ctx = document(result, options)
     record: dict[str, Any] = {
         "url": page.url,
         "title": page.title,
@@ -670,12 +708,14 @@ def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | N
         "encoding": page.decoded.encoding,
         "encoding_reason": page.decoded.reason,
         "declared_encoding": page.decoded.declared,
-        "units": [_unit_record(u) for u in result.units],
+        "units": [r for r in (_unit_record(u, ctx) for u in result.units) if r["text"] or "images" in r],
         "structure": _Json(ctx).children(root.children),
     }
     if blocks:
+        paths: dict[tuple[str, ...], str] = {}  # each distinct path joined once (blocks share them)
         record["blocks"] = [
-            {"id": b.id, "label": label.value, "text": b.text, "path": "/".join(b.path)}
+            {"id": b.id, "label": _NAMES[label], "text": b.text,
+             "path": paths.get(b.path) or paths.setdefault(b.path, "/".join(b.path))}
             for b, label in zip(page.blocks, result.labels.labels, strict=True)
         ]
     report = {k: v for k, v in result.labels.details.items() if k in REPORTED_DETAILS}
@@ -686,12 +726,20 @@ def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | N
     return record
 
 
-def _unit_record(unit: Unit) -> dict[str, Any]:
-    record: dict[str, Any] = {"kind": unit.kind.value, "text": unit.text}
+#: a label's name (``Label.value`` is an enum property, slow when read per block)
+_NAMES = {label: label.value for label in Label}
+
+
+def _unit_record(unit: Unit, ctx: Context) -> dict[str, Any]:
+    """A unit's kind, text and illustrations: each image's absolute source, its alt text
+    and the caption of its figure ("" when none)."""
+    record: dict[str, Any] = {"kind": _NAMES[unit.kind], "text": unit.text}
     if unit.kind is Label.HEADER:
         record["level"] = unit.level
-    if unit.images:
-        record["images"] = [{"src": src, "alt": alt} for src, alt in unit.images]
+    images = unit.illustrations
+    if images:
+        record["images"] = [{"src": ctx.url(b.image or ""), "alt": b.text, "caption": caption(b.node)}
+                            for b in images]
     return record
 
 
@@ -709,16 +757,27 @@ class _Json:
         return [r for r in out if r]
 
     def leaf(self, leaf: Unit) -> dict[str, Any]:
-        content = self.sequence(spans(leaf, self.ctx), top=True)
+        if self.plain(leaf):
+            content = [{"type": "text", "text": leaf.text}] if leaf.text else []
+        else:
+            content = self.sequence(spans(leaf, self.ctx), top=True)
         if not content:
             return {}
-        record: dict[str, Any] = {"type": "unit", "kind": leaf.kind.value}
+        record: dict[str, Any] = {"type": "unit", "kind": _NAMES[leaf.kind]}
         if leaf.kind is Label.HEADER:
             record["level"] = leaf.level
         record["text"] = leaf.text
         if len(content) > 1 or content[0]["type"] != "text":
             record["content"] = content
         return record
+
+    def plain(self, leaf: Unit) -> bool:
+        """A leaf of one text block outside any inline element: its content is its text
+        (the common case, spared the inline machinery)."""
+        if len(leaf.blocks) != 1:
+            return False
+        block = leaf.blocks[0]
+        return block.id not in self.ctx.inline and not shows_image(block, self.ctx.options)
 
     def node(self, node: Node) -> dict[str, Any]:
         record: dict[str, Any] = {"type": node.kind}
@@ -734,36 +793,41 @@ class _Json:
             record["header"] = row_is_header(node)
         elif node.kind == "cell" and el is not None:
             record["header"] = el.tag == "th"
-            record["column"] = column_of(el)
-            if colspan(node) > 1:
-                record["colspan"] = colspan(node)
+            record["column"] = self.ctx.column(el)
+            if (span := colspan(node)) > 1:
+                record["colspan"] = span
         children = self.children(node.children)
         return {**record, "children": children} if children else {}
 
     def sequence(self, items: Sequence[Span | Block], top: bool = False) -> list[dict[str, Any]]:
-        """Inline records; adjacent text is merged, a ``<br>`` is ``{"type": "break"}``."""
+        """Inline records; adjacent text is merged (its pieces joined once, at the end: a
+        paragraph of many spans stays linear), a ``<br>`` is ``{"type": "break"}``."""
         out: list[dict[str, Any]] = []
+        text: list[str] = []  # the text after the last record of ``out``
         for k, item in enumerate(items):
             records = self.item(item)
             if not records:
                 continue
             first = _first(item)
-            if out or (k and not top):
+            if out or text or (k and not top):
                 if breaks_before(first, self.ctx):
+                    _flush_text(out, text)
                     out.append({"type": "break"})
                 elif first.space_before:
-                    _add_text(out, " ")
+                    text.append(" ")
             for record in records:
                 if record["type"] == "text":
-                    _add_text(out, record["text"])
+                    text.append(record["text"])
                 else:
+                    _flush_text(out, text)
                     out.append(record)
+        _flush_text(out, text)
         return out
 
     def item(self, item: Span | Block) -> list[dict[str, Any]]:
         if isinstance(item, Block):
-            if item.image and self.ctx.options.images:
-                return [{"type": "image", "src": self.ctx.url(item.image), "alt": item.text}]
+            if shows_image(item, self.ctx.options):
+                return [{"type": "image", "src": self.ctx.url(item.image or ""), "alt": item.text}]
             return [{"type": "text", "text": item.text}] if item.text else []
         content = self.sequence(item.children)
         if not content or not item.kind:
@@ -774,11 +838,11 @@ class _Json:
         return [{**record, "content": content}]
 
 
-def _add_text(out: list[dict[str, Any]], text: str) -> None:
-    if out and out[-1]["type"] == "text":
-        out[-1]["text"] += text
-    else:
-        out.append({"type": "text", "text": text})
+def _flush_text(out: list[dict[str, Any]], text: list[str]) -> None:
+    """Write the pending text pieces as one text record."""
+    if text:
+        out.append({"type": "text", "text": "".join(text)})
+        text.clear()
 
 
 RENDERERS: dict[str, Callable[..., str]] = {

@@ -4,9 +4,18 @@ Blocks follow Victor's precleaning (seed 003 §3.2–3.3): text is split at ever
 each block knows its containers (``path``) and the tags crossed since the previous block
 (``crossed``, Victor's ``distance``); inside ``<pre>`` every line is its own block, the
 newline counting as a crossed ``br``; an ``<img>`` contributes its ``alt`` text as a block
-of its own.  Invisible content (scripts, styles, ``<head>``, ``hidden`` elements…) is never
-a block.  On top of the runs, ``Block.paragraph`` numbers the *paragraph view*: runs not
-separated by a block-level tag or a ``<br>`` share a number.
+of its own, with the source a reader would get (:func:`image_of`: lazy loading resolved,
+icons and tracking pixels marked ``decorative``).
+Invisible content (scripts, styles, ``<head>``, ``hidden`` elements…) is never a block.
+On top of the runs, ``Block.paragraph`` numbers the *paragraph view*: runs not separated
+by a block-level tag or a ``<br>`` share a number.
+
+Block text is cleaned in one place, :func:`clean_text` (soft hyphens and invisible
+zero-width characters out, NFC), before it is split into words.  A page has at most
+``Limits.max_blocks`` blocks: the count is checked as each block is made, so a page of
+millions of one-character lines fails with ``limit:blocks`` before it takes the memory.
+Blocks of one page share their ``path`` and ``crossed`` tuples when equal (a page of
+400 000 table cells holds a handful of distinct ones).
 
 ``_segment`` is the reference.  When the optional extension ``detourage._csegment`` is
 built, :func:`segment` runs its compiled twin instead (same blocks, read straight from
@@ -16,7 +25,10 @@ libxml2's nodes); ``DETOURAGE_PURE_PYTHON=1`` forces the Python loop, and
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 
 from lxml import etree
@@ -28,10 +40,12 @@ from .parse import DEFAULT_LIMITS, Limits
 
 #: elements whose content is never shown as text (Victor's ``tag-delete`` plus the
 #: HTML5 elements that render no text of their own).  ``<head>`` is not among them: its
-#: normal children all are, and libxml2 sometimes leaves body content inside it.
+#: normal children all are, and libxml2 sometimes leaves body content inside it.  Nor is
+#: ``<source>``: libxml2 does not know it is void and nests the ``<img>`` of a
+#: ``<picture>`` inside it (in ``<audio>`` and ``<video>`` it is hidden with them).
 INVISIBLE = frozenset(
     """script style noscript template iframe object embed applet svg canvas
-    audio video map param source track datalist title meta link base""".split()
+    audio video map param track datalist title meta link base""".split()
 )
 
 #: elements that start a new line in a browser: a run after one of them is a new paragraph
@@ -54,6 +68,26 @@ def is_hidden(el: etree._Element) -> bool:
         return True
     style = el.get("style")
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
+
+
+#: characters a reader never sees that break words apart for a search: the soft hyphen
+#: (``&shy;``), the zero-width space, the word joiner and the zero-width no-break space
+#: (a BOM inside text).  ZWNJ and ZWJ (U+200C, U+200D) stay: Persian and Indic scripts
+#: and emoji sequences need them.
+_INVISIBLE_CHARS = re.compile("[\u00ad\u200b\u2060\ufeff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without invisible characters (``_INVISIBLE_CHARS``), in NFC: some CMSs
+    emit decomposed text ("u" and a combining diaeresis), which a search for "ü" misses.
+
+    Every run of block text goes through here before it is split into words; ASCII text
+    needs nothing, and callers skip it (``str.isascii`` costs nothing in CPython)."""
+    if _INVISIBLE_CHARS.search(text) is not None:
+        text = _INVISIBLE_CHARS.sub("", text)
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return text
 
 
 #: a page whose visible text is shorter than this is also read inside its ``<noscript>``
@@ -83,16 +117,73 @@ def page_title(root: etree._Element | None) -> str:
     if root is None:
         return ""
     title = root.find(".//title")
-    return " ".join(title.text.split()) if title is not None and title.text else ""
+    if title is None or not title.text:
+        return ""
+    text = title.text if title.text.isascii() else clean_text(title.text)
+    return " ".join(text.split())
 
 
 def segment(root: etree._Element | None, limits: Limits = DEFAULT_LIMITS) -> tuple[Block, ...]:
     """Cut the page into text blocks in document order."""
     if root is None:
         return ()
-    if _compiled is not None:
-        return tuple(_compiled(root, limits))
-    return tuple(_segment(root, limits))
+    with collector_paused():
+        if _compiled is not None:
+            return tuple(_compiled(root, limits))
+        return tuple(_segment(root, limits))
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a page's blocks are made or rendered: both
+    make a few objects per block and no reference cycles, and on a page of 200 000
+    blocks the collector's passes over them took a third to a half of the time.  The
+    state found is restored (a caller that paused it keeps it paused)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class _Out:
+    """The blocks made so far and what the next block needs (the compiled ``_Walk``'s
+    block half): the tags crossed since the last block, the paragraph number, the
+    block limit, and the tuples already made (equal paths and crossings are shared)."""
+
+    __slots__ = ("blocks", "crossed", "paragraph", "max_blocks", "shared")
+
+    def __init__(self, max_blocks: int):
+        self.blocks: list[Block] = []
+        self.crossed: list[str] = []
+        self.paragraph = 0
+        self.max_blocks = max_blocks
+        self.shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def add(self, space: bool, text: str, path: tuple[str, ...], node: etree._Element | None,
+            links: int, image: str | None = None, decorative: bool = False) -> None:
+        """Append a block; the caller resets its pending space."""
+        blocks = self.blocks
+        if len(blocks) >= self.max_blocks:
+            raise LimitExceeded("blocks", len(blocks) + 1, self.max_blocks)
+        seen = tuple(self.crossed)
+        seen = self.shared.setdefault(seen, seen)
+        breaks = False
+        for t in seen:
+            if (t[1:] if t[0] == "/" else t) in BLOCK_LEVEL:
+                breaks = True
+                break
+        if breaks and blocks:
+            self.paragraph += 1
+        blocks.append(Block(len(blocks), text, path, seen, len(text) if links else 0, node,  # type: ignore[arg-type]
+                            space or breaks or not blocks, self.paragraph, image, decorative))
+        self.crossed.clear()
+
+    def path(self, stack: list[str]) -> tuple[str, ...]:
+        path = tuple(stack)
+        return self.shared.setdefault(path, path)
 
 
 def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
@@ -102,16 +193,19 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
     aliases, one text path at the end of the loop for ``.text`` and ``.tail`` alike, path
     tuples built only when a block needs one, and helper calls only for rare cases
     (``<pre>``, ``<img>``).  ``skip_subtree`` makes a skipped element's end event the very
-    next one, so one variable marks it.
+    next one, so one variable marks it.  Inside ``<pre>``, ``line_ends`` counts the ends
+    of line (:func:`ends_code_line`) since the last text, ``line_depth`` is the depth of
+    the last one counted, and ``line_start`` whether the page's own newline (or a
+    ``<br>``) ended the last line already.
     """
-    blocks: list[Block] = []
-    crossed: list[str] = []
+    out = _Out(limits.max_blocks)
+    crossed = out.crossed
     stack: list[str] = []
     paths: list[tuple[str, ...] | None] = []  # path tuple per open element, made on demand
     closing = _CLOSING
     max_depth, max_nodes = limits.max_depth, limits.max_nodes
-    nodes = links = pre = paragraph = line_ends = 0
-    pending_space = False
+    nodes = links = pre = line_ends = line_depth = 0
+    pending_space = line_start = False
     skipped = None
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
@@ -129,12 +223,12 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
                 raise LimitExceeded("nodes", nodes, max_nodes)
             crossed.append(tag)
             if tag in VOID:
-                if tag == "img" and (image := _image(el)) is not None:
-                    path = tuple(stack) + (tag,)
+                if tag == "img" and (image := image_of(el)) is not None:
                     # alt text is an artificial run: always apart from its neighbours
-                    paragraph, _ = _add(blocks, crossed, paragraph, True, image[1], path,
-                                        el, links, image[0])
+                    out.add(True, image[1], out.path(stack + [tag]), el, links, image[0], image[2])
                     pending_space = True
+                elif tag == "br":
+                    line_start = True
                 continue
             stack.append(tag)
             paths.append(None)
@@ -144,6 +238,7 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
                 links += "href" in keys
             elif tag == "pre":
                 pre += 1
+                line_start = True
             text, node = el.text, el
         else:
             if el is skipped:
@@ -158,69 +253,64 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
                     pre -= 1
                     line_ends = 0
                 elif pre and ends_code_line(el):
-                    line_ends += 1
+                    line_ends, line_depth = count_line_end(line_ends, line_depth, line_start, len(stack))
             text, node = el.tail, None
         if not text:
             continue
+        if not text.isascii():
+            text = clean_text(text)
+            if not text:  # only invisible characters: no text, and no space either
+                continue
         path = paths[-1] if paths else ()
         if path is None:
-            path = paths[-1] = tuple(stack)
+            path = paths[-1] = out.path(stack)
         if pre:
             if line_ends:
                 text = line_break(text, line_ends)
                 line_ends = 0
-            pending_space = _pre_text(blocks, crossed, text, path,
-                                      node if node is not None else el.getparent(), links)
-            paragraph = blocks[-1].paragraph if blocks else paragraph
+            line_start = text[-1] == "\n"
+            pending_space = _pre_text(out, text, path, node if node is not None else el.getparent(), links)
             continue
         words = text.split()
         if not words:
             pending_space = True
             continue
         pending_space = pending_space or text[0].isspace()
-        paragraph, _ = _add(blocks, crossed, paragraph, pending_space, " ".join(words), path,
-                            node if node is not None else el.getparent(), links)
+        out.add(pending_space, " ".join(words), path, node if node is not None else el.getparent(), links)
         pending_space = text[-1].isspace()
-    return blocks
+    return out.blocks
 
 
 _CLOSING = {tag: "/" + tag for tag in BLOCK_LEVEL | {"a", "b", "i", "span", "em", "strong", "font", "small"}}
 
 
-def _add(blocks: list[Block], crossed: list[str], paragraph: int, space: bool, text: str,
-         path: tuple[str, ...], node: etree._Element | None, links: int,
-         image: str | None = None) -> tuple[int, bool]:
-    """Append a block; returns the paragraph number and the pending-space state."""
-    seen = tuple(crossed)
-    breaks = False
-    for t in seen:
-        if (t[1:] if t[0] == "/" else t) in BLOCK_LEVEL:
-            breaks = True
-            break
-    if breaks and blocks:
-        paragraph += 1
-    blocks.append(Block(len(blocks), text, path, seen, len(text) if links else 0, node,  # type: ignore[arg-type]
-                        space or breaks or not blocks, paragraph, image))
-    crossed.clear()
-    return paragraph, False
-
-
-def _image(el: etree._Element) -> tuple[str, str] | None:
-    """(src, alt) of an ``<img>`` worth a block: it has a source or alt text."""
-    src = el.get("src") or el.get("data-src") or ""
-    alt = " ".join((el.get("alt") or "").split())
-    return (src, alt) if src or alt else None
+#: class names of a highlighter's line element (Shiki and highlight.js ``line``, Prism's
+#: ``token-line``, rehype's ``code-line``, Gatsby's ``gatsby-highlight-code-line``,
+#: Expressive Code's ``ec-line``): a token ``line`` or ending in ``-line``/``_line``
+_LINE_CLASS = re.compile(r"(?:^|[\s_-])line(?:\s|$)")
 
 
 def ends_code_line(el: etree._Element) -> bool:
     """Whether the end of ``el`` inside a ``<pre>`` ends a line as a browser shows it: a
-    block-level element, or a highlighter's line (Shiki's ``<span class="line">``,
-    rehype-pretty-code's ``data-line``), whose markup need not hold the newlines when the
-    page is minified."""
+    block-level element, or a highlighter's line (``_LINE_CLASS``, rehype-pretty-code's
+    ``data-line``), whose markup need not hold the newlines when the page is minified."""
     if el.tag in BLOCK_LEVEL:
         return el.tag != "pre"
     keys = el.keys()
-    return bool(keys) and ("data-line" in keys or "line" in (el.get("class") or "").split())
+    return bool(keys) and ("data-line" in keys or _LINE_CLASS.search(el.get("class") or "") is not None)
+
+
+def count_line_end(line_ends: int, line_depth: int, line_start: bool, depth: int) -> tuple[int, int]:
+    """The ends of line inside a ``<pre>`` once an element that ends one closes at
+    ``depth`` (its parent's): ``(line_ends, line_depth)``.
+
+    Nothing when the page's own newline ended the line already (``line_start``, a
+    highlighter line holding its ``\\n``); nothing when it encloses the last end counted
+    (``<div><div>a</div></div>``: one line); one more for an empty line element after
+    another (a blank line)."""
+    if line_ends:
+        return (line_ends + 1, depth) if depth >= line_depth else (line_ends, line_depth)
+    return (0, line_depth) if line_start else (1, depth)
 
 
 def line_break(text: str, line_ends: int) -> str:
@@ -229,18 +319,236 @@ def line_break(text: str, line_ends: int) -> str:
     return text if text[0] == "\n" else "\n" * line_ends + text
 
 
-def _pre_text(blocks: list[Block], crossed: list[str], text: str, path: tuple[str, ...],
-              node: etree._Element, links: int) -> bool:
+def lines(text: str) -> Iterator[str]:
+    """``text.split("\\n")``, one line at a time: a ``<pre>`` of millions of lines meets
+    the block limit before it is all cut up."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
+def _pre_text(out: _Out, text: str, path: tuple[str, ...], node: etree._Element, links: int) -> bool:
     """Inside ``<pre>`` every line is a block, the newline counting as a crossed ``br``."""
-    paragraph = blocks[-1].paragraph if blocks else 0
     space = True
-    for i, line in enumerate(text.split("\n")):
+    for i, line in enumerate(lines(text)):
         if i:
-            crossed.append("br")
+            out.crossed.append("br")
         words = line.split()
         if words:
-            paragraph, space = _add(blocks, crossed, paragraph, True, " ".join(words), path, node, links)
+            out.add(True, " ".join(words), path, node, links)
+            space = False
     return space or text[-1].isspace()
+
+
+# ---------------------------------------------------------------------------- images
+
+#: attributes where lazy-loading scripts keep the real source (``src`` then holds a
+#: placeholder, or nothing), in the order they are tried
+LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-hi-res-src", "data-url")
+LAZY_SOURCE_SETS = ("data-srcset", "data-lazy-srcset", "srcset")
+_LAZY_NAMES = frozenset(LAZY_SOURCES)
+#: the file name of what lazy loaders put in ``src`` until the script runs (besides an
+#: inline data URI): a blank, spacer or spinner image
+_PLACEHOLDER_NAME = re.compile(
+    r"(?:blank|spacer|transparent|placeholder|lazy|loading|empty|1x1|pixel)[^/]*\.(?:gif|png|svg)(?:[?#]|$)",
+    re.I)
+#: words naming icons, avatars, smilies, logos and tracking pixels in a class, an id or
+#: a source; a word is a run of letters ("icon_razz.gif" names an icon, "lexicon.jpg"
+#: and "iconic" do not)
+DECORATIVE_WORDS = frozenset("""avatar avatars gravatar icon icons favicon smilies smiley smileys
+    smile smiles emoji emojis emoticon emoticons emote emotes logo logos pixel tracking tracker
+    spacer""".split())
+#: the words of an alt text that say an avatar or a smiley ("Google Pixel 8" is a phone)
+DECORATIVE_ALT_WORDS = frozenset("avatar avatars gravatar emoji emojis smiley smileys smilie smilies".split())
+_LETTERS = re.compile(r"[a-z]+")
+#: what every word of ``DECORATIVE_WORDS`` holds: a cheap first look
+_DECORATIVE_HINTS = ("avatar", "icon", "smil", "emo", "logo", "pixel", "track", "spacer")
+#: an emoticon written as the alt text of its image (":P", ";-)", ":smile:")
+_EMOTICON = re.compile(r"[:;=8xX][-'^o]?[)(\]\[dDpPoO/\\|*3@$]+|:[a-z_+-]+:")
+#: advertising and tracking hosts (the most common image hosts of EasyList)
+AD_HOSTS = ("doubleclick.net", "googlesyndication.com", "googleadservices.com", "amazon-adsystem.com",
+            "adnxs.com", "adsrvr.org", "scorecardresearch.com", "quantserve.com", "criteo.com", "criteo.net",
+            "taboola.com", "outbrain.com", "moatads.com", "pubmatic.com", "rubiconproject.com", "bat.bing.com")
+#: the largest side, in CSS pixels, of an icon or a smiley
+ICON_PIXELS = 32
+
+
+def image_of(img: etree._Element, attrs: dict[str, str] | None = None) -> tuple[str, str, bool] | None:
+    """``(source, alt text, decorative)`` of an ``<img>`` worth a block (it has a source
+    or alt text): the source a reader gets (:func:`image_source`), and whether the
+    image only decorates (:func:`decorative`).  ``attrs``: ``dict(img.items())``, which
+    the compiled segmentation reads faster than lxml (a page may hold hundreds of
+    images)."""
+    attrs = dict(img.items()) if attrs is None else attrs
+    alt = attrs.get("alt") or ""
+    if not alt.isascii():
+        alt = clean_text(alt)
+    alt = " ".join(alt.split())
+    src = image_source(img, attrs)
+    if not (src or alt):
+        return None
+    return src, alt, bool(src) and decorative(img, src, alt, attrs)
+
+
+def image_source(img: etree._Element, attrs: dict[str, str] | None = None) -> str:
+    """The source a reader's browser ends up showing, resolving lazy loading: a lazy
+    attribute (``data-src``…), then ``src`` unless it is a placeholder, then any other
+    attribute named like a source (a lazy loader's own: ``nitro-lazy-src``), then the
+    largest candidate of a source set (``srcset``, ``data-srcset``, any ``…srcset``, a
+    ``<picture>``'s ``<source>``), then the ``<img>`` of a ``<noscript>`` beside the
+    image; the placeholder itself when there is nothing else.  ``attrs``: the image's
+    attributes, when read already."""
+    attrs = dict(img.items()) if attrs is None else attrs
+    if not _LAZY_NAMES.isdisjoint(attrs):
+        for name in LAZY_SOURCES:
+            value = (attrs.get(name) or "").strip()
+            if value and not placeholder(value):
+                return value
+    src = (attrs.get("src") or "").strip()
+    if src and not placeholder(src):
+        return src
+    for name, value in attrs.items():
+        if name.endswith(("src", "original")) and name != "src":
+            value = value.strip()
+            if value and not placeholder(value):
+                return value
+    for name in [*LAZY_SOURCE_SETS, *(k for k in attrs if k.endswith("srcset"))]:
+        best = best_candidate(attrs.get(name) or "")
+        if best:
+            return best
+    return _picture_source(img) or _noscript_source(img) or src
+
+
+_URL = re.compile(r"[\s,]*(\S+)")
+_DESCRIPTORS = re.compile(r"[^,]*,?")
+
+
+def placeholder(url: str) -> bool:
+    """Whether ``url`` is a lazy loader's stand-in: a data URI, or a blank image (a GIF,
+    PNG or SVG: the extension is looked at first, most images are neither)."""
+    if url[:5].lower() == "data:":
+        return True
+    name = url.rpartition("/")[2]
+    return (name.partition("?")[0].partition("#")[0][-4:].lower() in (".gif", ".png", ".svg")
+            and _PLACEHOLDER_NAME.search(name) is not None)
+
+
+def best_candidate(srcset: str) -> str:
+    """The URL of a ``srcset`` with the largest width (or density) descriptor; the first
+    one when none has a descriptor.  Parsed as the HTML standard says: a URL runs to the
+    next whitespace (it may hold commas, not end with one), then its descriptors run to
+    the next comma."""
+    best, size, at = "", -1.0, 0
+    while (found := _URL.match(srcset, at)) is not None:
+        url, at, value = found.group(1), found.end(), 0.0
+        if url.endswith(","):
+            url = url.rstrip(",")
+        else:
+            descriptors = _DESCRIPTORS.match(srcset, at)
+            assert descriptors is not None  # it matches the empty string
+            at = descriptors.end()
+            value = max(map(_descriptor, descriptors.group().rstrip(",").split()), default=0.0)
+        if url and value > size and not placeholder(url):
+            best, size = url, value
+    return best
+
+
+def _descriptor(token: str) -> float:
+    """The number of a ``300w`` or ``2x`` descriptor; 0 for any other."""
+    if token[-1:] in ("w", "x"):
+        try:
+            return float(token[:-1])
+        except ValueError:
+            return 0.0
+    return 0.0
+
+
+def _picture_source(img: etree._Element) -> str:
+    """The best candidate of the first ``<source>`` of the ``<picture>`` holding ``img``
+    (libxml2 nests the ``<img>`` inside the ``<source>`` elements before it)."""
+    for el in img.iterancestors():
+        if el.tag == "picture":
+            for source in el.iter("source"):
+                best = best_candidate(source.get("srcset") or source.get("data-srcset") or "")
+                if best:
+                    return best
+            return ""
+        if el.tag != "source":
+            return ""
+    return ""
+
+
+def _noscript_source(img: etree._Element) -> str:
+    """The source of the image in a ``<noscript>`` next to ``img`` (or next to its
+    parent): the fallback lazy loaders leave for browsers without scripts."""
+    parent = img.getparent()
+    for el in (img.getnext(), img.getprevious(), parent.getnext() if parent is not None else None):
+        if el is not None and el.tag == "noscript":
+            inner = next(el.iter("img"), None)
+            if inner is not None:
+                src = (inner.get("src") or "").strip()
+                if src and not placeholder(src):
+                    return src
+    return ""
+
+
+def decorative(img: etree._Element, src: str, alt: str, attrs: dict[str, str] | None = None) -> bool:
+    """Whether an image decorates rather than illustrates: tiny (a side of at most
+    ``ICON_PIXELS``, or a 1-pixel line), named an icon, avatar, smiley, logo or
+    tracking pixel in its class, id or source's path, a smiley's alt text, an advertising
+    host, or a data URI left in place of a source.  A figure with a caption is an
+    illustration whatever its names say.  ``attrs``: the image's attributes, when read
+    already."""
+    attrs = dict(img.items()) if attrs is None else attrs
+    width, height = attrs.get("width"), attrs.get("height")
+    if width is not None or height is not None:
+        sides = [n for n in (_pixels(width), _pixels(height)) if n is not None]
+        if sides and (max(sides) <= ICON_PIXELS or min(sides) <= 1):
+            return True
+    lower = src.lower()
+    if lower.startswith("data:") or _advert(lower):
+        return True
+    path = lower.partition("?")[0].partition("#")[0]  # a query's words are no names
+    names = " ".join((attrs.get("class") or "", attrs.get("id") or "", path)).lower()
+    named = (_named(names, DECORATIVE_WORDS)
+             or (len(alt) <= 12 and _EMOTICON.fullmatch(alt) is not None)
+             or _named(alt.lower(), DECORATIVE_ALT_WORDS))
+    return named and not _captioned(img)
+
+
+def _named(text: str, words: frozenset[str]) -> bool:
+    """Whether lowercase ``text`` holds one of ``words`` as a word (``_DECORATIVE_HINTS``
+    first: most texts hold none of them, and a few substring searches cost less than
+    cutting the text into words)."""
+    for hint in _DECORATIVE_HINTS:
+        if hint in text:
+            return not words.isdisjoint(_LETTERS.findall(text))
+    return False
+
+
+def _advert(src: str) -> bool:
+    """A lowercase source on an advertising host, an ad server or an ad path."""
+    host = src.partition("//")[2].partition("/")[0] if "//" in src else ""
+    return (host.endswith(AD_HOSTS) or host.startswith(("ads.", "adserver"))
+            or (host.endswith("facebook.com") and "/tr" in src) or "/ads/" in src or "/ad/" in src)
+
+
+_PIXELS = re.compile(r"\s*(\d{1,6})(?:px)?\s*$")
+
+
+def _pixels(value: str | None) -> int | None:
+    """A ``width``/``height`` attribute in pixels (``"32"``, ``"32px"``); None otherwise."""
+    if value is not None and value.isascii() and value.isdigit() and len(value) <= 6:
+        return int(value)
+    digits = _PIXELS.match(value) if value else None
+    return int(digits.group(1)) if digits else None
+
+
+def _captioned(img: etree._Element) -> bool:
+    figure = next(img.iterancestors("figure"), None)
+    return figure is not None and next(figure.iter("figcaption"), None) is not None
 
 
 # the extension imports this module's sets: it is loaded after them

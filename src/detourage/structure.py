@@ -24,12 +24,13 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
 from .model import Block, Label, Result, Unit
-from .segment import BLOCK_LEVEL, INVISIBLE, VOID, ends_code_line, is_hidden, line_break
+from .segment import (BLOCK_LEVEL, INVISIBLE, VOID, clean_text, count_line_end, ends_code_line, image_of,
+                      is_hidden, line_break)
 
 Element = etree._Element
 
@@ -66,6 +67,8 @@ _TABLE_KINDS = frozenset({"table", "row", "cell", "caption"})
 #: the most nested nodes, and spans, kept around a block (the outermost ones): deeper
 #: structure means nothing to a reader, and renderers recurse once per level
 MAX_DEPTH, MAX_SPANS = 24, 8
+#: the widest data table, in columns (``colspan`` counted)
+MAX_COLUMNS = 64
 #: what a data table never holds: a pipe table cannot, and layout tables do
 _LAYOUT_INSIDE = ("ul", "ol", "dl", "pre", "blockquote", "form", "h1", "h2", "h3", "h4", "h5", "h6")
 #: what a table without header cells holds when it lays out a page rather than data
@@ -112,10 +115,10 @@ class Context:
     def __init__(self, result: Result, options: RenderOptions, kinds: frozenset[str] | None = None):
         self.result = result
         self.options = options
-        self.base = result.page.url
         self._tags = _tags(options, kinds)
         self._data: frozenset[Element] | None = None
         self._numbers: dict[Element, dict[Element, int]] = {}
+        self._columns: dict[Element, dict[Element, int]] = {}
         self._known: dict[Element, _State] = {}
         self.inline: dict[int, tuple[Element, ...]] = {}
         #: with ``kinds`` given (plain text): the page's data tables and ``<pre>``s, and
@@ -136,14 +139,32 @@ class Context:
             return pres
         return pres | self._data_tables([el for el in found if el.tag == "table"])
 
+    @functools.cached_property
+    def base(self) -> str | None:
+        """The URL relative addresses are resolved against: the page's ``<base href>``
+        (itself resolved against the page URL), else the page URL; looked up once."""
+        return _base(self.result.page.tree, self.result.page.url)
+
     def url(self, href: str) -> str:
-        """``href`` resolved against the page URL (as given when there is none, or when
+        """``href`` resolved against :attr:`base` (as given when there is none, or when
         either is not a valid URL)."""
         href = href.strip()
+        base = self.base
         try:
-            return urljoin(self.base, href) if self.base else href
+            return urljoin(base, href) if base else href
         except ValueError:
             return href
+
+    def column(self, cell: Element) -> int:
+        """The column a ``<td>``/``<th>`` starts at in its row (0 for the first): the
+        row's columns are counted once, so a row of many cells costs its length."""
+        row = cell.getparent()
+        if row is None:
+            return 0
+        columns = self._columns.get(row)
+        if columns is None:
+            columns = self._columns[row] = _columns(row)
+        return columns.get(cell, 0)
 
     def chain(self, block: Block) -> tuple[Element, ...]:
         """The tree's elements around ``block``, outermost first; its spans go to ``inline``."""
@@ -208,7 +229,9 @@ class Context:
         """Whether ``table`` holds data (rendered as a table) rather than laying out a page.
 
         Readability's test, simplified: no table, list, heading, ``<pre>``, quote or form
-        inside (a pipe table could not hold them); header cells or a caption make it data;
+        inside (a pipe table could not hold them), and no row wider than ``MAX_COLUMNS``
+        (nobody reads such a table, and its empty cells would be written for every row);
+        header cells or a caption make it data;
         otherwise it needs two rows and two columns, and no paragraphs, divisions, line
         breaks or images (the marks of a page laid out in cells).
         """
@@ -237,6 +260,30 @@ class Context:
         return numbers.get(item)
 
 
+def _base(tree: Element | None, url: str | None) -> str | None:
+    """The first ``<base href>`` of the page resolved against ``url`` (a browser's rule;
+    without a page URL, only an absolute one counts), or ``url``."""
+    base = None if tree is None else next((el for el in tree.iter("base") if el.get("href")), None)
+    if base is None:
+        return url
+    href = (base.get("href") or "").strip()
+    try:
+        if url:
+            return urljoin(url, href)
+        return href if urlsplit(href).scheme in ("http", "https") else url
+    except ValueError:
+        return url
+
+
+def _columns(row: Element) -> dict[Element, int]:
+    column = 0
+    columns = {}
+    for cell in row.iterchildren("td", "th"):
+        columns[cell] = column
+        column += colspan(cell)
+    return columns
+
+
 def _any_inside(units: Sequence[Unit], tags: frozenset[str]) -> bool:
     """Whether a block of ``units`` lies inside an element of one of ``tags``."""
     last = None
@@ -262,11 +309,34 @@ def _tags(options: RenderOptions, kinds: frozenset[str] | None) -> frozenset[str
     return frozenset(tags)
 
 
+def caption(node: Element) -> str:
+    """The caption of the figure holding an image: the ``<figcaption>`` of its
+    ``<figure>``, or the ``wp-caption-text`` of a WordPress ``wp-caption``; "" when none."""
+    found = None
+    for el in node.iterancestors():
+        if el.tag == "figure":
+            found = next(el.iter("figcaption"), None)
+            break
+        if _WP_CAPTION.search(el.get("class") or "") is not None:
+            found = next((c for c in el.iter() if _WP_CAPTION_TEXT.search(c.get("class") or "")), None)
+            break
+    if found is None:
+        return ""
+    text = "".join(t for t in found.itertext() if isinstance(t, str))
+    return " ".join((text if text.isascii() else clean_text(text)).split())
+
+
+_WP_CAPTION = re.compile(r"(?:^|\s)wp-caption(?:\s|$)")
+_WP_CAPTION_TEXT = re.compile(r"(?:^|\s)wp-caption-text(?:\s|$)")
+
+
 def _is_data_table(table: Element) -> bool:
     """Whether a table holding no other table holds data (see :meth:`Context.data_table`)."""
     if (table.get("role") or "").lower() in ("presentation", "none"):
         return False
     if next(table.iterdescendants(*_LAYOUT_INSIDE), None) is not None:
+        return False
+    if any(sum(map(colspan, tr.iterchildren("td", "th"))) > MAX_COLUMNS for tr in table.iter("tr")):
         return False
     if next(table.iterdescendants("th", "thead", "caption"), None) is not None:
         return True
@@ -331,21 +401,46 @@ def _close(open_: list[Node], blocks: list[Block], unit: Unit) -> None:
 
 
 def _lists(node: Node) -> None:
-    """Put runs of items found outside any list (``<li>`` in a ``<div>``) in a list node."""
+    """Put runs of items found outside any list (``<li>`` in a ``<div>``) in a list node,
+    and outdent what kept no text of its own (:func:`_outdented`)."""
     out: list[Node | Unit] = []
+    whole = _all_bare(node)  # its parent puts its sublists in its place
     for child in node.children:
-        if isinstance(child, Unit):
-            out.append(child)
-            continue
-        _lists(child)
-        if child.kind == "item" and node.kind != "list":
-            last = out[-1] if out else None
-            if not (isinstance(last, Node) and last.kind == "list" and last.el is None):
-                out.append(last := Node("list", None))
-            last.children.append(child)
-        else:
-            out.append(child)
+        if isinstance(child, Node):
+            _lists(child)
+        for piece in [child] if whole else _outdented(child):
+            if isinstance(piece, Node) and piece.kind == "item" and node.kind != "list":
+                last = out[-1] if out else None
+                if not (isinstance(last, Node) and last.kind == "list" and last.el is None):
+                    out.append(last := Node("list", None))
+                last.children.append(piece)
+            else:
+                out.append(piece)
     node.children = out
+
+
+def _outdented(child: Node | Unit) -> list[Node | Unit]:
+    """A list level without text of its own would print an empty bullet
+    (``- - 3.1 Firefox``): an item that kept nothing but sublists gives way to their
+    items, and a list of nothing but such items to the sublists themselves, which keep
+    their kind (bullets or numbers)."""
+    if not isinstance(child, Node):
+        return [child]
+    if _all_bare(child):
+        return [inner for item in child.children for inner in item.children]  # type: ignore[union-attr]
+    if child.kind == "item" and _bare(child):
+        return [item for inner in child.children for item in inner.children]  # type: ignore[union-attr]
+    return [child]
+
+
+def _bare(item: Node | Unit) -> bool:
+    """An item holding sublists and nothing else."""
+    return (isinstance(item, Node) and item.kind == "item" and bool(item.children)
+            and all(isinstance(c, Node) and c.kind == "list" for c in item.children))
+
+
+def _all_bare(node: Node) -> bool:
+    return node.kind == "list" and bool(node.children) and all(map(_bare, node.children))
 
 
 def _open(open_: list[Node], chain: tuple[Element, ...]) -> None:
@@ -378,7 +473,10 @@ def join(blocks: Sequence[Block]) -> str:
 
 def spans(leaf: Unit, ctx: Context) -> list[Span | Block]:
     """The leaf's blocks grouped under the inline elements that enclose them."""
-    items = [(b, ctx.inline.get(b.id, ())) for b in leaf.blocks]
+    inline = ctx.inline
+    items = [(b, inline.get(b.id, ())) for b in leaf.blocks]
+    if not any(chain for _, chain in items):  # no link nor emphasis: the blocks themselves
+        return list(leaf.blocks)
     return _group(items, 0)
 
 
@@ -453,19 +551,14 @@ def colspan(cell: Node | Element) -> int:
     return max(1, min(_int(el.get("colspan")) or 1, 100))
 
 
-def column_of(cell: Element) -> int:
-    """The column a ``<td>``/``<th>`` starts at in its row (0 for the first)."""
-    return sum(colspan(el) for el in cell.itersiblings("td", "th", preceding=True))
-
-
-def cells(row: Node) -> list[tuple[int, Node | Unit]]:
+def cells(row: Node, ctx: Context) -> list[tuple[int, Node | Unit]]:
     """The row's kept cells with the column each starts at (the page's earlier cells and
     their ``colspan`` counted, so a row kept in part keeps its columns); text outside any
     cell comes after them."""
     out: list[tuple[int, Node | Unit]] = []
     end = 0
     for child in row.children:
-        column = column_of(child.el) if isinstance(child, Node) and child.el is not None else end
+        column = ctx.column(child.el) if isinstance(child, Node) and child.el is not None else end
         out.append((column, child))
         end = column + (colspan(child) if isinstance(child, Node) else 1)
     return out
@@ -498,9 +591,10 @@ def pre_lines(pre: Node, ctx: Context) -> list[str]:
     if lines and not lines[0].strip():
         lines.pop(0)  # the newline after <pre> is not content (HTML), nor leading blank lines
     owners: list[list[Block]] = [[] for _ in lines]
+    flat: dict[int, str] = {}
     line, offset = 0, 0
     for block in _pre_blocks(pre.el, ctx.result.page.blocks, min(kept)):
-        line, offset = _place(block.text, lines, line, offset)
+        line, offset = _place(block.text, lines, flat, line, offset)
         if line < len(lines):
             owners[line].append(block)
     out: list[str | None] = []
@@ -522,12 +616,15 @@ def _between_written(lines: list[str | None]) -> list[str]:
     return [text for text in lines[written[0]:written[-1] + 1] if text is not None]
 
 
-def _place(text: str, lines: list[str], line: int, offset: int) -> tuple[int, int]:
-    """Where ``text`` (a collapsed run) continues the lines, from ``(line, offset)``."""
+def _place(text: str, lines: list[str], flat: dict[int, str], line: int, offset: int) -> tuple[int, int]:
+    """Where ``text`` (a collapsed run) continues the lines, from ``(line, offset)``;
+    ``flat`` holds the lines already collapsed (a line of many runs is collapsed once)."""
     while line < len(lines):
-        flat = " ".join(lines[line].split())
-        start = offset + 1 if flat[offset:offset + 1] == " " else offset
-        if flat.startswith(text, start):
+        collapsed = flat.get(line)
+        if collapsed is None:
+            collapsed = flat[line] = " ".join(lines[line].split())
+        start = offset + 1 if collapsed[offset:offset + 1] == " " else offset
+        if collapsed.startswith(text, start):
             return line, start + len(text)
         line, offset = line + 1, 0
     return line, 0
@@ -554,10 +651,12 @@ def _pre_blocks(pre: Element, blocks: Sequence[Block], start: int) -> Iterator[B
 
 def _exact_text(pre: Element) -> str:
     """The text a browser shows for ``pre`` (whitespace kept, ``<br>`` a newline, image
-    alt text, a line's end where :func:`~detourage.segment.ends_code_line` says so),
-    skipping what segmentation skips; a loop, as elements nest deep."""
+    alt text, a line's end where :func:`~detourage.segment.ends_code_line` and
+    :func:`~detourage.segment.count_line_end` say so), skipping what segmentation skips
+    and cleaning text as it does; a loop, as elements nest deep."""
     parts: list[str] = []
-    line_ends = 0
+    line_ends = line_depth = depth = 0
+    line_start = True
     skipped = None
     walker = etree.iterwalk(pre, events=("start", "end"))
     for event, el in walker:
@@ -567,10 +666,12 @@ def _exact_text(pre: Element) -> str:
                 continue
             if el is skipped or not isinstance(tag, str) or tag in VOID:
                 pass
-            elif tag == "pre":
-                line_ends = 0
-            elif ends_code_line(el):
-                line_ends += 1
+            else:
+                depth -= 1
+                if tag == "pre":
+                    line_ends = 0
+                elif ends_code_line(el):
+                    line_ends, line_depth = count_line_end(line_ends, line_depth, line_start, depth)
             text = el.tail
         elif not isinstance(tag, str):  # comment, entity: only their tail is text
             continue
@@ -580,15 +681,20 @@ def _exact_text(pre: Element) -> str:
             continue
         elif tag == "br":
             parts.append("\n")
+            line_start = True
             continue
         elif tag == "img":
-            parts.append(" ".join((el.get("alt") or "").split()))
+            found = image_of(el)
+            parts.append(found[1] if found is not None else "")
             continue
         else:
+            depth += el is not pre and tag not in VOID
             text = el.text
+        if text and not text.isascii():
+            text = clean_text(text)
         if text:
             if line_ends:
                 text, line_ends = line_break(text, line_ends), 0
+            line_start = text[-1] == "\n"
             parts.append(text)
     return "".join(parts)
-
