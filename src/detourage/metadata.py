@@ -279,14 +279,14 @@ def _ld_objects(text: str) -> list[dict[str, Any]]:
         except (ValueError, RecursionError):
             return []
     out: list[dict[str, Any]] = []
-    stack = [data]
+    stack = [data]  # next node last: popping from the front would copy the stack each time
     while stack and len(out) < 100:
-        node = stack.pop(0)
+        node = stack.pop()
         if isinstance(node, list):
-            stack[:0] = node[:100]
+            stack.extend(reversed(node[:100]))
         elif isinstance(node, dict):
             if "@graph" in node:
-                stack[:0] = [node["@graph"]]
+                stack.append(node["@graph"])
             if "@type" in node:
                 out.append(node)
     return out
@@ -324,12 +324,12 @@ def _title(found: _Sources, site: str, url: str | None) -> str:
     600 pages of wcxb-dev this rule gains 7 exact titles and loses none).  Otherwise the
     first declared title, less the parts naming the site.
     """
-    declared = [_clean(t) for t in (found.meta("og:title"), found.ld_str("headline"),
-                                     found.meta("twitter:title"), *found.titles, found.meta("dc.title"),
-                                     found.micro("headline"))]
+    declared = [_clean(t)[:_TITLE_CHARS] for t in (found.meta("og:title"), found.ld_str("headline"),
+                                                   found.meta("twitter:title"), *found.titles,
+                                                   found.meta("dc.title"), found.micro("headline"))]
     declared = [t for t in declared if t]
     keys = [_key(t) for t in declared]
-    heads = [_clean(h) for h in found.h1s]
+    heads = [_clean(h)[:_TITLE_CHARS] for h in found.h1s]
     for head in heads:
         key = _key(head)
         if key and any(k.startswith(key) or (len(k) > 10 and key.startswith(k)) for k in keys):
@@ -343,6 +343,11 @@ def _title(found: _Sources, site: str, url: str | None) -> str:
     return _strip_site(declared[0], site, host)
 
 
+#: the characters of a title kept: real ones are far shorter, and each part of a title
+#: is compared with the site's name (a 200 KB title of parts took a second)
+_TITLE_CHARS = 1000
+
+
 def _strip_site(title: str, site: str, host: str) -> str:
     """``title`` less the leading or trailing parts that name the site (its name, its host's
     words); failing that, a last part of at most three words after a longer first one."""
@@ -351,8 +356,10 @@ def _strip_site(title: str, site: str, host: str) -> str:
         return title
     while len(parts) > 1 and _names_site(parts[-1], site, host):
         parts.pop()
-    while len(parts) > 1 and (_names_site(parts[0], site, host) or _text_date(parts[0])):
-        parts.pop(0)
+    first = 0  # parts dropped from the front are skipped, not popped (each pop(0) copies)
+    while first < len(parts) - 1 and (_names_site(parts[first], site, host) or _text_date(parts[first])):
+        first += 1
+    parts = parts[first:]
     if len(parts) == 2 and len(parts[-1].split()) <= 3 < len(parts[0].split()):
         parts.pop()
     return _rejoin(title, parts)
@@ -434,8 +441,13 @@ def _ld_names(value: Any) -> list[str]:
 
 
 _BY = re.compile(r"^\s*(?:by|von|par|por|di|door|av|od|przez|от)\s*[:\-]?\s+", re.I)
+#: what separates names; the spaces around are stripped from the names, not matched (a
+#: leading ``\s*`` reads a long run of spaces again from each of its spaces: quadratic)
+_NAME_SEPARATOR = re.compile(r";|,|&|\band\b|\bund\b|\bet\b|\by\b")
+
+
 def _split_names(value: str) -> list[str]:
-    return [n.strip() for n in re.split(r"\s*(?:;|,|&|\band\b|\bund\b|\bet\b|\by\b)\s*", value) if n.strip()]
+    return [n.strip() for n in _NAME_SEPARATOR.split(value) if n.strip()]
 
 
 _ISO = re.compile(r"(\d{4})-?(\d{1,2})-?(\d{1,2})(?![\d])")
@@ -456,9 +468,15 @@ def _date(*sources: Callable[[], list[str]]) -> str | None:
     the values in order of trust, the later ones asked only when the earlier fail."""
     for source in sources:
         for value in source():
-            if value and (day := _parse_date(value.strip())):
+            if value and (day := _parse_date(value.strip()[:_DATE_CHARS])):
                 return day
     return None
+
+
+#: the characters of a date value read (the longest date forms, with a weekday, a time
+#: and a zone, are about 50): every pattern then reads a bounded text, whatever a page
+#: puts in a ``<meta>``
+_DATE_CHARS = 200
 
 
 def _parse_date(value: str) -> str | None:
@@ -526,10 +544,21 @@ def _marked(el: etree._Element | None) -> bool:
     for _ in range(3):
         if el is None:
             return False
-        if el.tag in ("time", "abbr") or _DATE_HINT.search((el.get("class") or "") + " " + (el.get("id") or "")):
+        if el.tag in ("time", "abbr") or _DATE_HINT.search(_names(el)):
             return True
         el = el.getparent()
     return False
+
+
+#: the characters of a class or id read for a date hint: real ones are a few words, and
+#: every run of the page looks at three elements, so a 100 KB class around 5 000 runs
+#: would be read 15 000 times (34 s)
+_NAMES_CHARS = 200
+
+
+def _names(el: etree._Element) -> str:
+    """The start of the element's class and id."""
+    return (el.get("class") or "")[:_NAMES_CHARS] + " " + (el.get("id") or "")[:_NAMES_CHARS]
 
 
 def _url_date(url: str | None) -> str | None:
@@ -737,7 +766,9 @@ def xml_document(result: Result, found: Metadata, body_html: str) -> str:
                                   etree.HTMLParser(encoding="utf-8", remove_comments=True))
         body = parsed.find("body") if parsed is not None else None
         if body is not None:
-            _xml_children(body, main)
+            texts = _XmlTexts()
+            _xml_children(body, main, texts)
+            texts.write()
     for el in main.iter(*_XML_CONTAINERS):
         if len(el) and not (el.text or "").strip():
             el.text = "\n"
@@ -750,15 +781,15 @@ def xml_document(result: Result, found: Metadata, body_html: str) -> str:
     return etree.tostring(doc, encoding="unicode") + "\n"
 
 
-def _xml_children(source: etree._Element, target: etree._Element) -> None:
+def _xml_children(source: etree._Element, target: etree._Element, texts: _XmlTexts) -> None:
     """Copy ``source``'s content into ``target``, renaming elements (``thead``, ``tbody``
-    and a ``<pre>``'s inner ``<code>`` unwrapped)."""
+    and a ``<pre>``'s inner ``<code>`` unwrapped); the text goes to ``texts``."""
     if source.text and (target.tag not in _XML_CONTAINERS or source.text.strip()):
-        _append_text(target, _xml_text(source.text))
+        texts.add(target, _xml_text(source.text))
     for child in source:
         tag = child.tag if isinstance(child.tag, str) else ""
         if tag in ("thead", "tbody") or (tag == "code" and source.tag == "pre"):
-            _xml_children(child, target)
+            _xml_children(child, target, texts)
             if tag == "code" and (lang := (child.get("class") or "").removeprefix("language-")):
                 target.set("lang", _xml_text(lang))
         elif tag in _XML_NAMES:
@@ -767,11 +798,11 @@ def _xml_children(source: etree._Element, target: etree._Element) -> None:
             if rend:
                 element.set("rend", rend)
             _xml_attributes(child, element)
-            _xml_children(child, element)
+            _xml_children(child, element, texts)
         else:
-            _xml_children(child, target)
+            _xml_children(child, target, texts)
         if child.tail and (target.tag not in _XML_CONTAINERS or child.tail.strip()):
-            _append_text(target, _xml_text(child.tail))
+            texts.add(target, _xml_text(child.tail))
 
 
 def _xml_attributes(source: etree._Element, element: etree._Element) -> None:
@@ -789,12 +820,26 @@ def _xml_attributes(source: etree._Element, element: etree._Element) -> None:
         element.set("cols", source.get("colspan", ""))
 
 
-def _append_text(target: etree._Element, text: str) -> None:
-    if len(target):
-        last = target[-1]
-        last.tail = (last.tail or "") + text
-    else:
-        target.text = (target.text or "") + text
+class _XmlTexts:
+    """The XML tree's text, gathered by element and set once at the end: lxml copies an
+    element's whole text or tail to read or set it, so adding to it piece by piece is
+    quadratic (a paragraph of 20 000 unwrapped inline elements: 28 s)."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[tuple[etree._Element, str], list[str]] = {}
+
+    def add(self, target: etree._Element, text: str) -> None:
+        """Add ``text`` at the end of ``target``: its text, or its last child's tail."""
+        try:
+            key = (target[-1], "tail")  # the last child, found from the end (len() counts)
+        except IndexError:
+            key = (target, "text")
+        self.pieces.setdefault(key, []).append(text)
+
+    def write(self) -> None:
+        """Set every text and tail gathered."""
+        for (element, slot), pieces in self.pieces.items():
+            setattr(element, slot, "".join(pieces))
 
 
 def _xml_text(value: str) -> str:

@@ -11,7 +11,9 @@ limits then decide, with a clear error.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml import etree
 
@@ -31,6 +33,15 @@ class Limits:
     max_bytes: int = 16 * 1024 * 1024
     max_nodes: int = 500_000
     max_depth: int = 1_000
+    #: text blocks of one page (segmentation stops with ``limit:blocks`` beyond): 100 000
+    #: is 20x the most blocks of any shared page; at 200 000 a 5 MB page of one-character
+    #: table cells stayed under 600 MB but took 9-11 s of CPU with ``default`` (2 cores)
+    max_blocks: int = 100_000
+    #: attributes on one start tag: libxml2's time grows with the square of their number
+    #: (80 000 on one ``<p>``: a minute), real pages have a few dozen at most; the
+    #: attributes beyond are dropped before parsing (:func:`bounded_attributes`), the
+    #: text is kept
+    max_attributes: int = 1_000
 
 
 DEFAULT_LIMITS = Limits()
@@ -47,7 +58,17 @@ def _parser() -> etree.HTMLParser:
     )
 
 
-_PARSER = _parser()
+_LOCAL = threading.local()
+
+
+def _thread_parser() -> etree.HTMLParser:
+    """This thread's parser: lxml releases the interpreter lock while it parses only with
+    a parser no other thread uses, so threads (the inspector's requests, a Dask worker's
+    tasks) never queue behind one slow page."""
+    parser = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = _parser()
+    return parser
 
 
 def parse(html: str | bytes, limits: Limits = DEFAULT_LIMITS) -> etree._Element | None:
@@ -61,11 +82,13 @@ def parse(html: str | bytes, limits: Limits = DEFAULT_LIMITS) -> etree._Element 
         raise LimitExceeded("bytes", len(data), limits.max_bytes)
     if not data.strip():
         return None
+    data = bounded_attributes(data, limits.max_attributes)
     try:
-        root = etree.fromstring(data, _PARSER)
+        parser = _thread_parser()
+        root = etree.fromstring(data, parser)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-    _check_parse_log(_PARSER.error_log, limits)
+    _check_parse_log(parser.error_log, limits)
     return root
 
 
@@ -79,9 +102,130 @@ def _check_parse_log(log: etree._ListErrorLog, limits: Limits) -> None:
             raise LimitExceeded("depth", limits.max_depth + 1, limits.max_depth)
 
 
+# ---------------------------------------------------------------- attributes per tag
+
+#: HTML's whitespace, as its tokenizer reads it (``\v`` is none)
+_WS = rb"\t\n\f\r "
+#: one attribute as HTML's tokenizer reads it: separators (whitespace, ``/``), a name (it
+#: may start with ``=``; quotes and ``<`` are name characters), then optionally ``=`` and a
+#: quoted or unquoted value.  Every quantifier is possessive: no character is read twice.
+_ATTRIBUTE = (rb"[" + _WS + rb"/]*+[^" + _WS + rb"/>][^" + _WS + rb"/>=]*+"
+              rb"(?:[" + _WS + rb"]*+=[" + _WS + rb"]*+(?:\"[^\"]*+\"?+|'[^']*+'?+|[^" + _WS + rb">]*+))?+")
+#: what ends a start tag once its attributes are read: ``>`` or the end of the text
+_TAG_END = rb"[" + _WS + rb"/]*+(?:>|\Z)"
+_NAME_END = rb"(?=[" + _WS + rb"/>]|\Z)"
+#: elements whose content holds no tags (libxml2 2.14 reads them so, as browsers do), and
+#: that content: up to the element's end tag
+_RAW_TEXT = {tag: b"(?:[^<]++|<(?!/" + tag + b"))*+"
+             for tag in (b"script", b"style", b"xmp", b"iframe", b"noembed", b"noframes", b"textarea", b"title")}
+_RAW_CONTENT = {tag: re.compile(content, re.I) for tag, content in _RAW_TEXT.items()}
+_TAG_NAME = re.compile(rb"<([a-z][^\t\n\f\r />]*)", re.I)
+#: from a start tag's last kept attribute to the start of its last attribute
+_BEFORE_LAST = re.compile(b"(?:" + _ATTRIBUTE + b")*?(?=" + _ATTRIBUTE + _TAG_END + b")")
+#: from there to the end of the tag
+_REST = re.compile(b"(?:" + _ATTRIBUTE + b")*+" + _TAG_END)
+
+
+@lru_cache(maxsize=8)
+def _markup(limit: int) -> re.Pattern[bytes]:
+    """Markup read as HTML's tokenizer reads it, up to the first start tag of more than
+    ``limit`` attributes: text, comments, the content of ``<script>``, ``<style>``… (no tag
+    inside), start tags of ``limit`` attributes or fewer, end tags, ``<!…>`` and ``<?…>``."""
+    start_tag = b"(?:" + _ATTRIBUTE + b"){0,%d}+" % limit + _TAG_END
+    raw = b"".join(b"|<" + tag + _NAME_END + start_tag + content for tag, content in _RAW_TEXT.items())
+    return re.compile(
+        b"(?:[^<]++"
+        b"|<!--(?:-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?+)"
+        + raw +
+        b"|<plaintext" + _NAME_END + start_tag + b"(?s:.*+)"
+        b"|<[a-z][^" + _WS + b"/>]*+" + start_tag +
+        b"|</[a-z][^" + _WS + b"/>]*+(?:" + _ATTRIBUTE + b")*+" + _TAG_END +
+        b"|<[!?/][^>]*+>?+"
+        b"|<(?![a-z!?/]))*+", re.I)
+
+
+@lru_cache(maxsize=8)
+def _kept(limit: int) -> re.Pattern[bytes]:
+    """A start tag's name and its first ``limit`` attributes."""
+    return re.compile(b"<[a-z][^" + _WS + b"/>]*+(?:" + _ATTRIBUTE + b"){%d}" % limit, re.I)
+
+
+def bounded_attributes(data: bytes, limit: int) -> bytes:
+    """``data`` with the attributes of each start tag beyond its first ``limit`` dropped
+    (its last one kept, so that whatever ends the tag stays as it was); the text is kept.
+
+    libxml2 takes time quadratic in the attributes of one tag, and no signal stops it.
+    Pages with no such tag (all the shared pages) pay only :func:`_long_tag_possible`,
+    about 1 % of the parse; the others are read as markup once, from the start.  This is
+    a first line only: a tag whose quoted values hide a ``>`` after every few attributes
+    gets past it.
+    """
+    if not _long_tag_possible(data, limit):
+        return data
+    cuts: list[tuple[int, int]] = []
+    markup, pos, size = _markup(limit), 0, len(data)
+    while (pos := markup.match(data, pos).end()) < size:  # type: ignore[union-attr]
+        pos = _cut(data, pos, limit, cuts)
+    return _without(data, cuts)
+
+
+def _cut(data: bytes, start: int, limit: int, cuts: list[tuple[int, int]]) -> int:
+    """Add to ``cuts`` the attributes to drop from the start tag at ``start``; where the
+    markup goes on (after the tag, and after its content if that holds no tags)."""
+    keep = _kept(limit).match(data, start).end()  # type: ignore[union-attr]
+    last = _BEFORE_LAST.match(data, keep).end()  # type: ignore[union-attr]
+    if keep < last:
+        cuts.append((keep, last))
+    end = _REST.match(data, keep).end()  # type: ignore[union-attr]
+    name = _TAG_NAME.match(data, start)[1].lower()  # type: ignore[index]
+    if name in _RAW_CONTENT:
+        end = _RAW_CONTENT[name].match(data, end).end()  # type: ignore[union-attr]
+    elif name == b"plaintext":
+        end = len(data)
+    return end
+
+
+def _long_tag_possible(data: bytes, limit: int) -> bool:
+    """Whether ``data`` may hold a start tag of more than ``limit`` attributes.
+
+    Such a tag spans over ``2 * limit`` bytes without a ``>`` outside its quoted values,
+    so only the stretches that long without a ``>`` are read as markup, each out of its
+    context (it may start inside a script): a tag found there makes the caller read the
+    whole page.  The stretches are found with ``rfind`` over windows of that width, each
+    window starting after the last ``>`` of the one before: each byte is looked at at
+    most twice, at ``memrchr`` speed.
+    """
+    markup, width, i, size = _markup(limit), 2 * limit, 0, len(data)
+    while i + width <= size:
+        last = data.rfind(b">", i, i + width)
+        if last >= 0:
+            i = last + 1
+            continue
+        end = data.find(b">", i + width)
+        stop = size if end < 0 else end + 1
+        if markup.match(data, i, stop).end() < stop:  # type: ignore[union-attr]
+            return True
+        i = stop
+    return False
+
+
+def _without(data: bytes, cuts: list[tuple[int, int]]) -> bytes:
+    """``data`` less the (ordered, disjoint) spans ``cuts``."""
+    if not cuts:
+        return data
+    pieces, kept_from = [], 0
+    for start, stop in cuts:
+        pieces.append(data[kept_from:start])
+        kept_from = stop
+    pieces.append(data[kept_from:])
+    return b"".join(pieces)
+
+
+# ---------------------------------------------------------------- repair
+
 _BODY = re.compile(r"<body[\s>]", re.I)
-_TITLE_START = re.compile(r"<title[^>]*>", re.I)
-_HTML_START = re.compile(r"<html[^>]*>", re.I)
+_TITLE_START = re.compile(r"<title", re.I)
+_HTML_START = re.compile(r"<html", re.I)
 
 
 def repaired(html: str) -> str:
@@ -97,4 +241,15 @@ def repaired(html: str) -> str:
     body = _BODY.search(html)
     if body is not None:
         return "<html>" + html[body.start():]
-    return _HTML_START.sub("<html>", _TITLE_START.sub("", html, count=1), count=1)
+    return _replace_tag(_replace_tag(html, _TITLE_START, ""), _HTML_START, "<html>")
+
+
+def _replace_tag(html: str, start: re.Pattern[str], by: str) -> str:
+    """``html`` with the first tag opening with ``start`` (up to its ``>``) replaced by
+    ``by``.  Found by a search and a ``find``, not by ``start[^>]*>``: that pattern reads
+    to the end of the page from every candidate when no ``>`` follows (quadratic)."""
+    found = start.search(html)
+    if found is None:
+        return html
+    end = html.find(">", found.end())
+    return html if end < 0 else html[:found.start()] + by + html[end + 1:]

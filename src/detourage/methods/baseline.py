@@ -35,14 +35,15 @@ class Options:
 def label(page: Page, options: Options = Options()) -> Labels:
     """Apply the HTML Killer rules to the page's blocks."""
     blocks = page.blocks
-    start = _first_h1(blocks)
+    dropped, in_h1 = _inside(blocks)
+    start = next((b.id for b in blocks if in_h1[b.id]), 0)
     labels = [Label.OTHER] * len(blocks)
     title_seen = False
-    for paragraph in _paragraphs(blocks[start:]):
-        kept = [b for b in paragraph if not _dropped(b)]
+    for paragraph in _paragraphs(blocks[start:], in_h1):
+        kept = [b for b in paragraph if not dropped[b.id]]
         if not kept or (options.drop_separators and _has_separator(kept)):
             continue
-        is_title = not title_seen and "h1" in kept[0].path
+        is_title = not title_seen and in_h1[kept[0].id]
         title_seen = title_seen or is_title
         labels[kept[0].id] = Label.HEADER if is_title else Label.PARAGRAPH
         for block in kept[1:]:
@@ -50,20 +51,28 @@ def label(page: Page, options: Options = Options()) -> Labels:
     return Labels(NAME, tuple(labels))
 
 
-def _first_h1(blocks: Sequence[Block]) -> int:
-    return next((b.id for b in blocks if "h1" in b.path), 0)
+def _inside(blocks: Sequence[Block]) -> tuple[list[bool], list[bool]]:
+    """For each block, whether it is dropped (an image, or inside a dropped element), and
+    whether it is inside an ``<h1>``.  Read once per distinct path: blocks share their
+    path tuples, and a path can be hundreds of tags long (20 000 runs 900 elements deep:
+    seconds when each block read its path again)."""
+    seen: dict[int, tuple[bool, bool]] = {}  # id of a path (all alive with the blocks)
+    dropped, in_h1 = [], []
+    for block in blocks:
+        facts = seen.get(id(block.path))
+        if facts is None:
+            facts = seen[id(block.path)] = (not DROPPED.isdisjoint(block.path), "h1" in block.path)
+        dropped.append(block.image is not None or facts[0])
+        in_h1.append(facts[1])
+    return dropped, in_h1
 
 
-def _dropped(block: Block) -> bool:
-    return block.image is not None or any(tag in DROPPED for tag in block.path)
-
-
-def _paragraphs(blocks: Sequence[Block]) -> list[list[Block]]:
+def _paragraphs(blocks: Sequence[Block], in_h1: Sequence[bool]) -> list[list[Block]]:
     """Split at <br>, </p> and the end of the title: the only boundaries HTML Killer has."""
     paragraphs: list[list[Block]] = []
     for block in blocks:
         if not paragraphs or any(tag in SPLITS for tag in block.crossed) or (
-            "h1" in block.path and "h1" not in paragraphs[-1][-1].path
+            in_h1[block.id] and not in_h1[paragraphs[-1][-1].id]
         ):
             paragraphs.append([])
         paragraphs[-1].append(block)

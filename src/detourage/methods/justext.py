@@ -52,6 +52,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
+from typing import NamedTuple
 
 from ..model import Block, Labels, Page
 from .common import HEADINGS, label_paragraphs
@@ -169,23 +170,23 @@ def make_paragraphs(blocks: Sequence[Block], mode: str = "justext") -> tuple[lis
     """jusText paragraphs, and for each block the index of its paragraph (None: outside)."""
     paragraphs: list[Paragraph] = []
     owner: list[int | None] = [None] * len(blocks)
-    current = Paragraph()
+    current, parts = Paragraph(), []
     previous: Block | None = None
+    seen: dict[int, _PathFacts] = {}
     for block in blocks:
-        if (previous is not None and _splits(block, previous, mode)) or previous is None:
-            if current.text:
-                paragraphs.append(current)
-            current = Paragraph()
+        if previous is None or _splits(block, previous, mode):
+            _close(current, parts, paragraphs)
+            current, parts = Paragraph(), []
         previous = block
-        if not REMOVED.isdisjoint(block.path):
+        facts = _path_facts(block, seen)
+        if facts.removed:
             continue
         owner[block.id] = len(paragraphs)
         if block.image is None and block.text:
-            _append(current, block)
+            _append(current, parts, block, facts)
         else:
             current.blocks.append(block)
-    if current.text:
-        paragraphs.append(current)
+    _close(current, parts, paragraphs)
     _drop_textless_owners(blocks, paragraphs, owner)
     return paragraphs, owner
 
@@ -207,16 +208,45 @@ def _splits(block: Block, previous: Block, mode: str) -> bool:
     return False
 
 
-def _append(paragraph: Paragraph, block: Block) -> None:
-    if not paragraph.text:
-        paragraph.heading = not HEADINGS.isdisjoint(block.path)
-        paragraph.in_select = "select" in block.path
-        paragraph.text = block.text
+class _PathFacts(NamedTuple):
+    """What jusText reads of a block's path."""
+
+    removed: bool
+    heading: bool
+    in_select: bool
+
+
+def _path_facts(block: Block, seen: dict[int, _PathFacts]) -> _PathFacts:
+    """The block's :class:`_PathFacts`, read once per distinct path (``seen``, by the id of
+    the path: all are alive with the blocks): blocks share their path tuples, and a path
+    can be hundreds of tags long."""
+    facts = seen.get(id(block.path))
+    if facts is None:
+        path = block.path
+        facts = seen[id(path)] = _PathFacts(not REMOVED.isdisjoint(path), not HEADINGS.isdisjoint(path),
+                                            "select" in path)
+    return facts
+
+
+def _append(paragraph: Paragraph, parts: list[str], block: Block, facts: _PathFacts) -> None:
+    """Add a block with text to the paragraph, its text to ``parts`` (joined once by
+    :func:`_close`: adding to a string block by block is quadratic in a paragraph of
+    thousands of inline elements)."""
+    if not parts:
+        paragraph.heading = facts.heading
+        paragraph.in_select = facts.in_select
     else:
-        gap = " " if block.space_before or "br" in block.crossed else ""
-        paragraph.text = paragraph.text + gap + block.text
+        parts.append(" " if block.space_before or "br" in block.crossed else "")
+    parts.append(block.text)
     paragraph.link_chars += block.link_chars
     paragraph.blocks.append(block)
+
+
+def _close(paragraph: Paragraph, parts: list[str], paragraphs: list[Paragraph]) -> None:
+    """Give the paragraph its text; keep it when it has some."""
+    paragraph.text = "".join(parts)
+    if paragraph.text:
+        paragraphs.append(paragraph)
 
 
 def _drop_textless_owners(blocks: Sequence[Block], paragraphs: list[Paragraph],
@@ -275,10 +305,7 @@ def revise(paragraphs: Sequence[Paragraph], max_heading_distance: int = 200) -> 
         if p.heading and p.class_type == SHORT and _good_follows(paragraphs, i, max_heading_distance):
             p.class_type = NEARGOOD
     _revise_short(paragraphs)
-    for i, p in enumerate(paragraphs):  # near-good
-        if p.class_type == NEARGOOD:
-            around = (_neighbour(paragraphs, i, -1, True), _neighbour(paragraphs, i, 1, True))
-            p.class_type = BAD if around == (BAD, BAD) else GOOD
+    _revise_neargood(paragraphs)
     for i, p in enumerate(paragraphs):  # more good headings
         if (p.heading and p.class_type == BAD and p.cf_class != BAD
                 and _good_follows(paragraphs, i, max_heading_distance)):
@@ -286,42 +313,68 @@ def revise(paragraphs: Sequence[Paragraph], max_heading_distance: int = 200) -> 
 
 
 def _revise_short(paragraphs: Sequence[Paragraph]) -> None:
-    new: dict[int, str] = {}
+    """Short paragraphs take their class from their neighbours' (all read before any
+    changes: the neighbours are looked up in :func:`_nearest`'s tables)."""
+    classes = [p.class_type for p in paragraphs]
+    prev, nxt = _nearest(classes, _DECIDED)
+    prev_near, next_near = _nearest(classes, _DECIDED_OR_NEAR)
     for i, p in enumerate(paragraphs):
-        if p.class_type != SHORT:
+        if classes[i] != SHORT:
             continue
-        prev, nxt = _neighbour(paragraphs, i, -1, True), _neighbour(paragraphs, i, 1, True)
-        if prev == nxt:
-            new[i] = prev
-        elif (prev == BAD and _neighbour(paragraphs, i, -1, False) == NEARGOOD) or (
-            nxt == BAD and _neighbour(paragraphs, i, 1, False) == NEARGOOD
-        ):
-            new[i] = GOOD
+        if prev[i] == nxt[i]:
+            p.class_type = prev[i]
+        elif (prev[i] == BAD and prev_near[i] == NEARGOOD) or (nxt[i] == BAD and next_near[i] == NEARGOOD):
+            p.class_type = GOOD
         else:
-            new[i] = BAD
-    for i, c in new.items():
-        paragraphs[i].class_type = c
+            p.class_type = BAD
 
 
-def _neighbour(paragraphs: Sequence[Paragraph], i: int, step: int, ignore_neargood: bool) -> str:
-    """Class of the nearest good/bad (or near-good) paragraph in direction ``step``."""
-    i += step
-    while 0 <= i < len(paragraphs):
-        c = paragraphs[i].class_type
-        if c == GOOD or c == BAD or (c == NEARGOOD and not ignore_neargood):
-            return c
-        i += step
-    return BAD
+def _revise_neargood(paragraphs: Sequence[Paragraph]) -> None:
+    """A near-good paragraph is bad between two bad ones (the nearest good or bad ones,
+    the revised near-good ones before it included, as jusText revises in place), else good."""
+    _, nxt = _nearest([p.class_type for p in paragraphs], _DECIDED)
+    before = BAD
+    for i, p in enumerate(paragraphs):
+        if p.class_type == NEARGOOD:
+            p.class_type = BAD if before == BAD and nxt[i] == BAD else GOOD
+        if p.class_type in _DECIDED:
+            before = p.class_type
+
+
+_DECIDED = frozenset({GOOD, BAD})
+_DECIDED_OR_NEAR = frozenset({GOOD, BAD, NEARGOOD})
+
+
+def _nearest(classes: Sequence[str], wanted: frozenset[str]) -> tuple[list[str], list[str]]:
+    """For each paragraph, the class of the nearest one before it, and after it, whose
+    class is in ``wanted`` (bad where there is none): two passes, where looking for each
+    paragraph's neighbours was quadratic on a page of short paragraphs (100 KB: 115 s)."""
+    before: list[str] = []
+    last = BAD
+    for c in classes:
+        before.append(last)
+        if c in wanted:
+            last = c
+    after: list[str] = []
+    last = BAD
+    for c in reversed(classes):
+        after.append(last)
+        if c in wanted:
+            last = c
+    after.reverse()
+    return before, after
 
 
 def _good_follows(paragraphs: Sequence[Paragraph], i: int, max_distance: int) -> bool:
+    """Whether a good paragraph starts within ``max_distance`` characters after paragraph
+    ``i`` (read by index: a slice of the rest would copy it for every heading)."""
     distance = 0
-    for p in paragraphs[i + 1:]:
+    for j in range(i + 1, len(paragraphs)):
         if distance > max_distance:
             return False
-        if p.class_type == GOOD:
+        if paragraphs[j].class_type == GOOD:
             return True
-        distance += len(p.text)
+        distance += len(paragraphs[j].text)
     return False
 
 

@@ -34,7 +34,11 @@ from .config import Config
 #: punctuation characters of the Basic Multilingual Plane (Unicode category P*)
 _PUNCT = frozenset(chr(c) for c in range(0x10000) if unicodedata.category(chr(c)).startswith("P"))
 _STRIP = "".join(sorted(c for c in _PUNCT if ord(c) < 0x3100)) + "「」『』【】《》〈〉，。、；：？！"
-_SENTENCE_END = re.compile(r"[.!?。！？…]+(?=[\s\"'”’»)\]]|$)")
+#: a whole run of sentence marks followed by a space, a closer or the end: it starts only
+#: where a run does and never backtracks (else a long run of dots before a letter is
+#: read again from each of its dots: quadratic)
+_MARKS = "[.!?。！？…]"
+_SENTENCE_END = re.compile(f"{_MARKS}(?<!{_MARKS}{_MARKS}){_MARKS}*+" r"(?=[\s\"'”’»)\]]|$)")
 _ENDS_SENTENCE = re.compile(r"[.!?。！？…][\"'”’»)\]]*$")
 _NUMBER = re.compile(r"[+-]?\d[\d.,:/%-]*")
 _OPENERS = frozenset("\"'“‘«„¿¡(")
