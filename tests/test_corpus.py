@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from detourage.corpus import Job, Step, Summary, Writer, _time_limit, execute, read_inputs
+from detourage.bounded import time_limit
+from detourage.corpus import Job, Step, Summary, Writer, execute, read_inputs
 from detourage.errors import LimitExceeded
 from detourage.parse import Limits
 
@@ -34,13 +35,13 @@ def test_step_turns_failures_into_records() -> None:
 def test_time_limit_interrupts_a_slow_page() -> None:
     t0 = time.perf_counter()
     with pytest.raises(LimitExceeded, match="time"):
-        with _time_limit(0.2):
+        with time_limit(0.2):
             time.sleep(5)
     assert time.perf_counter() - t0 < 2
 
 
 def test_time_limit_is_cleared_after_the_page() -> None:
-    with _time_limit(0.2):
+    with time_limit(0.2):
         pass
     time.sleep(0.3)  # no alarm may fire now
 

@@ -107,6 +107,38 @@ def test_a_page_that_kills_its_worker_costs_only_its_own_row(warc: Path, tmp_pat
     assert "committee" in got["http://site0.example/a/8"]["text"]
 
 
+
+def test_a_shard_s_pages_stream_through_its_worker_a_few_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    """A shard's pages are read as its worker cleans them, never all at once: at most the
+    supervisor's window (4 pages a worker) waits for its row, that page included."""
+    from detourage.corpusrun import readers, work
+    from detourage.corpusrun.plan import Shard
+
+    make_warc(tmp_path / "w.warc.gz", 40)
+    waiting: list[int] = []
+    read, done = [0], [0]
+    shard_items, as_row = work.shard_items, work._as_row
+
+    def items(shard, config):  # type: ignore[no-untyped-def]
+        for got in shard_items(shard, config):
+            if isinstance(got, readers.Item):
+                read[0] += 1
+                waiting.append(read[0] - done[0])
+            yield got
+
+    def row(record, item, config):  # type: ignore[no-untyped-def]
+        done[0] += 1
+        return as_row(record, item, config)
+
+    monkeypatch.setattr(work, "shard_items", items)
+    monkeypatch.setattr(work, "_as_row", row)
+    monkeypatch.setattr(work.langid, "identify", lambda text: "en")  # no model to load: a quick test
+    (tmp_path / "run" / "shards").mkdir(parents=True)
+    marker = work.process_shard(Shard(0, "warc", str(tmp_path / "w.warc.gz"), count=72),
+                                config(tmp_path / "run", to="jsonl"))
+    assert marker["rows"] == 40 and marker["ok"] == 40 and sum(marker["skipped"].values()) == 32
+    assert max(waiting) <= 4
+
 def test_http_charset_goes_to_the_decoder(tmp_path: Path) -> None:
     text = "<html><body><p>Городской совет собрался во вторник, чтобы обсудить бюджет.</p></body></html>"
     path = tmp_path / "cp.warc.gz"
@@ -258,11 +290,13 @@ def test_local_cluster_workers_run_without_dask_s_per_page_costs() -> None:
     assert settings == [(os.environ.get("MALLOC_TRIM_THRESHOLD_"), False)]
 
 
-def test_time_limit_outside_the_main_thread() -> None:
-    def spin() -> None:
-        while True:
-            pass
+def spin() -> None:
+    """A page stuck in Python code."""
+    while True:
+        pass
 
+
+def test_time_limit_outside_the_main_thread() -> None:
     out: list = []
     thread = threading.Thread(target=lambda: out.append(attempt(spin, 0.2)))
     thread.start()
@@ -273,10 +307,6 @@ def test_time_limit_outside_the_main_thread() -> None:
 def test_time_limits_of_threads_share_one_watchdog() -> None:
     """A page under a long limit, then one under a short limit: the watchdog, asleep until
     the first deadline, is woken for the earlier one; pages that end in time are not hit."""
-    def spin() -> None:
-        while True:
-            pass
-
     out: list = []
 
     def pages() -> None:

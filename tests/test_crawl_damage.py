@@ -24,6 +24,7 @@ from click.testing import CliRunner  # noqa: E402
 from detourage.cli import main  # noqa: E402
 from detourage.corpusrun import Config, Request, rows, run  # noqa: E402
 from detourage.corpusrun import readers  # noqa: E402
+from detourage.corpusrun.http import http_body  # noqa: E402
 from detourage.corpusrun.plan import RunError  # noqa: E402
 from detourage.corpusrun.readers import warc_record  # noqa: E402
 
@@ -104,12 +105,12 @@ def test_a_body_that_does_not_decode_costs_at_most_its_own_record(tmp_path: Path
 
 def test_http_bodies_are_decoded_within_the_page_limit() -> None:
     bomb = gzip.compress(b" " * 5_000_000)
-    data, note = readers.http_body(bomb, "", "gzip", 1000)
+    data, note = http_body(bomb, "", "gzip", 1000)
     assert len(data) == 1000 and note == ""  # over the limit: refused later as limit:bytes
     brotli = pytest.importorskip("brotli")
-    data, _ = readers.http_body(brotli.compress(b"x" * 5_000_000, quality=1), "chunked", "br", 1000)
+    data, _ = http_body(brotli.compress(b"x" * 5_000_000, quality=1), "chunked", "br", 1000)
     assert len(data) == 1000  # "chunked" on a body that is not: read as is, then unbrotlied
-    data, note = readers.http_body(zlib.compress(b"<p>deflate</p>")[2:-4], "", "deflate", 1000)
+    data, note = http_body(zlib.compress(b"<p>deflate</p>")[2:-4], "", "deflate", 1000)
     assert data == b"<p>deflate</p>" and note == ""  # raw deflate, as many servers send it
 
 
@@ -181,8 +182,7 @@ KINDS = {  # kind: (reasons of the damaged file's entries besides 9 or 10 good r
 def test_the_reader_resynchronises_after_damage(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "d.warc.gz"
     path.write_bytes(damaged(kind))
-    found = [readers.warc_item(e, "d.warc.gz", 100_000) for e in readers.warc_entries(str(path), 0,
-                                                                                    readers._keeper(100_000))]
+    found = list(readers.warc_items(str(path), 0, 10**6, 100_000, "d.warc.gz"))
     good = [f.url for f in found if isinstance(f, readers.Item)]
     bad = [f for f in found if isinstance(f, readers.Damage)]
     expected_good = 10 if kind == "garbage-between" else 9
@@ -196,8 +196,7 @@ def test_a_plain_warc_with_a_wrong_length_loses_only_that_record(tmp_path: Path,
     plain = records(0, 6, compress=False)
     plain[2] = with_length(plain[2], delta, "-1" if delta is None else None)
     (tmp_path / "p.warc").write_bytes(b"".join(plain))
-    found = [readers.warc_item(e, "p.warc", 100_000) for e in readers.warc_entries(str(tmp_path / "p.warc"), 0,
-                                                                                 readers._keeper(100_000))]
+    found = list(readers.warc_items(str(tmp_path / "p.warc"), 0, 10**6, 100_000, "p.warc"))
     urls = [f.url for f in found if isinstance(f, readers.Item)]
     assert urls == [f"http://site.example/{n}" for n in (0, 1, 3, 4, 5)]
     assert [f.reason for f in found if isinstance(f, readers.Damage)] == ["warc:bad-length"]

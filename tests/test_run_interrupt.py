@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -87,56 +89,57 @@ def resumed_exactly(warc: Path, folder: Path) -> None:
     assert not list((folder / "shards").glob("*.tmp-*"))
 
 
+@contextmanager
+def running(warc: Path, folder: Path, *extra: str) -> Iterator[subprocess.Popen]:
+    """The run, started as a terminal starts it: once the test is done with it, none of
+    its processes is left (whatever the test found), and ``--resume`` then holds every
+    record once."""
+    process = start(warc, folder, *extra)
+    try:
+        yield process
+        assert gone(process.pid, within=3), f"workers left: {group(process.pid)}"
+    finally:
+        if group(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+    resumed_exactly(warc, folder)
+
+
+def interrupted(process: subprocess.Popen, presses: int, within: float) -> str:
+    """Ctrl-C pressed ``presses`` times 1 s apart, as a terminal sends it (to the whole
+    group): the run's messages, once it ended within ``within`` seconds with status 130
+    and said how to finish."""
+    t0 = time.monotonic()
+    for press in range(presses):
+        time.sleep(1 if press else 0)
+        os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=within + 10)
+    assert time.monotonic() - t0 < within
+    assert process.returncode == 130
+    assert "shards done; finish with --resume" in err and "Traceback" not in err
+    return err
+
+
 def test_a_driver_killed_leaves_no_worker_and_resume_is_exact(warc: Path, tmp_path: Path) -> None:
     folder = tmp_path / "run"
-    process = start(warc, folder, "-w", "2")
-    try:
+    with running(warc, folder, "-w", "2") as process:
         wait_for_shards(process, folder, 2)
         os.kill(process.pid, signal.SIGKILL)  # the driver only: its workers must follow
         process.wait()
         assert gone(process.pid, within=5), f"workers left: {group(process.pid)}"
-    finally:
-        if group(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-    resumed_exactly(warc, folder)
 
 
 def test_ctrl_c_twice_ends_the_run_at_once(warc: Path, tmp_path: Path) -> None:
     folder = tmp_path / "run"
-    process = start(warc, folder, "-w", "2")
-    try:
+    with running(warc, folder, "-w", "2") as process:
         wait_for_shards(process, folder, 1)
-        t0 = time.monotonic()
-        os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
-        time.sleep(1)
-        os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=10)
-        assert time.monotonic() - t0 < 5
-        assert process.returncode == 130
-        assert "shards done; finish with --resume" in err and "Traceback" not in err
-        assert gone(process.pid, within=3), f"workers left: {group(process.pid)}"
-    finally:
-        if group(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-    resumed_exactly(warc, folder)
+        interrupted(process, 2, within=5)
 
 
 def test_ctrl_c_once_stops_handing_out_shards_and_says_how_to_finish(warc: Path, tmp_path: Path) -> None:
     folder = tmp_path / "run"
-    process = start(warc, folder, "-w", "1")
-    try:
+    with running(warc, folder, "-w", "1") as process:
         wait_for_shards(process, folder, 1)
-        t0 = time.monotonic()
-        os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=20)
-        assert time.monotonic() - t0 < 10  # the running shard ends, or is abandoned after 3 s
-        assert process.returncode == 130
+        err = interrupted(process, 1, within=10)  # the running shard ends, or is abandoned after 3 s
         assert "stopping: no more shards start" in err
-        assert "shards done; finish with --resume" in err and "Traceback" not in err
         done = len(list((folder / "shards").glob("*.done")))
         assert 0 < done < PAGES // 2
-        assert gone(process.pid, within=3), f"workers left: {group(process.pid)}"
-    finally:
-        if group(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-    resumed_exactly(warc, folder)

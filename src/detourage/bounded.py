@@ -98,22 +98,35 @@ def time_limit(seconds: float) -> Iterator[None]:
     the main thread (POSIX), a watchdog raising in the work's thread in any other thread
     (a Dask worker's task).  Either interrupts Python code only, not a long C call."""
     usable = seconds > 0 and hasattr(signal, "setitimer")
+    previous: Any = None
     try:
-        previous = signal.signal(signal.SIGALRM, _raise_timeout) if usable else None
+        if usable:
+            previous = signal.signal(signal.SIGALRM, _raise_timeout)
     except ValueError:  # not in the main thread
         usable = False
     if usable:
         signal.setitimer(signal.ITIMER_REAL, seconds)
     alarm = _ThreadAlarm(seconds) if seconds > 0 and not usable else None
+    # an alarm may land after the work, while it is disarmed: a limit exceeded too
     try:
-        yield
+        try:
+            yield
+        finally:
+            _disarm(alarm, usable, previous)
     except _Timeout:
         raise LimitExceeded("time", seconds, seconds) from None
-    finally:
+
+
+def _disarm(alarm: _ThreadAlarm | None, timer: bool, previous: Any) -> None:
+    """Cancel the watchdog's ``alarm``, or the ``timer`` and put back the handler its
+    signal had before (``previous``), even when the alarm lands meanwhile."""
+    try:
         if alarm is not None:
             alarm.cancel()
-        if usable:
+        if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        if timer:
             signal.signal(signal.SIGALRM, previous)
 
 
@@ -214,6 +227,18 @@ _HEADER = struct.Struct("!Q")
 _PIPE_BYTES = 1 << 20
 
 
+def _pipes() -> tuple[int, int, int, int]:
+    """A worker's two pipes, ``(read end, write end)`` of its items (a large buffer) then
+    of its values; none left open when the second cannot be made (out of descriptors)."""
+    items = _pipe(_PIPE_BYTES)
+    try:
+        return (*items, *_pipe())
+    except OSError:
+        for fd in items:
+            os.close(fd)
+        raise
+
+
 def _pipe(buffer: int = 0) -> tuple[int, int]:
     """A pipe ``(read end, write end)``, its buffer enlarged to ``buffer`` bytes where the
     system allows."""
@@ -248,6 +273,25 @@ def _send(fd: int, message: bytes) -> None:
             view = view[os.write(fd, view):]
 
 
+@contextmanager
+def _no_sigpipe() -> Iterator[None]:
+    """Writing to a worker that died raises BrokenPipeError, never kills the supervisor:
+    Python ignores SIGPIPE, but a program may put back its default action (which ends
+    the process, as ``| head`` wants).  The signal is then blocked while writing, and one
+    raised is taken back before it is unblocked."""
+    if not hasattr(signal, "pthread_sigmask") or signal.getsignal(signal.SIGPIPE) is signal.SIG_IGN:
+        yield
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGPIPE})
+    try:
+        yield
+    finally:
+        if signal.SIGPIPE not in blocked:
+            if signal.SIGPIPE in signal.sigpending():
+                signal.sigtimedwait({signal.SIGPIPE}, 0)
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _receive(fd: int) -> bytearray | None:
     """The next message; None for one too large to hold under the memory ceiling, read
     past so that the next message is read whole.  EOFError when the writer is gone."""
@@ -278,9 +322,11 @@ def _read_exactly(fd: int, size: int) -> bytes:
 
 
 @functools.cache
-def _prctl() -> Callable[..., int] | None:
-    """libc's ``prctl`` on Linux, looked up in the parent: loading a library in the child
-    of a process with threads could deadlock on a lock held by one of them."""
+def libc_prctl() -> Callable[..., int] | None:
+    """libc's ``prctl`` on Linux, else None.  Look it up before forking (the supervisor
+    does, and so must a process pool before it starts workers that call
+    :func:`die_with_parent`): loading a library in the child of a process with threads
+    could deadlock on a lock held by one of them."""
     if not sys.platform.startswith("linux"):
         return None
     import ctypes
@@ -291,7 +337,26 @@ def _prctl() -> Callable[..., int] | None:
         return None
 
 
+#: prctl's option (linux/prctl.h)
 _PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int = 0) -> None:
+    """Have the kernel kill this process when its parent dies (Linux's
+    ``PR_SET_PDEATHSIG``), so that a driver killed with SIGKILL leaves no worker behind;
+    ``parent``: the pid it should have (0: any), a parent gone already ends this process
+    now.  Elsewhere nothing is set: a worker of :func:`supervised` then ends when it
+    next reads from its closed pipe.
+
+    Linux sends the signal when the *thread* that forked this process ends: supervisors
+    fork from the thread that waits for the results."""
+    prctl = libc_prctl()
+    if prctl is not None:
+        import ctypes
+
+        prctl(*(ctypes.c_ulong(n) for n in (_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)))
+    if parent and os.getppid() != parent:
+        os._exit(1)
 
 
 class _Worker:
@@ -302,10 +367,9 @@ class _Worker:
     open in a sibling would keep a worker from seeing its pipe close."""
 
     def __init__(self, serve: Callable[[int, int], None], others: Iterable[_Worker] = ()) -> None:
-        prctl = _prctl()
+        libc_prctl()  # looked up here, for the child
         parent = os.getpid()
-        to_read, self.out = _pipe(_PIPE_BYTES)
-        self.inp, from_write = _pipe()
+        to_read, self.out, self.inp, from_write = _pipes()
         ours = [self.out, self.inp, *(fd for w in others for fd in (w.out, w.inp))]
         try:
             self.pid = os.fork()
@@ -314,7 +378,7 @@ class _Worker:
                 os.close(fd)
             raise
         if self.pid == 0:
-            _worker_main(functools.partial(serve, to_read, from_write), parent, prctl, ours)
+            _worker_main(functools.partial(serve, to_read, from_write), parent, ours)
         os.close(to_read)
         os.close(from_write)
         #: the largest item that can wait in the pipe while the worker is on another
@@ -326,7 +390,8 @@ class _Worker:
         self.end = ""
 
     def give(self, seq: int, item: Any, message: bytes) -> None:
-        _send(self.out, message)
+        with _no_sigpipe():
+            _send(self.out, message)
         self.tasks.append((seq, item))
         if len(self.tasks) == 1:
             self.since = time.monotonic()
@@ -337,19 +402,31 @@ class _Worker:
         self.since = time.monotonic()
         return self.tasks.popleft()
 
-    def stop(self) -> str:
-        """Kill the process (if still running), reap it; how it ended, in words."""
+    def kill(self) -> str:
+        """Kill the process (if still running) and reap it; how it ended, in words.  Its
+        pipes stay open: what it sent before can still be read, without ever waiting."""
         if self.pid:
             try:
                 os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:  # reaped already (SIGCHLD ignored by the program)
+                pass
+            try:
                 _, status = os.waitpid(self.pid, 0)
                 self.end = _ending(status)
-            except ChildProcessError:  # reaped already (SIGCHLD ignored by the program)
+            except ChildProcessError:  # the same
                 self.end = "ended"
             self.pid = 0
+            os.set_blocking(self.inp, False)
+        return self.end
+
+    def stop(self) -> str:
+        """Kill the process, reap it and close its pipes; how it ended, in words."""
+        end = self.kill()
+        if self.out >= 0:
             os.close(self.out)
             os.close(self.inp)
-        return self.end
+            self.out = self.inp = -1
+        return end
 
 
 def _ending(status: int) -> str:
@@ -361,13 +438,12 @@ def _ending(status: int) -> str:
         return f"killed by signal {os.WTERMSIG(status)}"
 
 
-def _worker_main(serve: Callable[[], None], parent: int, prctl: Callable[..., int] | None,
-                 inherited: list[int]) -> NoReturn:
+def _worker_main(serve: Callable[[], None], parent: int, inherited: list[int]) -> NoReturn:
     """The forked child: never returns into the parent's code, never runs its exit handlers
     nor flushes the output buffers it inherited (they are the parent's to write)."""
     code = 1
     try:
-        _die_with(parent, prctl)
+        die_with_parent(parent)
         for fd in inherited:
             os.close(fd)
         # Ctrl-C reaches the whole process group: the supervisor handles it and stops us
@@ -376,20 +452,6 @@ def _worker_main(serve: Callable[[], None], parent: int, prctl: Callable[..., in
         code = 0
     finally:
         os._exit(code)
-
-
-def _die_with(parent: int, prctl: Callable[..., int] | None) -> None:
-    """Have the kernel kill this process when its parent dies; if it died already, go.
-
-    Linux sends the signal when the *thread* that forked us ends: supervisors fork from
-    the thread that waits for the results."""
-    if prctl is not None:
-        import ctypes
-
-        prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0),
-              ctypes.c_ulong(0))
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def _serve(fn: Callable[[Any], Any], max_memory: int | None, inp: int, out: int) -> None:
@@ -539,6 +601,10 @@ class _Pool:
         except (EOFError, OSError):
             self._lose(worker, None)
             return
+        self._record(worker, message)
+
+    def _record(self, worker: _Worker, message: bytearray | None) -> None:
+        """The value of the item ``worker`` was on, from its message."""
         seq, item = worker.finished()
         try:
             if message is None:
@@ -550,8 +616,19 @@ class _Pool:
 
     def _lose(self, worker: _Worker, why: Failure | None) -> str:
         """Stop ``worker``: its item is recorded as ``why`` (None: the worker died on it),
-        the item queued behind it, never started, is handed out again; how it ended."""
-        ending = worker.stop()
+        the item queued behind it, never started, is handed out again; how it ended.
+
+        A worker that died may have sent values before (it died idle, or the supervisor
+        found it dead writing to it before reading them): they are read first, so that
+        only the item it died on is lost."""
+        ending = worker.kill()
+        while why is None and worker.tasks:
+            try:
+                message = _receive(worker.inp)
+            except (EOFError, OSError):  # its end, or a message it did not finish
+                break
+            self._record(worker, message)
+        worker.stop()
         self.slots[self.slots.index(worker)] = None
         if not worker.tasks:
             return ending

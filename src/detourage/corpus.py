@@ -28,9 +28,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from .api import load, run
-from .bounded import CAN_FORK, Failure, failure, supervised
-from .bounded import limit_memory  # noqa: F401 - imported from here by corpusrun.work
-from .bounded import time_limit as _time_limit
+from .bounded import CAN_FORK, Failure, failure, supervised, time_limit
 from .errors import DetourageError, LimitExceeded
 from .parse import DEFAULT_LIMITS, Limits
 from .metadata import CSV_COLUMNS, csv_row, csv_text, metadata
@@ -210,13 +208,13 @@ class Step:
 def job_bytes(job: Job, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """A job's page bytes, refused when over the size limit (binary bytes are refused
     next, by :func:`detourage.load`: ``not-html``)."""
-    data = job.data if job.data is not None else _read(job.path, limits.max_bytes)
+    data = job.data if job.data is not None else read_page(job.path, limits.max_bytes)
     if len(data) > limits.max_bytes:
         raise LimitExceeded("bytes", len(data), limits.max_bytes)
     return data
 
 
-def _read(path: str | None, max_bytes: int) -> bytes:
+def read_page(path: str | None, max_bytes: int) -> bytes:
     """The file's bytes; a file over the limit is refused before it is read, a gzipped
     page (``.html.gz``) as soon as its first ``max_bytes + 1`` bytes are unpacked, so a
     gzip bomb never unpacks further."""
@@ -244,7 +242,7 @@ def attempt(work: Callable[[], T], timeout: float) -> tuple[T | None, str | None
     The limit is the alarm of :func:`detourage.bounded.time_limit`, which stops Python
     code; :func:`execute` adds the kill that stops a page stuck in C code."""
     try:
-        with _time_limit(timeout):
+        with time_limit(timeout):
             return work(), None, None
     except Exception as exc:  # noqa: BLE001 - a bad page must become a record
         found = failure(exc)

@@ -1,14 +1,15 @@
 """The exceptions the library raises.
 
     DetourageError              base of everything raised on purpose
-    ├── LimitExceeded           input over a configured limit (bytes, nodes, depth, time)
+    ├── LimitExceeded           input over a configured limit (bytes, nodes, depth, blocks, time)
     ├── UnknownMethod           a method name (or a part of a chain) not in the registry
     ├── UnknownFormat           an output format no renderer handles
     ├── UnknownTask             a downstream task name not in the registry
     ├── NotHTML                 bytes that are no text document (an image, an archive…)
     ├── WorkerCrashed           the process running a page (``timeout=``) died on it
     ├── MissingExtra            a method needs an optional extra (``pip install 'detourage[…]'``)
-    └── DatasetError            a dataset folder or gold file that cannot be read
+    ├── DatasetError            a dataset folder or gold file that cannot be read
+    └── RunError                a corpus run folder that cannot be created or resumed
 
 Decoding never raises: it always returns a string and says which encoding it used
 (bytes that are no text document at all are refused before: :class:`NotHTML`).
@@ -82,3 +83,9 @@ class MissingExtra(DetourageError):
 
 class DatasetError(DetourageError):
     reason = "dataset"
+
+
+class RunError(DetourageError):
+    """A corpus run folder that cannot be created or resumed with these inputs and options."""
+
+    reason = "run"

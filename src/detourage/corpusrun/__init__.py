@@ -2,7 +2,8 @@
 resumable run folder, on the local process pool or a Dask cluster.
 
     plan ─▶ manifest + shards ─▶ executors (local pool | Dask) ─▶ work.process_shard
-         ─▶ readers (WARC, JSONL, pages) ─▶ page rows ─▶ sinks (Parquet, JSONL) ─▶ markers
+         ─▶ readers (WARC: warcfile, http; JSONL; pages) ─▶ page rows ─▶ sinks (Parquet, JSONL)
+         ─▶ markers
 
 Every record is accounted for: a row, or a skip reason (:mod:`.readers` lists them); a
 damaged input (a file cut short, a corrupt gzip member, a wrong Content-Length) costs

@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
-from .work import Config, init_worker, libc_prctl
+from ..bounded import libc_prctl
+from .work import Config, init_worker
 
 #: seconds the running shards get to end after a stop (the first Ctrl-C)
 GRACE = 3.0

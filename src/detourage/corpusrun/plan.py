@@ -5,9 +5,10 @@ offset, so a worker reads it alone, on any machine that sees the file), or a lis
 files.  A WARC shard begins at a gzip member: a file gzipped whole is one shard.  The
 plan depends only on the inputs and the shard size, so a run resumed, or run on another
 executor, cuts the same shards and writes the same output.  Planning scans every WARC
-with the reader the workers use (:func:`.readers.warc_entries`), so that a damaged file's
-damaged spans are records of their own, counted alike by the plan and the workers; it
-never stops for a damaged input.  The plan also makes every row id of the run unique.
+with the scanner the workers use (:func:`.warcfile.warc_entries`), so that a damaged
+file's damaged spans are records of their own, counted alike by the plan and the
+workers; it never stops for a damaged input.  The plan also makes every row id of the
+run unique.
 
     RUN/manifest.json    inputs (size, mtime), options, shards
     RUN/shards/part-NNNNN.parquet (or .jsonl, .jsonl.gz, .jsonl.zst) and part-NNNNN.done
@@ -25,19 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from ..corpus import read_inputs
-from ..errors import DetourageError
-from . import readers
+from ..errors import RunError
+from . import readers, warcfile
 
 FORMAT = "detourage-run"
 VERSION = 1
 WARC_SUFFIXES = (".warc", ".warc.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz")
-
-
-class RunError(DetourageError):
-    """A run folder that cannot be created or resumed with these inputs and options."""
-
-    reason = "run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +195,7 @@ def _warc_entries(path: str) -> Entries:
     """(offset, whether a shard may begin there, "") of every entry of a WARC file:
     gzip members of a file gzipped whole hold many records, and only a member's start
     can be read from."""
-    return [(entry.offset, entry.start, "") for entry in readers.warc_entries(path)]
+    return [(entry.offset, entry.start, "") for entry in warcfile.warc_entries(path)]
 
 
 def _jsonl_entries(path: str, label: str, ids: _Ids) -> Entries:

@@ -33,15 +33,9 @@ file and the byte offset where the damage is:
 ``unreadable:<error>``   records of a file that could not be read to its end
                          (:mod:`.work`, for the records of a shard it could not read)
 
-WARC files are scanned here, not with FastWARC's iterator: a damaged member or a bad
-``Content-Length`` must not end the file, and FastWARC 2.0.1 stops silently after a record
-with both ``Transfer-Encoding`` and ``Content-Encoding`` (build/notes/fastwarc-chunked-gzip.md).
-A ``.warc.gz`` is read gzip member by member (zlib; each member's CRC and size are
-checked); after damage the scan resynchronises on the next gzip member (``1f 8b 08``
-that inflates to a ``WARC/`` line) or, inside the data, on the next ``WARC/1.x`` line.
-HTTP bodies are decoded here too (chunked framing, gzip, deflate, brotli), their output
-bounded by the page size limit; a coding that cannot be undone leaves the body as it was
-sent, and the row's ``message`` says so.
+WARC files are read by the scanner of :mod:`.warcfile` (records and damaged spans), HTTP
+responses by :mod:`.http` (the header, and the body with its codings undone, bounded by
+the page size limit); this module turns what they find into pages and reasons.
 """
 
 from __future__ import annotations
@@ -50,13 +44,15 @@ import gzip
 import hashlib
 import json
 import re
-import struct
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
+
+from .http import header_fields, http_body, media_type, response_head
+from .warcfile import Entry, Keep, warc_entries
 
 #: the content types of the responses cleaned
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -110,565 +106,11 @@ DAMAGE_REASONS = frozenset({"warc:truncated", "warc:bad-length", "warc:damaged",
                             "jsonl:damaged"})
 
 
-# --- WARC files: gzip members and records --------------------------------------------
+# --- WARC records to pages --------------------------------------------------------
 
-GZIP_MAGIC = b"\x1f\x8b\x08"
-#: bytes read from a file at a time
-READ_SIZE = 1 << 20
-#: compressed bytes given to zlib at a time, counted from the member's start, so that
-#: whoever reads a member (the planner, a worker) meets the same errors at the same place
-FEED_SIZE = 64 << 10
-#: most decompressed bytes produced at a time (a gzip bomb never unpacks further)
-SLICE_SIZE = 1 << 20
-#: a WARC header block, or an HTTP header, longer than this is damage
-HEADER_MAX = 64 << 10
 #: the first bytes of a response's block read before deciding how much of it to keep
 PROBE_SIZE = 64 << 10
-_VERSION = re.compile(rb"WARC/(?:1\.[01]|0\.\d{1,2})\r?\n")
-#: what the file ends with when it ends inside a version line
-_VERSION_START = re.compile(rb"W(?:A(?:R(?:C(?:/(?:[01](?:\.\d{0,2}\r?)?)?)?)?)?)?")
-_BLANK = b"\r\n"
-_CONTENT_LENGTH = re.compile(rb"\ncontent-length:([^\r\n]*)", re.IGNORECASE)
 
-
-class _Plain:
-    """The bytes of an uncompressed WARC from an offset, read forward; its one "member"
-    is the rest of the file, which can be sought back into (to resynchronise)."""
-
-    compressed = False
-
-    def __init__(self, handle: IO[bytes], offset: int) -> None:
-        self.handle = handle
-        self.member, self.members, self.status = offset, 1, "ok"
-        #: (offset, size, reason) of bytes between gzip members that are none
-        self.garbage: list[tuple[int, int, str]] = []
-        self.rewind(offset)
-
-    def rewind(self, offset: int) -> None:
-        self.handle.seek(offset)
-        self.base, self.data, self.pos, self.ended = offset, bytearray(), 0, False
-
-    def where(self) -> int:
-        """The file offset of the next unread byte."""
-        return self.base + self.pos
-
-    def fresh(self) -> bool:
-        return True  # any record of a plain file can be read from its offset
-
-    def unread(self) -> int:
-        return len(self.data) - self.pos
-
-    def fill(self, n: int) -> bool:
-        """Whether ``n`` unread bytes are there (reading more if needed)."""
-        while self.unread() < n and not self.ended:
-            self._compact()
-            self._more()
-        return self.unread() >= n
-
-    def _more(self) -> None:
-        chunk = self.handle.read(READ_SIZE)
-        if chunk:
-            self.data += chunk
-        else:
-            self.ended = True
-
-    def _compact(self) -> None:
-        if self.pos > READ_SIZE:
-            del self.data[:self.pos]
-            self.base += self.pos
-            self.pos = 0
-
-    def drop(self, n: int, blank: bool = False) -> None:
-        self.pos += n
-
-    def next_member(self) -> bool:
-        return False
-
-
-class _Gzip(_Plain):
-    """The decompressed bytes of a ``.warc.gz`` from a member's offset, member by member.
-
-    ``status`` tells how the current member ended: ``""`` (still inflating), ``ok``,
-    ``bad-crc`` (its data inflated, but its checksum or size does not match),
-    ``corrupt`` (its deflate data is broken), ``truncated`` (the file ends inside it),
-    ``none`` (no member left)."""
-
-    compressed = True
-
-    def __init__(self, handle: IO[bytes], offset: int) -> None:
-        self.handle = handle
-        self.garbage = []
-        self.members, self.status, self.is_fresh, self.end = 0, "none", False, 0
-        self.data, self.pos, self.base, self.ended = bytearray(), 0, 0, True
-        self._seek_raw(offset)
-        if not self._open(offset):
-            self._resync(offset)
-
-    def _seek_raw(self, offset: int) -> None:
-        self.handle.seek(offset)
-        self.raw, self.raw_base, self.raw_ended = bytearray(), offset, False
-
-    def _raw_at(self, offset: int, n: int) -> bytes:
-        """Up to ``n`` compressed bytes from file offset ``offset`` (at or after the buffer's start)."""
-        while self.raw_base + len(self.raw) < offset + n and not self.raw_ended:
-            if offset - self.raw_base > READ_SIZE:
-                del self.raw[:offset - self.raw_base]
-                self.raw_base = offset
-            chunk = self.handle.read(READ_SIZE)
-            if chunk:
-                self.raw += chunk
-            else:
-                self.raw_ended = True
-        start = offset - self.raw_base
-        return bytes(self.raw[start:start + n])
-
-    def _open(self, offset: int) -> bool:
-        """Start the member at ``offset``; False when no gzip member starts there."""
-        head = self._raw_at(offset, 512)
-        size = _gzip_header(head)
-        if size is None and len(head) == 512:  # a long name or extra field
-            size = _gzip_header(self._raw_at(offset, HEADER_MAX))
-        if size is None:
-            return False
-        self.member, self.feed_at, self.members = offset, offset + size, self.members + 1
-        self.inflate, self.crc, self.size = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0
-        self.status, self.ended, self.is_fresh = "", False, True
-        self.data, self.pos, self.base = bytearray(), 0, 0
-        return True
-
-    def where(self) -> int:
-        return self.member
-
-    def fresh(self) -> bool:
-        """Whether nothing but line ends was read from the current member yet."""
-        return self.is_fresh
-
-    def drop(self, n: int, blank: bool = False) -> None:
-        self.pos += n
-        self.is_fresh = self.is_fresh and (blank or n == 0)
-
-    def _more(self) -> None:
-        """Inflate the next slice of the member; at its end, check its trailer."""
-        piece = self.inflate.unconsumed_tail
-        if not piece:
-            piece = self._raw_at(self.feed_at, FEED_SIZE)
-            if not piece:
-                self.status, self.ended = "truncated", True
-                return
-            self.feed_at += len(piece)
-        try:
-            out = self.inflate.decompress(piece, SLICE_SIZE)
-        except zlib.error:
-            self.status, self.ended = "corrupt", True
-            return
-        self.data += out
-        self.crc, self.size = zlib.crc32(out, self.crc), self.size + len(out)
-        if self.inflate.eof:
-            self._trailer(self.feed_at - len(self.inflate.unused_data))
-
-    def _trailer(self, at: int) -> None:
-        trailer = self._raw_at(at, 8)
-        self.ended = True
-        if len(trailer) < 8:
-            self.status = "truncated"
-            return
-        crc, size = struct.unpack("<II", trailer)
-        self.status = "ok" if (crc, size) == (self.crc, self.size & 0xFFFFFFFF) else "bad-crc"
-        self.end = at + 8
-
-    def next_member(self) -> bool:
-        """Go on to the next member (noting the garbage skipped before it); False at the
-        end of the file."""
-        if self.status in ("ok", "bad-crc"):
-            if not self._raw_at(self.end, 1):
-                self.status = "none"
-                return False
-            return self._open(self.end) or self._resync(self.end)
-        if self.status == "corrupt":  # where its data ends is unknown: not garbage of its own
-            return self._resync(self.member + 1, report=False)
-        self.status = "none"
-        return False
-
-    def _resync(self, start: int, report: bool = True) -> bool:
-        """Open the next member from ``start`` that inflates to a WARC record; the bytes
-        before it (unless only padding) are garbage."""
-        found = _find_member(self.handle, start)
-        end = found if found is not None else _file_size(self.handle)
-        if report and end > start and not _padding(self.handle, start, end):
-            self.handle.seek(start)
-            cut = found is None and self.handle.read(3) == GZIP_MAGIC  # a member the file ends in
-            self.garbage.append((start, end - start, "warc:truncated" if cut else "warc:damaged"))
-        self.status, self.ended, self.data, self.pos = "none", True, bytearray(), 0
-        if found is None:
-            return False
-        self._seek_raw(found)
-        return self._open(found)
-
-
-def _gzip_header(head: bytes) -> int | None:
-    """The size of the gzip member header at the start of ``head``, or None."""
-    if len(head) < 10 or not head.startswith(GZIP_MAGIC) or head[3] & 0xE0:
-        return None
-    flags, at = head[3], 10
-    if flags & 4:  # FEXTRA
-        at += 2 + int.from_bytes(head[at:at + 2], "little")
-    for bit in (8, 16):  # FNAME, FCOMMENT: zero-terminated
-        if flags & bit:
-            zero = head.find(b"\0", at)
-            if zero < 0:
-                return None
-            at = zero + 1
-    if flags & 2:  # FHCRC
-        at += 2
-    return at if at <= len(head) else None
-
-
-def _find_member(handle: IO[bytes], start: int) -> int | None:
-    """The offset of the first gzip member at or after ``start`` whose data begins with a
-    ``WARC/`` line: a magic number alone is found by chance in compressed data."""
-    at = start
-    while True:
-        handle.seek(at)
-        block = handle.read(READ_SIZE)
-        if len(block) < len(GZIP_MAGIC):
-            return None
-        hit = block.find(GZIP_MAGIC)
-        while hit >= 0:
-            if _inflates_to_warc(handle, at + hit):
-                return at + hit
-            hit = block.find(GZIP_MAGIC, hit + 1)
-        at += len(block) - len(GZIP_MAGIC) + 1
-
-
-def _inflates_to_warc(handle: IO[bytes], offset: int) -> bool:
-    handle.seek(offset)
-    head = handle.read(HEADER_MAX + 4096)
-    size = _gzip_header(head)
-    if size is None:
-        return False
-    try:
-        out = zlib.decompressobj(-zlib.MAX_WBITS).decompress(head[size:size + 4096], 64)
-    except zlib.error:
-        return False
-    return out.lstrip(_BLANK).startswith(b"WARC/")
-
-
-def _file_size(handle: IO[bytes]) -> int:
-    return handle.seek(0, 2)
-
-
-def _padding(handle: IO[bytes], start: int, end: int) -> bool:
-    """Whether the bytes from ``start`` to ``end`` are only NULs and white space (some
-    writers pad a file: no damage)."""
-    if end - start > READ_SIZE:
-        return False
-    handle.seek(start)
-    return not handle.read(end - start).strip(b"\0\r\n\t ")
-
-
-def _stream(handle: IO[bytes], offset: int) -> _Plain:
-    """The reader of a WARC file, by its first bytes (not its name): gzip or plain."""
-    handle.seek(0)
-    compressed = handle.read(3) == GZIP_MAGIC
-    return _Gzip(handle, offset) if compressed else _Plain(handle, offset)
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """What scanning a WARC file finds, in order: a record, or a damaged span
-    (``problem`` set, ``header`` empty).  Every entry counts as one record of the run."""
-
-    #: the file offset of the record: of its gzip member in a ``.warc.gz``
-    offset: int
-    #: the entries begun in the same gzip member before it (0 in a plain WARC)
-    index: int
-    #: whether reading the file from ``offset`` begins with this entry (a shard may start here)
-    start: bool
-    header: bytes = b""
-    #: the first bytes of the record's block (as many as the reader asked for)
-    block: bytes = b""
-    #: the block's length, its Content-Length
-    length: int = 0
-    problem: str = ""
-    message: str = ""
-
-
-#: how many bytes of a record's block to keep: ``keep(header, None)`` says how many to
-#: read first, ``keep(header, first_bytes)`` how many in all
-Keep = Callable[[bytes, bytes | None], int]
-
-
-def warc_entries(path: str, offset: int = 0, keep: Keep | None = None) -> Iterator[Entry]:
-    """The entries of a WARC file from ``offset`` (a gzip member or a record start)."""
-    with open(path, "rb") as handle:
-        yield from _Scan(_stream(handle, offset), keep or _keep_nothing).entries()
-
-
-def _keep_nothing(header: bytes, first: bytes | None) -> int:
-    return 0
-
-
-class _Scan:
-    """The WARC records of a stream, one :class:`Entry` each, and its damaged spans.
-
-    A record is yielded once the bytes after it are seen, so that the last record of a
-    gzip member is marked when the member's checksum fails or the file ends inside it."""
-
-    def __init__(self, stream: _Plain, keep: Keep) -> None:
-        self.stream = stream
-        self.keep = keep
-        self.member, self.index = -1, 0
-        #: the member whose bad end an entry has reported already
-        self.reported = -1
-
-    def entries(self) -> Iterator[Entry]:
-        stream = self.stream
-        while True:
-            yield from self._garbage()
-            self._skip_blank()
-            if stream.fill(1):
-                entry = self._record()
-                yield from self._garbage()
-                yield self._checked(entry)
-                continue
-            end = self._member_end()
-            if end is not None:
-                yield end
-            if not stream.next_member():
-                yield from self._garbage()
-                return
-
-    def _begin(self) -> tuple[int, int, bool]:
-        """(offset, index, start) of an entry that begins here."""
-        stream = self.stream
-        if not stream.compressed:
-            return stream.where(), 0, True
-        if stream.members != self.member:
-            self.member, self.index = stream.members, 0
-        self.index += 1
-        return stream.member, self.index - 1, stream.fresh()
-
-    def _garbage(self) -> Iterator[Entry]:
-        while self.stream.garbage:
-            offset, size, reason = self.stream.garbage.pop(0)
-            what = "a gzip member cut short by the end of the file" if reason == "warc:truncated" \
-                else "no gzip member of a WARC record"
-            yield Entry(offset, 0, False, problem=reason, message=f"{size} bytes at byte {offset}: {what}")
-
-    def _skip_blank(self) -> None:
-        stream = self.stream
-        while stream.fill(1):
-            head = bytes(stream.data[stream.pos:stream.pos + 4096])
-            blank = len(head) - len(head.lstrip(_BLANK))
-            if blank == 0:
-                return
-            stream.drop(blank, blank=True)
-
-    def _at(self) -> str:
-        stream = self.stream
-        if stream.compressed:
-            return f"byte {stream.base + stream.pos} of the gzip member at byte {stream.member}"
-        return f"byte {stream.where()}"
-
-    def _member_problem(self) -> str:
-        """The skip reason of a record cut by the end of its member (or of the file)."""
-        stream = self.stream
-        if not stream.compressed:
-            return "warc:truncated"
-        if stream.status in ("truncated", "corrupt", "bad-crc"):
-            self.reported = stream.members
-        return "warc:truncated" if stream.status == "truncated" else "warc:damaged"
-
-    def _member_end(self) -> Entry | None:
-        """A damaged span for a member that ended badly after its last record."""
-        stream = self.stream
-        if stream.status not in ("truncated", "corrupt") or self.reported == stream.members:
-            return None
-        offset, index, _ = self._begin()
-        what = "the file ends inside it" if stream.status == "truncated" else "its compressed data is corrupt"
-        return Entry(offset, index, False, problem="warc:truncated" if stream.status == "truncated"
-                     else "warc:damaged", message=f"the gzip member at byte {stream.member}: {what}, "
-                     f"after {stream.base + stream.pos} bytes")
-
-    def _checked(self, entry: Entry) -> Entry:
-        """The entry, marked when it is the last of a gzip member whose checksum fails or
-        that the file ends in."""
-        stream = self.stream
-        if entry.problem == "warc:truncated" or not stream.compressed:
-            return entry
-        self._skip_blank()
-        if stream.fill(1) or stream.status not in ("bad-crc", "truncated") or self.reported == stream.members:
-            return entry  # corrupt data after the record: _member_end reports it
-        self.reported = stream.members
-        if stream.status == "bad-crc":  # which also explains a record found damaged
-            return _marked(entry, "warc:damaged", f"the gzip member at byte {stream.member} fails its "
-                           "checksum: its data cannot be trusted")
-        return _marked(entry, "warc:truncated", f"the file ends inside the gzip member at byte {stream.member}, "
-                       "after this record")
-
-    def _record(self) -> Entry:
-        offset, index, start = self._begin()
-        line = self._line(256)
-        if not _VERSION.fullmatch(line):
-            if not line.endswith(b"\n") and not self.stream.fill(1) and _VERSION_START.fullmatch(line):
-                return Entry(offset, index, False, problem=self._member_problem(),
-                             message=f"a WARC header cut short at {self._at()}")
-            skipped = len(line) + self._skip_to_version()
-            return Entry(offset, index, False, problem="warc:damaged",
-                         message=f"{skipped} bytes that are no WARC record at {self._at()}")
-        header = bytearray(line)
-        while not header.endswith((b"\r\n\r\n", b"\n\n")):
-            line = self._line(HEADER_MAX - len(header))
-            if not line.endswith(b"\n"):
-                problem = self._member_problem() if not self.stream.fill(1) else "warc:damaged"
-                return Entry(offset, index, start, bytes(header), problem=problem,
-                             message=f"a WARC header cut short or over {HEADER_MAX} bytes at {self._at()}")
-            header += line
-        return self._block(offset, index, start, bytes(header))
-
-    def _line(self, limit: int) -> bytes:
-        """The next line (with its line end), at most ``limit`` bytes, within the member."""
-        stream = self.stream
-        seen = 0
-        while True:
-            end = stream.data.find(b"\n", stream.pos + seen, stream.pos + limit)
-            if end >= 0:
-                line = bytes(stream.data[stream.pos:end + 1])
-                break
-            seen = stream.unread()
-            if seen >= limit or not stream.fill(seen + 1):
-                line = bytes(stream.data[stream.pos:stream.pos + min(seen, limit)])
-                break
-        stream.drop(len(line))
-        return line
-
-    def _skip_to_version(self) -> int:
-        """Skip to the next ``WARC/1.x`` line of the member (or its end); the bytes skipped."""
-        stream = self.stream
-        stream.fill(16)
-        if _VERSION.match(stream.data, stream.pos):
-            return 0
-        skipped = 0
-        while stream.fill(1):
-            unread = bytes(stream.data[stream.pos:])
-            hit = unread.find(b"\nWARC/")
-            while hit >= 0:
-                stream.fill(hit + 17)
-                if _VERSION.match(stream.data, stream.pos + hit + 1):
-                    stream.drop(hit + 1)
-                    return skipped + hit + 1
-                hit = unread.find(b"\nWARC/", hit + 1)
-            keep = min(len(unread), 5)  # a "\nWARC/" cut by the end of what is read so far
-            stream.drop(len(unread) - keep)
-            skipped += len(unread) - keep
-            if not stream.fill(keep + 1):
-                stream.drop(keep)
-                return skipped + keep
-        return skipped
-
-    def _block(self, offset: int, index: int, start: bool, header: bytes) -> Entry:
-        stream = self.stream
-        found = _CONTENT_LENGTH.search(header)
-        text = found.group(1).strip().decode("latin-1") if found else ""
-        if not text.isdigit():
-            message = f"Content-Length {text[:20]!r} at {self._at()}"
-            self._skip_to_version()
-            return Entry(offset, index, start, header, problem="warc:bad-length", message=message)
-        length = int(text)
-        block_at = stream.where() if not stream.compressed else 0
-        block, problem, message = self._read_block(length, header, block_at)
-        if not problem:
-            problem, message = self._separator(length, block_at)
-        return Entry(offset, index, start, header, block, length, problem, message)
-
-    def _read_block(self, length: int, header: bytes, block_at: int) -> tuple[bytes, str, str]:
-        """The kept bytes of a block of ``length`` bytes (read across members when it spans
-        them), and why it could not be read whole."""
-        first = min(length, self.keep(header, None))
-        kept, want, left, decided = bytearray(), first, length, first == 0
-        while left:
-            stream = self.stream
-            if not stream.fill(1):
-                stop = self._block_end(length, left, block_at)
-                if stop is not None:
-                    return bytes(kept), *stop
-                continue
-            n = min(left, stream.unread())
-            if len(kept) < want:
-                n = min(n, want - len(kept))
-                kept += stream.data[stream.pos:stream.pos + n]
-            stream.drop(n)
-            left -= n
-            if not decided and len(kept) >= first:
-                want, decided = min(length, max(first, self.keep(header, bytes(kept)))), True
-        return bytes(kept), "", ""
-
-    def _block_end(self, length: int, left: int, block_at: int) -> tuple[str, str] | None:
-        """Why a block stops where its member (or the file) ends, or None when the next
-        member goes on with it."""
-        stream = self.stream
-        read, member = length - left, stream.member
-        if not stream.compressed:
-            return self._file_end(length, read, block_at)
-        if stream.status != "ok":
-            return self._member_problem(), f"{read} of the record's {length} bytes read when its gzip " \
-                                           f"member ended ({stream.status}) at {self._at()}"
-        if not stream.next_member():
-            return "warc:truncated", f"the file ends {read} bytes into a record of {length} " \
-                                     f"(gzip member at byte {member})"
-        if stream.garbage or self._starts_record():
-            return "warc:bad-length", f"Content-Length {length}, but the gzip member at byte {member} " \
-                                      f"ends {read} bytes into the record"
-        return None
-
-    def _file_end(self, length: int, read: int, block_at: int) -> tuple[str, str]:
-        """A plain file ending inside a block: a length past its end (when a record begins
-        inside what it took), or a file cut short."""
-        stream = self.stream
-        stream.rewind(block_at)
-        self._skip_to_version()
-        if stream.fill(1):
-            return "warc:bad-length", f"Content-Length {length} runs past the end of the file, but a " \
-                                      f"record begins at byte {stream.where()}"
-        return "warc:truncated", f"the file ends {read} bytes into a record of {length} at byte {block_at}"
-
-    def _starts_record(self) -> bool:
-        stream = self.stream
-        stream.fill(64)
-        return bytes(stream.data[stream.pos:stream.pos + 64]).lstrip(_BLANK).startswith(b"WARC/")
-
-    def _separator(self, length: int, block_at: int) -> tuple[str, str]:
-        """Check that the record ends where its length says: line ends, then the member's
-        (or the file's) end or the next ``WARC/`` line."""
-        stream = self.stream
-        self._skip_blank()
-        if not stream.fill(5) and not stream.unread() or bytes(stream.data[stream.pos:stream.pos + 5]) == b"WARC/":
-            return "", ""
-        message = f"Content-Length {length}, but no record boundary follows at {self._at()}"
-        if not stream.compressed:
-            stream.rewind(block_at)  # the next record may begin inside what the length took
-        self._skip_to_version()
-        return "warc:bad-length", message
-
-
-def _marked(entry: Entry, problem: str, message: str) -> Entry:
-    return Entry(entry.offset, entry.index, entry.start, entry.header, entry.block, entry.length, problem, message)
-
-
-def _warc_fields(header: bytes) -> dict[str, str]:
-    """The fields of a WARC (or HTTP) header block, names in lower case (the first of a
-    repeated name)."""
-    fields: dict[str, str] = {}
-    for line in header.split(b"\n")[1:]:
-        name, sep, value = line.partition(b":")
-        if sep:
-            key = name.strip().lower().decode("latin-1")
-            if key not in fields:
-                fields[key] = value.strip().decode("utf-8", "replace")
-    return fields
-
-
-# --- WARC records to pages --------------------------------------------------------
 
 def warc_items(path: str, offset: int, count: int, max_bytes: int, label: str) -> Iterator[Read]:
     """``count`` entries of a WARC file from byte ``offset``: the HTML responses as items,
@@ -693,13 +135,13 @@ def _keeper(max_bytes: int) -> Keep:
     def keep(header: bytes, first: bytes | None) -> int:
         if first is None and not _RESPONSE.search(header):
             return 0
-        fields = _warc_fields(header)
+        fields = header_fields(header)
         if fields.get("warc-type", "").lower() != "response" or not _is_http(fields):
             return 0
         if first is None:
             return PROBE_SIZE
-        head = _http_head(first)
-        if head is None or head[0] != 200 or _mime(head[1]) not in (*HTML_TYPES, ""):
+        head = response_head(first)
+        if head is None or head[0] != 200 or media_type(head[1]) not in (*HTML_TYPES, ""):
             return len(first)
         return head[2] + max_bytes + 1
     return keep
@@ -716,19 +158,19 @@ def warc_item(entry: Entry, label: str, max_bytes: int) -> Read:
     """The page of a WARC entry, or why it is none."""
     if entry.problem:
         return Damage(entry.problem, label, entry.offset, entry.message)
-    fields = _warc_fields(entry.header)
+    fields = header_fields(entry.header)
     kind = fields.get("warc-type", "").lower() or "none"
     if kind != "response":
         return f"warc:{kind[:40]}"
     if not _is_http(fields):
         return "warc:response-without-http"
-    head = _http_head(entry.block)
+    head = response_head(entry.block)
     if head is None:
         return "warc:bad-http-header"
     status, http, size = head
     if status != 200:
         return f"status:{status}"
-    mime = _mime(http)
+    mime = media_type(http)
     if mime and mime not in HTML_TYPES:
         return f"content-type:{mime[:60]}"
     raw = entry.block[size:]
@@ -756,132 +198,6 @@ def _date(text: str) -> str | None:
         return datetime.fromisoformat(text).isoformat() if text else None
     except ValueError:
         return None
-
-
-def _http_head(block: bytes) -> tuple[int, dict[str, str], int] | None:
-    """(status, header fields, header size) of an HTTP response block, or None when its
-    header cannot be read."""
-    end = block.find(b"\r\n\r\n", 0, HEADER_MAX)
-    size = end + 4
-    if end < 0:
-        end = block.find(b"\n\n", 0, HEADER_MAX)
-        size = end + 2
-    if end < 0:
-        return None
-    head = block[:end].decode("latin-1")
-    parts = head.split(None, 2)
-    if len(parts) < 2 or not parts[0].upper().startswith("HTTP/") or not parts[1].isdigit():
-        return None
-    return int(parts[1]), _warc_fields(block[:end + 2]), size
-
-
-def _mime(http: dict[str, str]) -> str:
-    return http.get("content-type", "").partition(";")[0].strip().lower()
-
-
-# --- HTTP bodies ---------------------------------------------------------------------
-
-def http_body(raw: bytes, transfer: str, content: str, limit: int) -> tuple[bytes, str]:
-    """The body of an HTTP response with its transfer and content codings undone, at most
-    ``limit`` bytes, and a note when a coding could not be undone: the body is then read
-    from there on as it was sent (a false ``Content-Encoding: gzip`` on a plain page)."""
-    codings = [c.strip().lower() for c in transfer.split(",") if c.strip()]
-    data, note = raw, ""
-    if "chunked" in codings:
-        data, note = _dechunk(data)
-        codings.remove("chunked")
-    # the content codings were applied first, the transfer codings over them
-    codings = [c.strip().lower() for c in content.split(",") if c.strip()] + codings
-    for coding in reversed(codings):
-        data, problem = _undo(coding, data, limit)
-        if problem:
-            note = note or problem
-            break
-    return bytes(data[:limit]), note
-
-
-def _dechunk(data: bytes) -> tuple[bytes, str]:
-    """The chunks of a chunked body; a broken framing keeps the chunks before it and the
-    rest as it is."""
-    out, at = bytearray(), 0
-    while True:
-        eol = data.find(b"\n", at, at + 1024)
-        size = _chunk_size(data[at:eol]) if eol >= 0 else None
-        if size is None:
-            if at == 0:
-                return data, "Transfer-Encoding chunked, but the body is not chunked: read as is"
-            if at >= len(data):
-                return bytes(out), ""  # a body cut after a chunk: crawlers often store it so
-            return bytes(out) + data[at:], f"broken chunk framing at byte {at}: the rest read as is"
-        at = eol + 1
-        if size == 0:
-            return bytes(out), ""
-        out += data[at:at + size]
-        at += size
-        if at > len(data):
-            return bytes(out), "chunked body cut short"
-        ending = 2 if data.startswith(b"\r\n", at) else 1 if data.startswith(b"\n", at) else 0
-        if not ending and at < len(data):
-            return bytes(out) + data[at:], f"broken chunk framing at byte {at}: the rest read as is"
-        at += ending
-
-
-_HEX = re.compile(rb"[0-9a-fA-F]{1,16}")
-
-
-def _chunk_size(line: bytes) -> int | None:
-    text = line.split(b";", 1)[0].strip()
-    return int(text, 16) if _HEX.fullmatch(text) else None
-
-
-def _undo(coding: str, data: bytes, limit: int) -> tuple[bytes, str]:
-    """``data`` with one coding undone, or as it is with why not."""
-    if coding in ("identity", "none"):
-        return data, ""
-    if coding in ("gzip", "x-gzip"):
-        if not data.startswith(b"\x1f\x8b"):
-            return data, f"Content-Encoding {coding}, but the body is not gzip: read as is"
-        return _inflate(data, 16 + zlib.MAX_WBITS, coding, limit)
-    if coding == "deflate":  # zlib-wrapped as the standard says, or raw as many servers send
-        out, problem = _inflate(data, zlib.MAX_WBITS, coding, limit)
-        return (out, problem) if not problem else _inflate(data, -zlib.MAX_WBITS, coding, limit)
-    if coding == "br":
-        return _unbrotli(data, limit)
-    return data, f"unknown coding {coding[:30]}: read as is"
-
-
-def _inflate(data: bytes, wbits: int, coding: str, limit: int) -> tuple[bytes, str]:
-    """zlib or gzip data (several gzip members too) inflated to at most ``limit + 1`` bytes."""
-    out, rest = bytearray(), data
-    try:
-        while rest and len(out) <= limit:
-            inflate = zlib.decompressobj(wbits)
-            out += inflate.decompress(rest, limit + 1 - len(out))
-            if not inflate.eof:
-                return bytes(out), "" if len(out) > limit else f"{coding} body cut short"
-            rest = inflate.unused_data if inflate.unused_data.startswith(b"\x1f\x8b") else b""
-    except zlib.error:
-        if not out:
-            return data, f"Content-Encoding {coding}, but the body does not inflate: read as is"
-        return bytes(out), f"{coding} body broken after {len(out)} bytes: the part before read"
-    return bytes(out), ""
-
-
-def _unbrotli(data: bytes, limit: int) -> tuple[bytes, str]:
-    try:
-        import brotli
-    except ImportError:
-        return data, "Content-Encoding br, but brotli is not installed: read as is"
-    decompressor = brotli.Decompressor()
-    try:
-        out = decompressor.process(data, output_buffer_limit=limit + 1)
-    except brotli.error:
-        return data, "Content-Encoding br, but the body is not brotli: read as is"
-    except TypeError:  # brotli before 1.1 cannot bound its output: not unpacked unbounded
-        return data, "Content-Encoding br, but brotli is older than 1.1: read as is"
-    if not decompressor.is_finished() and len(out) <= limit:
-        return out, "br body cut short"
-    return out, ""
 
 
 # --- JSON lines ------------------------------------------------------------------

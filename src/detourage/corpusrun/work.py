@@ -14,19 +14,18 @@ local pool's too (:func:`init_worker`), dies with the process that started it.
 from __future__ import annotations
 
 import collections
-import functools
 import json
 import os
 import signal
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..api import load, run
-from ..corpus import attempt, execute, job_bytes, limit_memory
+from ..bounded import die_with_parent, limit_memory
+from ..corpus import attempt, execute, job_bytes
 from ..metadata import metadata
 from ..parse import DEFAULT_LIMITS, Limits
 from ..render import render
@@ -253,36 +252,3 @@ def worker_setup(parent: int) -> None:
     except ValueError:  # not the main thread (a Dask worker's plugin): Dask handles it
         pass
     die_with_parent(parent)
-
-
-def die_with_parent(parent: int = 0) -> None:
-    """Linux: have the kernel kill this process when its parent dies, so that a driver
-    killed with SIGKILL leaves no worker behind (``PR_SET_PDEATHSIG``).  ``parent``: the
-    pid it should have; a parent gone already ends this process now."""
-    prctl = libc_prctl()
-    if prctl is None:
-        return
-    import ctypes
-
-    prctl(*(ctypes.c_ulong(n) for n in (PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)))
-    if parent and os.getppid() != parent:
-        os._exit(1)
-
-
-@functools.cache
-def libc_prctl() -> Callable[..., int] | None:
-    """libc's ``prctl`` on Linux, else None.  Looked up by the parent before it forks
-    workers (:class:`.executors.LocalPool`): loading a library in the child of a process
-    with threads can deadlock on a lock one of them held."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
-    except (OSError, AttributeError):
-        return None
-
-
-#: prctl's option (linux/prctl.h)
-PR_SET_PDEATHSIG = 1

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from detourage.corpus import _read
+from detourage.corpus import read_page
 from detourage.errors import DatasetError
 from detourage.parse import DEFAULT_LIMITS
 
@@ -133,7 +133,7 @@ class Document:
     def read_html(self, max_bytes: int = DEFAULT_LIMITS.max_bytes) -> bytes:
         """The raw page bytes (gunzipped when the file is ``.html.gz``);
         :class:`~detourage.errors.LimitExceeded` beyond ``max_bytes``, read or unpacked."""
-        return _read(str(self.html_path), max_bytes)
+        return read_page(str(self.html_path), max_bytes)
 
 
 @dataclass(frozen=True, slots=True)

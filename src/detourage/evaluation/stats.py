@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from detourage import methods
-from detourage.corpus import Job, Record, Step, _read, error_record, execute
+from detourage.corpus import Job, Record, Step, error_record, execute, read_page
 from detourage.decode import decode
 from detourage.errors import DetourageError
 from detourage.evaluation.gold import Document, load_dataset
@@ -334,7 +334,7 @@ class _CountFile:
         try:
             assert job.path is not None
             # html/<id>.html.gz: the page as zcat gives it, unpacked no further than the limit
-            data = _read(job.path, DEFAULT_LIMITS.max_bytes)
+            data = read_page(job.path, DEFAULT_LIMITS.max_bytes)
             if self.source == "raw":
                 stats = replace(measure(_raw_text(data), "raw"), nbytes=len(data))
             else:

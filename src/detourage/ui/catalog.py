@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..corpus import _read, read_inputs
+from ..corpus import read_inputs, read_page
 from ..errors import DetourageError
 from ..evaluation.gold import Dataset, Document, load_dataset
 from ..parse import DEFAULT_LIMITS
@@ -58,7 +58,7 @@ class Entry:
         them: :class:`~detourage.errors.LimitExceeded` beyond ``max_bytes``, a gzipped
         page unpacked no further than that; a file gone or broken is a DetourageError."""
         try:
-            return _read(str(self.path), max_bytes)
+            return read_page(str(self.path), max_bytes)
         except (OSError, EOFError, zlib.error) as exc:  # a corrupt .gz, a file removed since
             raise DetourageError(f"cannot read {self.path.name}: {exc}") from exc
 
