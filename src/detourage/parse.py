@@ -33,10 +33,12 @@ class Limits:
     max_bytes: int = 16 * 1024 * 1024
     max_nodes: int = 500_000
     max_depth: int = 1_000
-    #: text blocks of one page (segmentation stops with ``limit:blocks`` beyond): 100 000
-    #: is 20x the most blocks of any shared page; at 200 000 a 5 MB page of one-character
-    #: table cells stayed under 600 MB but took 9-11 s of CPU with ``default`` (2 cores)
-    max_blocks: int = 100_000
+    #: text blocks of one page (segmentation stops with ``limit:blocks`` beyond): 200 000
+    #: is 40x the most blocks of any shared page and lets through a 2.3 MB paragraph of
+    #: 135 000 ``<span>`` runs (``benchmarks/crawl_faults.py``); a 5 MB page just under it
+    #: (199 000 one-character cells) stayed under 600 MB but took 7-11 s of CPU with
+    #: ``default`` on a loaded 2-core machine, within what ``--timeout`` bounds anyway
+    max_blocks: int = 200_000
     #: attributes on one start tag: libxml2's time grows with the square of their number
     #: (80 000 on one ``<p>``: a minute), real pages have a few dozen at most; the
     #: attributes beyond are dropped before parsing (:func:`bounded_attributes`), the
