@@ -56,9 +56,10 @@ PASSES = {"f:text": "_text", "f:kind": "_kind", "f:walk": "_Tree.__init__", "f:d
 
 
 #: the method's page-level steps: attribute of detourage.methods.learned
-STEPS = {"s:comments": "_cut_comment_section", "s:related": "_drop_related_boxes", "s:code": "_whole_code_blocks",
-         "s:title": "_keep_title", "s:fallback": "_fallback", "s:permalinks": "_drop_permalinks",
-         "s:labels": "label_paragraphs"}
+STEPS = {"s:comments": "_comments", "s:related": "_drop_related_boxes", "s:appended": "_drop_appended_articles",
+         "s:beside": "_drop_boxes_beside", "s:code": "_whole_code_blocks", "s:title": "_keep_title",
+         "s:fallback": "_fallback", "s:boundary": "_keep_boundary_lines", "s:controls": "_drop_controls",
+         "s:figures": "_keep_figures", "s:permalinks": "_drop_permalinks", "s:labels": "label_paragraphs"}
 
 
 class Clock:

@@ -40,7 +40,7 @@ def test_a_single_page_without_template_says_it_fell_back(tmp_path: Path) -> Non
     folder = pages(tmp_path / "site")
     result = CliRunner().invoke(main, ["extract", str(folder / "p0.html"), "-m", "template"])
     assert result.exit_code == 0, result.output
-    assert "no --template" in result.stderr and "falls back to boilerpipe" in result.stderr
+    assert "no --template" in result.stderr and "falls back to default" in result.stderr
     with_urls = tmp_path / "urls.jsonl"
     with_urls.write_text("".join(f'{{"id": "p{i}", "url": "https://news.example.com/{i}"}}\n' for i in range(3)))
     fitted = CliRunner().invoke(main, ["template", "fit", *(str(folder / f"p{i}.html") for i in range(3)),

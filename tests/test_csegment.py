@@ -7,6 +7,8 @@ the rest of the suite runs through :func:`detourage.segment.segment`, i.e. the a
 from __future__ import annotations
 
 import random
+import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -169,6 +171,102 @@ def tag_soup(draw: st.DrawFn) -> str:
 @given(html=tag_soup(), max_nodes=st.sampled_from([500_000, 40]), max_depth=st.sampled_from([1_000, 12]))
 def test_tag_soup(html: str, max_nodes: int, max_depth: int) -> None:
     assert_same(parse(html), Limits(max_nodes=max_nodes, max_depth=max_depth))
+
+
+#: the values an ``<img>`` takes in ``image_tag``: the compiled walk decides the usual image
+#: itself (``_csegment._usual_image``) and must agree with ``segment.image_of`` at each edge
+IMG_VALUES = {
+    "src": [None, "", "  ", "a.jpg", " a.jpg ", "\x1ca.jpg\x1f", "a.jpg\u00a0", "\u00e9.jpg", "/img/blank.gif",
+            "/x/spacer.GIF?v=1", "LAZY-load.png#x", "/1X1.svg", "/images/pixel.png?a=b/c", "pix.png?blank.gif",
+            "/blank.gif.jpg", "blank.gifx", "/a/b/empty.svg#", "a//b/placeholder-img.png?x#y", "data:,x",
+            "DATA:image/gif;base64,R0l", "https://ad.doubleclick.net/x.jpg", "//ads.example.com/a.jpg",
+            "http://adserver.x/y.png", "https://www.facebook.com/tr?id=1", "https://m.facebook.com/a.jpg",
+            "/ads/x.jpg", "/ad/y.jpg", "https://CRITEO.com/x", "/smilies/icon_razz.gif", "/img/Logo.PNG",
+            "/lexicon.jpg", "/chart?logo=1", "/a#icon", "/avatar/u.jpg", "http:", "//"],
+    "alt": [None, "", " ", "a  cat", ":P", ";-)", ":smile:", "Smiley face", "AVATAR", "Google Pixel",
+            "Cafe\u0301", "x\u00ady", "\u212a", "  lead", "a\tb", "\u00a0", "x" * 13],
+    "width": [None, "", "1", "16", "32", "33", "800", " 12px ", "12 px", "12PX", "1234567", "0012",
+              "\u0661\u0662", "100%", "\x1c5\x1f", "5\n"],
+    "class": [None, "", "avatar", "wp-smiley", "Icon", "iconic", "x-logo-y", "emo_ji", "\u212aicon", "LOGOS"],
+}
+IMG_EXTRA = ["", " border=0", " srcset='s.jpg 2x'", " data-srcset='d.jpg'", " data-src='ds.jpg'", " data-src=''",
+             " data-url='u.jpg'", " nitro-lazy-src='n.jpg'", " x-original='o.jpg'", " data-foo='1'", " alt='twice'"]
+IMG_AROUND = ["{}", "<figure>{}<figcaption>c</figcaption></figure>", "<figure><div>{}</div></figure>",
+              "<picture><source srcset='p.webp'>{}</picture>", "<span>{}</span><noscript><img src='ns.jpg'></noscript>",
+              "{}<noscript><img src='/blank.gif'></noscript>"]
+
+
+@st.composite
+def image_tag(draw: st.DrawFn) -> str:
+    """An ``<img>`` of values drawn from ``IMG_VALUES`` (``height`` and ``id`` too), in a
+    figure, a ``<picture>`` or beside a ``<noscript>`` sometimes."""
+    def attr(name: str, values: list[str | None]) -> str:
+        return _attr(name, draw(st.sampled_from(values)))
+    attrs = (attr("src", IMG_VALUES["src"]) + attr("alt", IMG_VALUES["alt"]) + attr("width", IMG_VALUES["width"])
+             + attr("height", IMG_VALUES["width"]) + attr("class", IMG_VALUES["class"])
+             + attr("id", IMG_VALUES["class"]) + draw(st.sampled_from(IMG_EXTRA)))
+    return draw(st.sampled_from(IMG_AROUND)).format(f"<img{attrs}>")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(img=image_tag())
+def test_images(img: str) -> None:
+    assert_same(parse(f"<p>text {img} text</p>"))
+
+
+@pytest.mark.parametrize("first, second", [("src", "width"), ("src", "class"), ("src", "alt"), ("width", "height"),
+                                           ("alt", "class"), ("alt", "id")])
+def test_image_values_two_by_two(first: str, second: str) -> None:
+    """Every pair of values of two attributes, each image alone in its paragraph."""
+    def values(name: str) -> list[str | None]:
+        return IMG_VALUES["width" if name == "height" else "class" if name == "id" else name]
+    imgs = [f"<p>x<img{_attr(first, a)}{_attr(second, b)}></p>" for a in values(first) for b in values(second)]
+    assert_same(parse("".join(imgs)))
+
+
+def _attr(name: str, value: str | None) -> str:
+    return "" if value is None else f' {name}="{value}"'
+
+
+def test_the_usual_image_is_decided_without_the_python_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled walk calls ``image_of`` only for the unusual image: a plain source,
+    a placeholder with nothing else and a decorative icon are decided in C."""
+    calls = []
+    monkeypatch.setattr(_csegment, "image_of", lambda *args: calls.append(args) or seg.image_of(*args))
+    html = ("<p><img src='a.jpg' alt='A cat' width=800><img src='/img/spacer.gif' alt='x'>"
+            "<img src='/icons/star.png' class='icon'><img src='b.jpg' data-src='c.jpg'></p>")
+    assert [(b.image, b.decorative) for b in _csegment.segment(parse(html), DEFAULT_LIMITS)] == \
+        [("a.jpg", False), ("/img/spacer.gif", True), ("/icons/star.png", True), ("c.jpg", False)]
+    assert len(calls) == 1  # the lazy loader's
+
+
+def test_every_decorative_word_holds_a_hint() -> None:
+    """``_named`` looks for a word only where a hint is, and the compiled twin looks for
+    the words themselves: both agree only while every word holds a hint."""
+    for word in seg.DECORATIVE_WORDS | seg.DECORATIVE_ALT_WORDS:
+        assert any(hint in word for hint in seg._DECORATIVE_HINTS), word
+
+
+def test_text_below_u0300_is_nfc_whatever_its_characters() -> None:
+    """The compiled walk skips the NFC check of a text of characters below U+0300: none of
+    them changes under NFC or combines, and no canonical pair of two of them composes."""
+    below = [chr(c) for c in range(0x300)]
+    assert all(unicodedata.is_normalized("NFC", c) and not unicodedata.combining(c) for c in below)
+    for code in range(sys.maxunicode + 1):
+        parts = unicodedata.decomposition(chr(code)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            assert int(parts[0], 16) >= 0x300 or int(parts[1], 16) >= 0x300, hex(code)
+
+
+@pytest.mark.parametrize("text", [
+    "caf\u00e9 co\u00adop", "\u00e9\u00e9", "\u0142\u00ad\u0142", "\u0142 \u0142", "Mu\u0308nchen",
+    "\u0374\u0391", "\u212b", "\u4e2d\u200b\u6587", "\u4e2d\u6587", "\U0001F600\ufeff", "\U0001F600 \u2060",
+    "\u0645\u06cc\u200c\u062e", "\u00ad", "\u200b \u2060", "\u03b1\u0301", "\u1100\u1161",
+])
+def test_text_hygiene(text: str) -> None:
+    """Soft hyphens, zero-width characters and NFC in texts of one, two and four bytes a
+    character, in a text node, an alt text and a ``<pre>``."""
+    assert_same(parse(f"<p>{text}<b>{text}</b> x {text}</p><img alt='{text}'><pre>{text}\n{text}</pre>"))
 
 
 def shared_pages(count: int = 300) -> list[Path]:

@@ -9,8 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from detourage import methods
-from detourage.api import extract, load, run
+from detourage.api import extract, load, run, with_models
 from detourage.cli import main
+from detourage.errors import DetourageError
+from detourage.learned.forest import load_model
+from detourage.methods import template as tm
 from detourage.site import content
 from detourage.site import template as st
 
@@ -167,11 +170,11 @@ def test_method_filters_template_text_and_reports_fallback(tmp_path) -> None:
     assert all(p in text for p in paragraphs)
     assert "Subscribe to our newsletter" not in text and "Copyright" not in text
     report = result.labels.details["template"]
-    assert report["fallback"] is None and report["site"] == "town-news.example"
-    # a page of another site: boilerpipe, and the output says why
+    assert report["fallback"] is None and report["site"] == "town-news.example" and report["inner"] == "default"
+    # a page of another site: the default extractor, and the output says why
     other = run(load(page(3), url="https://other.example/x"), "template", options)
-    assert other.labels.details["template"]["fallback"] == {"method": "boilerpipe", "reason": "unknown site"}
-    assert [lab.kept for lab in other.labels.labels] == [lab.kept for lab in run(load(page(3)), "boilerpipe").labels.labels]
+    assert other.labels.details["template"]["fallback"] == {"method": "default", "reason": "unknown site"}
+    assert [lab.kept for lab in other.labels.labels] == [lab.kept for lab in run(load(page(3)), "default").labels.labels]
     # no template at all: still an output
     record = json.loads(extract(page(3), "template", "json"))
     assert record["details"]["template"]["fallback"]["reason"] == "no template given"
@@ -207,3 +210,99 @@ def test_cli_fit_show_extract(tmp_path) -> None:
     assert all("Copyright" not in " ".join(u["text"] for u in r["units"]) for r in records)
     res = runner.invoke(main, ["extract", str(folder / "p2.html"), "-m", "boilerpipe", "--template", str(out)])
     assert res.exit_code != 0 and "no method" in res.output
+
+
+# ------------------------------------------------------------- the filter on the default
+
+
+def toolbox_page(i: int) -> str:
+    """A page of the town site whose article holds the site's tools and newsletter line,
+    which the default extractor keeps on a page alone."""
+    return page(i).replace('<div class="text">', '<div class="text"><p class="tools">Print this story</p>').replace(
+        '<p class="share">', '<p class="news">Sign up to the Town News newsletter and receive the best '
+        'stories of the week in your inbox every Friday morning.</p><p class="share">')
+
+
+@pytest.mark.parametrize("i", [3, 4])  # a page the template was fitted on, and a new one
+def test_filter_drops_the_sites_common_text_that_the_default_keeps(tmp_path, i: int) -> None:
+    path = tmp_path / "t.json.gz"
+    st.save(st.fit([("town-news.example", st.summarise(load(toolbox_page(k), url=url(k)), str(k)))
+                    for k in range(4)]), path)
+    alone = run(load(toolbox_page(i), url=url(i)), "default").text
+    result = run(load(toolbox_page(i), url=url(i)), "template", methods.with_template("template", str(path)))
+    title, paragraphs = ARTICLES[i]
+    assert "Print this story" in alone and "newsletter" in alone and "Share this article" in alone
+    assert result.text.splitlines() == [title, *paragraphs]
+    assert result.labels.details["template"]["dropped"] >= 3
+
+
+def _blocks_of(p, texts_wanted: list[str]) -> list[int]:
+    return [next(i for i, b in enumerate(p.blocks) if b.text.strip() == t) for t in texts_wanted]
+
+
+def test_filter_keeps_common_text_inside_the_article_and_the_fields_of_records() -> None:
+    long = "This disclaimer of the site is long and it stands between two paragraphs here."
+    p = load("<html><body><p>Home</p><h1>A title of its own</h1><p>Print</p>"
+             "<p>The first paragraph of the article, which differs on every page.</p>"
+             f"<p>{long}</p><p>The second paragraph of the article, also its own.</p>"
+             "<ul><li><span>Weight:</span><span>2 kg</span></li><li><span>Weight:</span><span>3 kg</span></li></ul>"
+             "<p>The last paragraph of the article, its own again.</p><p>Copyright the site</p></body></html>")
+    texts = content.block_texts(p)
+    common_texts = ["Home", "Print", long, "Weight:", "Copyright the site"]
+    common = [False] * len(p.blocks)
+    for i in [i for i, b in enumerate(p.blocks) if b.text.strip() in common_texts]:
+        common[i] = True
+    keep = tm.filtered(p, texts, [bool(b.text.strip()) for b in p.blocks], common, middle=8)
+    kept = [b.text.strip() for b, k in zip(p.blocks, keep) if k and b.text.strip()]
+    assert "Home" not in kept and "Print" not in kept and "Copyright the site" not in kept
+    assert long in kept and kept.count("Weight:") == 2 and "A title of its own" in kept
+    # middle 0: common text is dropped at the edges only
+    keep = tm.filtered(p, texts, [bool(b.text.strip()) for b in p.blocks], common, middle=0)
+    assert "Print" in [b.text for b, k in zip(p.blocks, keep) if k]
+
+
+def test_common_text_needs_two_other_articles_and_a_share_of_them() -> None:
+    p = load("<p>Share</p><p>Subscribe now</p><p>Our own text</p>")
+    texts = content.block_texts(p)
+    pair = [f"{t.key}\t{t.digest}" for t in texts]
+
+    def common(others: int, **kw: float) -> list[bool]:
+        ref = content.Reference({pair[0]: 9, pair[1]: 2, pair[2]: 1}, others=others)
+        return content.common_text(texts, ref, at_least=int(kw.get("at_least", 2)), share=kw.get("share", 0.2))
+
+    assert common(10) == [True, True, False]  # held by 9, 2 and 1 of 10: one is a copy, not a template
+    assert common(10, share=0.5) == [True, False, False]  # 2 of 10 is not most
+    assert common(10, at_least=1, share=0.0) == [True, True, True]
+    assert common(0) == [False, False, False]  # no other article to compare with
+    # a page that was fitted: its own pairs are discounted
+    own = content.Reference({pair[1]: 2}, own=frozenset({pair[1]}), others=3)
+    assert content.common_text(texts, own, at_least=1, share=0.0) == [False, True, False]
+
+
+def test_model_and_comments_reach_the_inner_and_fallback_methods(tmp_path) -> None:
+    path = tmp_path / "t.json.gz"
+    st.save(st.fit(summaries()), path)
+    model = load_model()
+    model.meta["name"] = "fold-model"
+    for site in (url(3), "https://other.example/x"):  # the inner method, the fallback
+        labels = tm.label(load(page(3), url=site), tm.Options(template=str(path), model=model))
+        assert labels.details["learned"]["model"] == "fold-model"
+    # a model file through the API: given to template, which gives it to its methods
+    model.save(tmp_path / "m.zip")
+    options = with_models("template", str(tmp_path / "m.zip"))
+    assert options["template"].model == str(tmp_path / "m.zip")
+    with pytest.raises(DetourageError, match="m.txt"):
+        (tmp_path / "m.txt").write_text("not a model")
+        with_models("template", str(tmp_path / "m.txt"))
+    # comments kept on request: the default leaves this page's readers' comments out
+    long = "".join(f"<p>Another long sentence of the report number {k} that adds more words.</p>" for k in range(12))
+    commented = load(page(3, comments=6).replace('<div class="text">', '<div class="text">' + long), url=url(3))
+    without = tm.label(commented, tm.Options())
+    with_comments = tm.label(commented, tm.Options(comments=True))
+    assert sum(lab.kept for lab in with_comments.labels) > sum(lab.kept for lab in without.labels)
+
+
+def test_filter_keeps_a_page_whose_kept_text_is_all_common_text() -> None:
+    p = load("<p>Home</p><p>A notice every page of the site shows.</p>")
+    texts = content.block_texts(p)
+    assert tm.filtered(p, texts, [True, True], [True, True], middle=8) == [True, True]

@@ -15,8 +15,12 @@ rule (what is invisible, hidden, void, block-level) comes from :mod:`detourage.s
 ``tests/test_csegment.py`` checks both give identical blocks.
 """
 
-from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strcmp, strlen
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.list cimport PyList_AsTuple
+from cpython.object cimport PyObject
+from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH,
+                              PyUnicode_KIND, PyUnicode_READ)
+from libc.string cimport memchr, memcmp, strchr, strcmp, strlen, strncmp, strstr
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -24,13 +28,27 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
 from .model import Block
-from .segment import (_CLOSING, _HIDDEN_STYLE, _LINE_CLASS, BLOCK_LEVEL, INVISIBLE, VOID, clean_text, count_line_end,
-                      image_of, line_break, lines)
+from .segment import (_CLOSING, _EMOTICON, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+                      DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
+                      PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
+                      _picture_source, clean_text, count_line_end, image_of, line_break, lines)
+
+import unicodedata
 
 cetree.import_lxml__etree()
 
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+    Py_ssize_t PyUnicode_FindChar(object o, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end, int direction) except -2
+    # borrowed references, compared by address only
+    PyObject* _list_item "PyList_GET_ITEM" (object o, Py_ssize_t i)
+    PyObject* _tuple_item "PyTuple_GET_ITEM" (object o, Py_ssize_t i)
+    Py_ssize_t _list_size "PyList_GET_SIZE" (object o)
+    Py_ssize_t _tuple_size "PyTuple_GET_SIZE" (object o)
+
 cdef object _search_hidden = _HIDDEN_STYLE.search
 cdef object _search_line_class = _LINE_CLASS.search
+cdef object _is_normalized = unicodedata.is_normalized
 
 
 cdef class _Tag:
@@ -201,11 +219,49 @@ cdef bint _contains_lower(const unsigned char* s, const char* word) noexcept:
     return False
 
 
+cdef class _Recent:
+    """``tuple(items)``, made once per page (``shared.setdefault``), the last four made
+    looked up first by the identity of their items: most blocks repeat a recent path or
+    crossing (two in three on the shared pages), and then cost no tuple, no hash and no
+    lookup (what sharing cost; eight looked up cost as much as they saved)."""
+    cdef dict shared
+    cdef list last  # the last four tuples made (the empty tuple until then)
+    cdef int next
+
+    def __cinit__(self, dict shared):
+        self.shared = shared
+        self.last = [()] * 4
+        self.next = 0
+
+    cdef tuple tuple(self, list items):
+        cdef Py_ssize_t i
+        for i in range(4):
+            if _same(items, <object> _list_item(self.last, i)):
+                return <tuple> _list_item(self.last, i)
+        made = PyList_AsTuple(items)
+        made = self.shared.setdefault(made, made)
+        self.last[self.next] = made
+        self.next = (self.next + 1) & 3
+        return <tuple> made
+
+
+cdef bint _same(list items, tuple made) noexcept:
+    """Whether ``made`` holds the very objects of ``items``, in order (then it is equal)."""
+    cdef Py_ssize_t i, n = _list_size(items)
+    if n != _tuple_size(made):
+        return False
+    for i in range(n):
+        if _list_item(items, i) != _tuple_item(made, i):
+            return False
+    return True
+
+
 cdef class _Walk:
     """The state of one segmentation: the Python loop's local variables."""
     cdef cetree._Document doc
     cdef list blocks, crossed, stack, paths
     cdef dict shared  # equal path and crossed tuples made once (segment._Out.shared)
+    cdef _Recent recent_paths, recent_crossed
     cdef Py_ssize_t max_blocks
     cdef int links, pre, paragraph
     # in a <pre>: ends of line met since its last text (segment.ends_code_line), the depth
@@ -256,8 +312,7 @@ cdef class _Walk:
             raise LimitExceeded("blocks", count + 1, self.max_blocks)
         if self.breaks and count:
             self.paragraph += 1
-        seen = tuple(self.crossed)
-        seen = self.shared.setdefault(seen, seen)
+        seen = self.recent_crossed.tuple(self.crossed)
         self.blocks.append(Block(count, text, path, seen,
                                  len(text) if self.links else 0, node,
                                  space or self.breaks or not count, self.paragraph, image, decorative))
@@ -267,8 +322,7 @@ cdef class _Walk:
     cdef tuple path(self):
         path = self.paths[-1] if self.paths else ()
         if path is None:
-            path = tuple(self.stack)
-            path = self.paths[-1] = self.shared.setdefault(path, path)
+            path = self.paths[-1] = self.recent_paths.tuple(self.stack)
         return <tuple> path
 
     cdef bint pre_text(self, str text, object node) except -1:
@@ -286,9 +340,12 @@ cdef class _Walk:
         return space or text[-1].isspace()
 
     cdef bint image(self, xmlNode* c_node, _Tag info) except -1:
-        """An ``<img>`` with a source or alt text is a block of its own (``image_of``)."""
+        """An ``<img>`` with a source or alt text is a block of its own (``image_of``:
+        the usual image is read here, in C, by ``_usual_image``)."""
         node = self.node(c_node)
-        found = image_of(node, _attributes(self.doc, c_node))
+        found = _usual_image(c_node, node)
+        if found is _UNDECIDED:
+            found = image_of(node, _attributes(self.doc, c_node))
         if found is None:
             return False
         path = tuple(self.stack) + (info.name,)
@@ -336,6 +393,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
     w.doc = root._doc
     w.blocks, w.crossed, w.stack, w.paths = [], [], [], []
     w.shared = {}
+    w.recent_paths, w.recent_crossed = _Recent(w.shared), _Recent(w.shared)
     w.max_blocks = limits.max_blocks
     w.links = w.pre = w.paragraph = w.line_ends = w.line_depth = 0
     w.breaks = w.line_start = False
@@ -429,8 +487,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
 
 cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except -1:
     """The text step at the end of the Python loop; returns the new pending-space state."""
-    if not text.isascii():
-        text = clean_text(text)
+    if not PyUnicode_IS_ASCII(text):
+        text = _clean(text)
         if not text:  # only invisible characters: no text, and no space either
             return pending_space
     if w.pre:
@@ -502,3 +560,425 @@ cdef bint w_one_text(_Walk w, const unsigned char* content, xmlNode* holder,
         w.add(pending_space, _utf8(<const char*> content), w.path(), w.node(holder))
         return False
     return w_text(w, _utf8(<const char*> content), holder, pending_space)
+
+
+# ---------------------------------------------------------------------------- text hygiene
+
+#: ``segment._INVISIBLE_CHARS``, as code points
+cdef Py_UCS4 _invisible[8]
+cdef int _invisible_count = 0
+
+
+cdef void _read_invisible() except *:
+    global _invisible_count
+    assert len(_INVISIBLE_CHARS) <= 8
+    for char in _INVISIBLE_CHARS:
+        _invisible[_invisible_count] = ord(char)
+        _invisible_count += 1
+
+
+_read_invisible()
+
+
+cdef str _clean(str text):
+    """``clean_text(text)``, called only when it can change ``text``: when it holds an
+    invisible character, or is not NFC.  Below U+0300 every character is NFC, none
+    combines and no two compose (``tests/test_csegment.py`` checks it over Unicode): a
+    text of Latin letters needs no NFC check, and most texts none of the work."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    cdef int k
+    for k in range(_invisible_count):
+        if PyUnicode_FindChar(text, _invisible[k], 0, n, 1) >= 0:
+            return clean_text(text)
+    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND and _from_u0300(text) and not _is_normalized("NFC", text):
+        return clean_text(text)
+    return text
+
+
+cdef bint _from_u0300(str text) noexcept:
+    """Whether ``text`` holds a character from U+0300 up."""
+    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
+    cdef unsigned int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    for i in range(n):
+        if PyUnicode_READ(kind, data, i) >= 0x300:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------- images
+#
+# ``segment.image_of`` decides every image; the usual one (its source in ``src``, or a
+# placeholder there and no other attribute naming a source; no lazy loader's attribute;
+# ASCII source, names and sizes) is decided here from the attribute list, with no dict of
+# attributes and no Python call but the rare ones (a placeholder's ``<picture>`` and
+# ``<noscript>``, a short alt text, a figure's caption).  Anything else is
+# ``_UNDECIDED`` and goes to ``image_of``.
+
+cdef object _UNDECIDED = object()
+cdef tuple _LAZY_NAMES = tuple(name.encode() for name in LAZY_SOURCES)
+cdef tuple _AD_HOSTS = tuple(host.encode() for host in AD_HOSTS)
+cdef tuple _PLACEHOLDER_WORDS = tuple(word.encode() for word in PLACEHOLDER_WORDS)
+cdef tuple _PLACEHOLDER_TYPES = tuple(kind.encode() for kind in PLACEHOLDER_TYPES)
+cdef object _fullmatch_emoticon = _EMOTICON.fullmatch
+cdef const unsigned char* _NO_VALUE = <const unsigned char*> b""
+
+
+cdef struct _ImageAttrs:
+    # the values ``image_of`` reads (NULL: no such attribute; "" for one without a value)
+    const unsigned char* src
+    const unsigned char* alt
+    const unsigned char* width
+    const unsigned char* height
+    const unsigned char* klass
+    const unsigned char* id
+    bint sourced  # another attribute named like a source or a source set ("…src", "…srcset"…)
+
+
+cdef object _usual_image(xmlNode* c_node, object node):
+    """``image_of(node)`` for the usual image, or ``_UNDECIDED``."""
+    cdef _ImageAttrs a
+    cdef const unsigned char* src
+    cdef Py_ssize_t start, end
+    cdef int decorative
+    if not _image_attrs(c_node, &a):
+        return _UNDECIDED
+    src = a.src if a.src is not NULL else _NO_VALUE
+    end = strlen(<const char*> src)
+    start = _strip(src, &end)
+    src += start
+    end -= start
+    if not _ascii(src, end):
+        return _UNDECIDED
+    if end == 0 or _placeholder(src, end):
+        # image_source's last resorts, after the attributes that may name a source
+        if a.sourced or _picture_source(node) or _noscript_source(node):
+            return _UNDECIDED
+    source = PyUnicode_DecodeUTF8(<const char*> src, end, NULL)
+    alt = _alt_text(a.alt)
+    if end == 0:
+        return ("", alt, False) if alt else None
+    decorative = _decorative(node, &a, src, end, alt)
+    if decorative < 0:
+        return _UNDECIDED
+    return source, alt, decorative == 1
+
+
+cdef bint _image_attrs(xmlNode* c_node, _ImageAttrs* a) except -1:
+    """Fill ``a``; False when ``image_of`` must read the attributes itself: a namespaced
+    one, a value that is not one text node, a lazy loader's (``LAZY_SOURCES``, which
+    come before ``src``), one of ours twice."""
+    cdef xmlAttr* attr = c_node.properties
+    cdef const char* name
+    cdef const unsigned char* value
+    cdef const unsigned char** slot
+    a.src = a.alt = a.width = a.height = a.klass = a.id = NULL
+    a.sourced = False
+    while attr is not NULL:
+        if attr.ns is not NULL:
+            return False
+        if attr.children is NULL:
+            value = _NO_VALUE
+        elif attr.children.next is NULL and _is_text(attr.children):
+            value = attr.children.content
+        else:
+            return False
+        name = <const char*> attr.name
+        slot = NULL
+        if _name_is(name, b"src"):
+            slot = &a.src
+        elif _name_is(name, b"alt"):
+            slot = &a.alt
+        elif _name_is(name, b"width"):
+            slot = &a.width
+        elif _name_is(name, b"height"):
+            slot = &a.height
+        elif _name_is(name, b"class"):
+            slot = &a.klass
+        elif _name_is(name, b"id"):
+            slot = &a.id
+        elif _lazy_name(name):
+            return False
+        else:
+            a.sourced = a.sourced or _ends_with(name, b"src") or _ends_with(name, b"srcset") or _ends_with(
+                name, b"original")
+        if slot is not NULL:
+            if slot[0] is not NULL:
+                return False
+            slot[0] = value
+        attr = attr.next
+    return True
+
+
+cdef bint _lazy_name(const char* name) except -1:
+    cdef Py_ssize_t i
+    for i in range(len(_LAZY_NAMES)):
+        if _name_is(name, PyBytes_AS_STRING(<bytes> _LAZY_NAMES[i])):
+            return True
+    return False
+
+
+cdef inline bint _name_is(const char* name, const char* word) noexcept:
+    """``name == word``, the first letters compared first (most names differ there)."""
+    return name[0] == word[0] and strcmp(name, word) == 0
+
+
+cdef bint _ends_with(const char* name, const char* end) noexcept:
+    cdef size_t size = strlen(name), length = strlen(end)
+    return size >= length and strcmp(name + size - length, end) == 0
+
+
+cdef Py_ssize_t _strip(const unsigned char* s, Py_ssize_t* end) noexcept:
+    """``str.strip`` of ASCII ``s[:end]``: the start, and ``end`` moved back."""
+    cdef Py_ssize_t start = 0
+    while start < end[0] and _ascii_space(s[start]):
+        start += 1
+    while end[0] > start and _ascii_space(s[end[0] - 1]):
+        end[0] -= 1
+    return start
+
+
+cdef bint _ascii(const unsigned char* s, Py_ssize_t n) noexcept:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if s[i] >= 0x80:
+            return False
+    return True
+
+
+cdef inline unsigned char _lower(unsigned char c) noexcept:
+    return c | 0x20 if 65 <= c <= 90 else c
+
+
+cdef bint _starts_lower(const unsigned char* s, Py_ssize_t n, const char* word) noexcept:
+    """Whether ASCII ``s[:n]``, lowercased, starts with the lowercase ``word``."""
+    cdef Py_ssize_t i = 0
+    while word[i] != 0:
+        if i >= n or _lower(s[i]) != <unsigned char> word[i]:
+            return False
+        i += 1
+    return True
+
+
+cdef inline bint _data_uri(const unsigned char* s, Py_ssize_t n) noexcept:
+    """``url[:5].lower() == "data:"``."""
+    return _starts_lower(s, n, b"data:")
+
+
+cdef bint _placeholder(const unsigned char* s, Py_ssize_t n) except -1:
+    """``segment.placeholder`` of an ASCII URL ``s[:n]``: a data URI, or a file name
+    (after the last ``/``) of a placeholder's type (before ``?`` and ``#``) that matches
+    ``_PLACEHOLDER_NAME``: one of ``PLACEHOLDER_WORDS`` before a type's extension that
+    ends the name or comes before its ``?`` or ``#`` (a name holds no ``/``)."""
+    cdef Py_ssize_t name = n, cut, i, last = -1
+    if _data_uri(s, n):
+        return True
+    while name > 0 and s[name - 1] != 47:  # "/"
+        name -= 1
+    cut = n
+    for i in range(name, n):
+        if s[i] == 63 or s[i] == 35:  # "?" or "#"
+            cut = i
+            break
+    if cut - name < 4 or not _typed(s + cut - 4):
+        return False
+    for i in range(n - 4, name - 1, -1):
+        if (i + 4 == n or s[i + 4] == 63 or s[i + 4] == 35) and _typed(s + i):
+            last = i
+            break
+    for i in range(len(_PLACEHOLDER_WORDS)):
+        if _find_lower(s + name, last - name, <bytes> _PLACEHOLDER_WORDS[i]):
+            return True
+    return False
+
+
+cdef bint _typed(const unsigned char* s) except -1:
+    """Whether the 4 characters at ``s`` are one of ``PLACEHOLDER_TYPES``, in any case."""
+    cdef Py_ssize_t i
+    for i in range(len(_PLACEHOLDER_TYPES)):
+        if _starts_lower(s, 4, PyBytes_AS_STRING(<bytes> _PLACEHOLDER_TYPES[i])):
+            return True
+    return False
+
+
+cdef bint _find_lower(const unsigned char* s, Py_ssize_t n, bytes word) except -1:
+    """Whether ASCII ``s[:n]`` holds the lowercase ``word`` in any case."""
+    cdef const char* w = PyBytes_AS_STRING(word)
+    cdef Py_ssize_t i, size = len(word)
+    for i in range(n - size + 1):
+        if _starts_lower(s + i, size, w):
+            return True
+    return False
+
+
+cdef str _alt_text(const unsigned char* value):
+    """``image_of``'s alt text: cleaned, whitespace collapsed."""
+    cdef int flags
+    if value is NULL or value[0] == 0:
+        return ""
+    flags = _scan(value)
+    if flags & BLANK:
+        return ""
+    text = _utf8(<const char*> value)
+    if flags & COLLAPSED:
+        return text
+    if not flags & ASCII:
+        text = _clean(text)
+    return " ".join(text.split())
+
+
+cdef int _decorative(object node, _ImageAttrs* a, const unsigned char* src, Py_ssize_t n,
+                     str alt) except -2:
+    """``segment.decorative`` of an image whose source is ``src[:n]`` (ASCII, not
+    empty): 1 or 0, or -1 when it must decide (a size, class or id not in ASCII, which
+    Unicode digits, spaces or case could change)."""
+    cdef int width, height, big, small, named
+    cdef bytes lowered
+    cdef unsigned char* lower
+    cdef Py_ssize_t i, path
+    if a.width is not NULL or a.height is not NULL:
+        width, height = _pixels(a.width), _pixels(a.height)
+        if width == -2 or height == -2:
+            return -1
+        if width >= 0 or height >= 0:
+            big = width if width > height else height
+            small = width if height < 0 or (0 <= width < height) else height
+            if big <= ICON_PIXELS or small <= 1:
+                return 1
+    if (a.klass is not NULL and not _ascii(a.klass, strlen(<const char*> a.klass))
+            or a.id is not NULL and not _ascii(a.id, strlen(<const char*> a.id))):
+        return -1
+    lowered = PyBytes_FromStringAndSize(NULL, n)  # a new object (with a source, one byte is shared)
+    lower = <unsigned char*> PyBytes_AS_STRING(lowered)
+    for i in range(n):
+        lower[i] = _lower(src[i])
+    if _data_uri(lower, n) or _advert(lower, n):
+        return 1
+    path = n  # a query's words are no names
+    for i in range(n):
+        if lower[i] == 63 or lower[i] == 35:  # "?" or "#"
+            path = i
+            break
+    named = (_has_word(a.klass, &_DECORATIVE) or _has_word(a.id, &_DECORATIVE)
+             or _has_word_n(lower, path, &_DECORATIVE)
+             or (len(alt) <= 12 and _fullmatch_emoticon(alt) is not None) or _alt_named(alt))
+    return named and not _captioned(node)
+
+
+cdef int _pixels(const unsigned char* value) noexcept:
+    """``segment._pixels``: the number; -1 for None; -2 for a value not in ASCII."""
+    cdef Py_ssize_t i = 0, digits
+    cdef int number = 0
+    if value is NULL or value[0] == 0:
+        return -1
+    if not _ascii(value, strlen(<const char*> value)):
+        return -2
+    while _ascii_space(value[i]):
+        i += 1
+    digits = i
+    while 48 <= value[i] <= 57:
+        if i - digits == 6:
+            return -1  # seven digits: ``\d{1,6}`` cannot end there
+        number = number * 10 + (value[i] - 48)
+        i += 1
+    if i == digits:
+        return -1
+    if value[i] == 112 and value[i + 1] == 120:  # "px"
+        i += 2
+    while _ascii_space(value[i]):
+        i += 1
+    return number if value[i] == 0 else -1
+
+
+cdef bint _advert(const unsigned char* src, Py_ssize_t n) except -1:
+    """``segment._advert`` of a lowercase source."""
+    cdef const unsigned char* host = <const unsigned char*> strstr(<const char*> src, b"//")
+    cdef const unsigned char* host_end
+    cdef Py_ssize_t size = 0, length, i
+    cdef const char* name
+    if host is not NULL:
+        host += 2
+        host_end = <const unsigned char*> strchr(<const char*> host, 47)  # "/"
+        size = (host_end - host) if host_end is not NULL else (src + n - host)
+        for i in range(len(_AD_HOSTS)):
+            name = PyBytes_AS_STRING(<bytes> _AD_HOSTS[i])
+            length = strlen(name)
+            if size >= length and memcmp(host + size - length, name, length) == 0:
+                return True
+        if _starts_lower(host, size, b"ads.") or _starts_lower(host, size, b"adserver"):
+            return True
+        if (size >= 12 and memcmp(host + size - 12, b"facebook.com", 12) == 0
+                and strstr(<const char*> src, b"/tr") is not NULL):
+            return True
+    return strstr(<const char*> src, b"/ads/") is not NULL or strstr(<const char*> src, b"/ad/") is not NULL
+
+
+cdef struct _Words:
+    # a set of lowercase ASCII words, for ``_has_word_n``: each word, and a quick test
+    # (one bit per first letter, per length) that spares comparing most runs of letters
+    int count
+    const char* word[64]
+    Py_ssize_t size[64]
+    unsigned int firsts[33]
+
+
+cdef _Words _DECORATIVE, _DECORATIVE_ALT
+cdef list _held = []  # the bytes the word pointers point into
+
+
+cdef void _read_words(_Words* into, words) except *:
+    into.count = 0
+    for k in range(33):
+        into.firsts[k] = 0
+    for word in sorted(words):
+        data = word.encode()
+        assert len(data) <= 32 and into.count < 64 and data.isalpha() and data.islower()
+        _held.append(data)
+        into.word[into.count] = PyBytes_AS_STRING(data)
+        into.size[into.count] = len(data)
+        into.firsts[len(data)] |= 1u << (data[0] - 97)
+        into.count += 1
+
+
+_read_words(&_DECORATIVE, DECORATIVE_WORDS)
+_read_words(&_DECORATIVE_ALT, DECORATIVE_ALT_WORDS)
+
+
+cdef bint _has_word(const unsigned char* value, _Words* words) noexcept:
+    """``_has_word_n`` of a whole attribute value (none: False)."""
+    return value is not NULL and _has_word_n(value, strlen(<const char*> value), words)
+
+
+cdef bint _has_word_n(const unsigned char* s, Py_ssize_t n, _Words* words) noexcept:
+    """``segment._named`` of ASCII ``s[:n]``: whether a run of its letters, lowercased,
+    is one of ``words``.  ``_named``'s hints only spare work: every word holds one
+    (``tests/test_csegment.py``)."""
+    cdef Py_ssize_t i = 0, start, k, size
+    cdef unsigned char run[32]
+    while i < n:
+        if not _letter(s[i]):
+            i += 1
+            continue
+        start = i
+        while i < n and _letter(s[i]):
+            i += 1
+        size = i - start
+        if size > 32 or not (words.firsts[size] >> (_lower(s[start]) - 97)) & 1:
+            continue
+        for k in range(size):
+            run[k] = _lower(s[start + k])
+        for k in range(words.count):
+            if words.size[k] == size and memcmp(run, words.word[k], size) == 0:
+                return True
+    return False
+
+
+cdef inline bint _letter(unsigned char c) noexcept:
+    return 97 <= c <= 122 or 65 <= c <= 90
+
+
+cdef bint _alt_named(str alt) except -1:
+    """``_named(alt.lower(), DECORATIVE_ALT_WORDS)``."""
+    if not PyUnicode_IS_ASCII(alt):  # lower() may make ASCII letters ("K", the kelvin sign)
+        return _named(alt.lower(), DECORATIVE_ALT_WORDS)
+    return _has_word_n(<const unsigned char*> PyUnicode_DATA(alt), PyUnicode_GET_LENGTH(alt), &_DECORATIVE_ALT)

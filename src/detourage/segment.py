@@ -74,7 +74,8 @@ def is_hidden(el: etree._Element) -> bool:
 #: (``&shy;``), the zero-width space, the word joiner and the zero-width no-break space
 #: (a BOM inside text).  ZWNJ and ZWJ (U+200C, U+200D) stay: Persian and Indic scripts
 #: and emoji sequences need them.
-_INVISIBLE_CHARS = re.compile("[\u00ad\u200b\u2060\ufeff]")
+_INVISIBLE_CHARS = "\u00ad\u200b\u2060\ufeff"
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
 
 
 def clean_text(text: str) -> str:
@@ -82,9 +83,10 @@ def clean_text(text: str) -> str:
     emit decomposed text ("u" and a combining diaeresis), which a search for "ü" misses.
 
     Every run of block text goes through here before it is split into words; ASCII text
-    needs nothing, and callers skip it (``str.isascii`` costs nothing in CPython)."""
-    if _INVISIBLE_CHARS.search(text) is not None:
-        text = _INVISIBLE_CHARS.sub("", text)
+    needs nothing, and callers skip it (``str.isascii`` costs nothing in CPython).  The
+    compiled segmentation calls it only for text it can change (``_csegment._clean``)."""
+    if _INVISIBLE.search(text) is not None:
+        text = _INVISIBLE.sub("", text)
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text
@@ -349,11 +351,12 @@ def _pre_text(out: _Out, text: str, path: tuple[str, ...], node: etree._Element,
 LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-hi-res-src", "data-url")
 LAZY_SOURCE_SETS = ("data-srcset", "data-lazy-srcset", "srcset")
 _LAZY_NAMES = frozenset(LAZY_SOURCES)
-#: the file name of what lazy loaders put in ``src`` until the script runs (besides an
-#: inline data URI): a blank, spacer or spinner image
+#: what lazy loaders put in ``src`` until the script runs (besides an inline data URI): a
+#: blank, spacer or spinner image, named so, of one of these types
+PLACEHOLDER_WORDS = ("blank", "spacer", "transparent", "placeholder", "lazy", "loading", "empty", "1x1", "pixel")
+PLACEHOLDER_TYPES = (".gif", ".png", ".svg")
 _PLACEHOLDER_NAME = re.compile(
-    r"(?:blank|spacer|transparent|placeholder|lazy|loading|empty|1x1|pixel)[^/]*\.(?:gif|png|svg)(?:[?#]|$)",
-    re.I)
+    rf"(?:{'|'.join(PLACEHOLDER_WORDS)})[^/]*\.(?:{'|'.join(t[1:] for t in PLACEHOLDER_TYPES)})(?:[?#]|$)", re.I)
 #: words naming icons, avatars, smilies, logos and tracking pixels in a class, an id or
 #: a source; a word is a run of letters ("icon_razz.gif" names an icon, "lexicon.jpg"
 #: and "iconic" do not)
@@ -431,7 +434,7 @@ def placeholder(url: str) -> bool:
     if url[:5].lower() == "data:":
         return True
     name = url.rpartition("/")[2]
-    return (name.partition("?")[0].partition("#")[0][-4:].lower() in (".gif", ".png", ".svg")
+    return (name.partition("?")[0].partition("#")[0][-4:].lower() in PLACEHOLDER_TYPES
             and _PLACEHOLDER_NAME.search(name) is not None)
 
 

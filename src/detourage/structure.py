@@ -331,19 +331,20 @@ _WP_CAPTION_TEXT = re.compile(r"(?:^|\s)wp-caption-text(?:\s|$)")
 
 
 def _is_data_table(table: Element) -> bool:
-    """Whether a table holding no other table holds data (see :meth:`Context.data_table`)."""
+    """Whether a table holding no other table holds data (see :meth:`Context.data_table`).
+    Its width is looked at last: only a table that holds data otherwise pays for reading
+    every cell's ``colspan`` (a page laid out in tables has many cells)."""
     if (table.get("role") or "").lower() in ("presentation", "none"):
         return False
     if next(table.iterdescendants(*_LAYOUT_INSIDE), None) is not None:
         return False
-    if any(sum(map(colspan, tr.iterchildren("td", "th"))) > MAX_COLUMNS for tr in table.iter("tr")):
-        return False
-    if next(table.iterdescendants("th", "thead", "caption"), None) is not None:
-        return True
-    if next(table.iterdescendants(*_LAYOUT_TEXT), None) is not None:
-        return False
-    rows = [sum(1 for _ in tr.iterchildren("td", "th")) for tr in table.iter("tr")]
-    return len(rows) >= 2 and max(rows) >= 2
+    if next(table.iterdescendants("th", "thead", "caption"), None) is None:
+        if next(table.iterdescendants(*_LAYOUT_TEXT), None) is not None:
+            return False
+        rows = [sum(1 for _ in tr.iterchildren("td", "th")) for tr in table.iter("tr")]
+        if not (len(rows) >= 2 and max(rows) >= 2):
+            return False
+    return not any(sum(map(colspan, tr.iterchildren("td", "th"))) > MAX_COLUMNS for tr in table.iter("tr"))
 
 
 def _int(value: str | None) -> int | None:

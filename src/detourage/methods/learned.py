@@ -4,27 +4,44 @@ The story of :func:`label`: compute the features of every paragraph
 (:mod:`detourage.learned.features`), score them with the shipped tree ensembles
 (:mod:`detourage.learned.forest`: a first stage on the paragraph's own features, a second
 that also sees the first stage's verdicts around it, :mod:`detourage.learned.context`),
-keep those at or above the decision threshold, then four page-level steps a reader
-expects:
+keep those at or above the decision threshold, then the page-level steps a reader
+expects.  First what is no part of the article goes, and is *barred*: no later step
+brings it back:
 
-1. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
-   when it comes before or inside the kept content;
-2. **comments** are left out of articles: when the page keeps at least
+1. **comments** are left out of articles: when the page keeps at least
    :data:`COMMENT_ARTICLE_CHARS` of text outside comment sections (containers whose
    class/id/role names comments) and does not declare itself a forum, what the model kept
    inside them is dropped; so is what follows the line that opens an unnamed comment
-   section (a heading "Comments (12)", "Wasze komentarze", "Комментарии:", or a short
-   label "Leave a comment", "发表评论": :func:`comment_mark`) below at least
-   :data:`MARK_ARTICLE_CHARS` of kept text; on forum pages the posts are the content, as
-   the model learned; ``comments=True`` keeps comment sections, and adds their paragraphs
-   the model doubted;
-3. **code blocks whole**: the lines of a ``<pre>`` are kept or dropped together, kept
+   section (a heading "Comments (12)", "310 Responses to “…”", "Wasze komentarze",
+   "Комментарии:", or a short label "Leave a comment", "发表评论": :func:`comment_mark`)
+   below at least :data:`MARK_ARTICLE_CHARS` of kept text; on forum pages the posts are
+   the content, as the model learned; ``comments=True`` keeps comment sections, with the
+   author and date lines that tell one comment from the next;
+2. **related boxes** ("Latest news", "Similar posts"…) below kept text, a box of their own
+   or the run of link lines after such a heading (:func:`_drop_related_boxes`);
+3. **other articles**: the stories an infinite scroll appended beside the page's own,
+   siblings of its title's container that look the same (:func:`_drop_appended_articles`),
+   and the boxes beside the article named as a newsletter sign-up, a share bar, an
+   advertisement… (:func:`_drop_boxes_beside`).
+
+Then what belongs to it comes back:
+
+4. **code blocks whole**: the lines of a ``<pre>`` are kept or dropped together, kept
    when the text around the block is kept or the model kept most of it
    (:func:`_whole_code_blocks`);
-4. **never empty by accident**: when the page has text and the model keeps almost none
-   of it, the paragraphs it ranks near its best guess are kept instead (or, failing
-   that, those of the best Readability-style container), never those of a related box
-   dropped above, and the labels' details say so (``details["learned"]["fallback"]``).
+5. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
+   when it comes before or inside the kept content;
+6. **never empty by accident**: when the page has text and the model keeps almost none
+   of it, the paragraphs it ranks near its best guess are kept instead (or those of the
+   best Readability-style container, or the page's text it ranks best), never what a
+   step barred, and the labels' details say so (``details["learned"]["fallback"]``);
+7. **boundary lines**: the lines the model doubts between kept paragraphs and just
+   after them, in the same containers (a standfirst, a credit or source line, a line that
+   is one link or an address, a listicle's items, a quoted post, an embedded tweet, an
+   "Update:" note), the rest of a repeated structure the model mostly kept (a thread's
+   last replies), without the controls ("Click to expand...": :func:`_keep_boundary_lines`);
+8. **figures**: the images between and beside kept paragraphs, and their captions, but
+   the decorative ones (icons, avatars, smileys, pixels: :func:`_keep_figures`).
 
 The shipped model (``data/learned-default.zip``) is rebuilt by
 ``python benchmarks/train_learned.py --write``; ``detourage train learned`` trains one on
@@ -35,6 +52,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -42,7 +60,8 @@ import numpy as np
 
 from ..learned import features
 from ..learned.forest import Model, load_model
-from ..model import Labels, Page
+from ..model import Block, Labels, Page
+from ..segment import BLOCK_LEVEL
 from .common import label_paragraphs
 
 NAME = "learned"
@@ -109,25 +128,26 @@ def label(page: Page, options: Options = Options()) -> Labels:
         return Labels(NAME, (), {NAME: details})
     probability = model.probabilities(para)
     threshold = model.threshold + FAVOR_SHIFT[options.favor]
-    choice = para.column("container_tag") != _OPTION_CODE  # a drop-down's entries are never content
+    choice = _column(para, "container_tag") != _OPTION_CODE  # a drop-down's entries are never content
     keep = (probability >= threshold) & choice
-    in_comments = para.column("dist_comment") <= COMMENT_LEVELS
-    if options.comments:
-        keep |= in_comments & (probability >= threshold / 3) & choice
-    elif not para.column("type_forum")[0]:
-        if para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
-            keep &= ~in_comments
-        mark = _cut_comment_section(para, keep)
-        if mark is not None:
-            details["comment_mark"] = mark
-    barred = np.zeros_like(keep)  # the related boxes: the fallback does not bring them back
+    # what a step left out as no part of the content (comments, related boxes): the
+    # steps that add paragraphs back, the fallback among them, pass it over
+    barred = np.zeros_like(keep)
+    details.update(_comments(para, keep, barred, (probability >= threshold / 3) & choice, options.comments))
     boxes = _drop_related_boxes(para, keep, barred)
     if boxes:
         details["related_boxes"] = boxes
+    appended = _drop_appended_articles(page, para, keep, barred)
+    if appended:
+        details["appended_articles"] = appended
+    _drop_boxes_beside(para, keep, barred)
     _whole_code_blocks(para, keep)
     _keep_title(para, keep)
     if options.fallback:
-        details.update(_fallback(para, keep, probability, choice & ~barred))
+        details.update(_fallback(para, keep, probability, choice, barred))
+    _keep_boundary_lines(para, keep, barred | ~choice, probability)
+    _drop_controls(para, keep)
+    _keep_figures(page, para, keep, barred | ~choice)
     per_block = np.repeat(keep, para.ends - para.starts)
     _drop_permalinks(page, para, keep, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
@@ -158,9 +178,12 @@ def comment_mark(text: str, heading: bool) -> bool:
     say"), or a label of at most three words ending with one, with nothing but a count
     after it and no full stop ("Leave a comment", "Dodaj komentarz", "Комментарии: 0",
     "发表评论"), or a notice that comments are closed ("Comments are now closed for this
-    story"); "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading."""
+    story"), or a counted heading ("310 Responses to “Title”", "30 thoughts on “Title”");
+    "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading."""
     line = text.strip().lower()
     if _CLOSED.match(line) and len(line) <= MARK_CHARS:
+        return True
+    if _COUNTED.match(line) and len(line) <= COUNTED_MARK_CHARS and not line.endswith("."):
         return True
     found = COMMENT_WORDS.search(line)
     if found is None or len(line) > MARK_CHARS or not _word_start(line, found.start()):
@@ -184,6 +207,12 @@ def _word_start(text: str, at: int) -> bool:
     return at == 0 or not text[at - 1].isalpha() or text[at] >= "\u3000"
 
 
+#: the heading WordPress themes give a comment list: a count, then what it counts and the
+#: post's title ("310 Responses to “…”", "30 thoughts on “…”", "One reply to …")
+_COUNTED = re.compile(r"\s*(?:\d+|one|no|two|three)\s+(?:responses?|repl(?:y|ies)|thoughts?|comments?"
+                      r"|reactions?|opinions?)\s+(?:to|on)\b")
+#: …at most this long (the title may be long)
+COUNTED_MARK_CHARS = 200
 #: the notice that stands where a closed comment section starts ("Comments are now closed
 #: for this story"); the comments people left before may follow it
 _CLOSED = re.compile(r"(?:comments|commenting) (?:are|is|has been|have been) (?:now )?(?:closed|disabled)\b")
@@ -192,21 +221,95 @@ _COUNT_TAIL = re.compile(r"[\s\d():\[\]#№-]*$")
 _LABEL = re.compile(r"[\w\s'’-]+")
 
 
-def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | None:
-    """Drop what the model kept in the comment section opened by the first
-    :func:`comment_mark` line below :data:`MARK_ARTICLE_CHARS` of kept text; its text, or
-    None.
+def _comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+              doubted: np.ndarray, wanted: bool) -> dict:
+    """Leave the comment sections out of an article, and mark them in ``barred``; or,
+    ``wanted``, keep them and the paragraphs of them the model ``doubted``.  The details.
+
+    Comment sections are the containers whose class/id/role/itemprop names comments,
+    when the page keeps at least
+    :data:`COMMENT_ARTICLE_CHARS` outside them and is no forum; and what follows the
+    line that opens an unnamed one (:func:`_comment_mark_region`)."""
+    in_comments = _comment_sections(para)
+    if wanted:
+        keep |= in_comments & (doubted | _comment_headers(para))
+        return {}
+    if _column(para, "type_forum")[0]:
+        return {}
+    if para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
+        keep &= ~in_comments
+        barred |= in_comments
+    found = _comment_mark_region(para, keep)
+    if found is None:
+        return {}
+    mark, region = found
+    keep &= ~region
+    barred |= region
+    return {"comment_mark": mark}
+
+
+def _comment_headers(para: features.Paragraphs) -> np.ndarray:
+    """The short lines that head a comment (its author, its date: at most
+    :data:`COMMENT_HEADER_CHARS`), which a reader needs to tell one comment from the
+    next; not a form's, nor a button's ("Reply", "Report")."""
+    short = (para.chars > 0) & (para.chars <= COMMENT_HEADER_CHARS) & (_column(para, "dist_t_form") > 1)
+    out = np.zeros(len(para), bool)
+    for i in np.flatnonzero(short).tolist():
+        out[i] = _COMMENT_CONTROL.fullmatch(para.texts[i].strip().lower()) is None
+    return out
+
+
+COMMENT_HEADER_CHARS = 80
+_COMMENT_CONTROL = re.compile(r"(?:reply|report|quote|like|share|flag|permalink|edit|delete|vote|upvote|downvote"
+                              r"|(?:log|sign) in to reply|says:?|said:?|\W*)")
+
+
+def _comment_sections(para: features.Paragraphs) -> np.ndarray:
+    """The paragraphs of containers named as comments (class/id/role/itemprop, at most
+    :data:`COMMENT_LEVELS` up).  Not an element of schema.org type ``Comment``: forums
+    (XenForo) mark their replies so."""
+    return _column(para, "dist_comment") <= COMMENT_LEVELS
+
+
+def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[str, np.ndarray] | None:
+    """The first :func:`comment_mark` line below :data:`MARK_ARTICLE_CHARS` of kept
+    text, and the comment section it opens; None when there is no such line.
 
     Where the line sits in the article's own container (its parent holds kept paragraphs
-    above it: a flat page, comments as the article's siblings), everything kept below it
-    goes; where it heads a box of its own ("Have your say" inside a story), only what is
-    kept below it outside the containers of the article above goes, and the article
-    resumes after the box."""
+    above it: a flat page, comments as the article's siblings), the section is
+    everything from it on; where it heads a box of its own ("Have your say" inside a
+    story), it is what lies below it outside the containers of the article above, and
+    the article resumes after the box."""
     kept_chars = np.where(keep, para.chars, 0)
-    kept_before = np.cumsum(kept_chars) - kept_chars  # above each paragraph
-    short = np.flatnonzero((para.chars <= MARK_CHARS) & (kept_before >= MARK_ARTICLE_CHARS))
-    if not len(short):
+    below = np.cumsum(kept_chars) - kept_chars >= MARK_ARTICLE_CHARS  # the kept text above each paragraph
+    short = np.flatnonzero((para.chars <= MARK_CHARS) & below)
+    # a counted heading ("310 Responses to “…”") names the post, and may be longer
+    counted = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & (para.heading > 0) & below).tolist()
+    if not len(short) and not counted:
         return None
+    link = _column(para, "link_density")
+    for i in sorted(set(_comment_word_lines(para, short) + counted)):
+        heading = bool(para.heading[i])
+        if not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5):
+            continue
+        parent = para.spans[1]  # (2, paragraphs): each paragraph's parent's range
+        above = np.flatnonzero(keep[:i])
+        region = np.zeros(len(keep), bool)
+        if parent[0, i] <= above[-1]:  # a flat page
+            region[i:] = True
+        else:
+            article = set(zip(parent[0, above].tolist(), parent[1, above].tolist()))
+            region[i:] = np.fromiter(((s, e) not in article for s, e in
+                                      zip(parent[0, i:].tolist(), parent[1, i:].tolist())), bool, len(keep) - i)
+        return para.texts[i], region
+    return None
+
+
+def _comment_word_lines(para: features.Paragraphs, short: np.ndarray) -> list[int]:
+    """The paragraphs among ``short`` that hold a comment word, in order: one search
+    over their texts joined."""
+    if not len(short):
+        return []
     texts = para.texts
     pieces = [texts[i] for i in short.tolist()]
     joined = "\x1f".join(pieces)
@@ -216,25 +319,10 @@ def _cut_comment_section(para: features.Paragraphs, keep: np.ndarray) -> str | N
         lowered = "\x1f".join(pieces)
     hits = [m.start() for m in COMMENT_WORDS.finditer(lowered)]
     if not hits:
-        return None
+        return []
     lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
     offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
-    candidates = sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
-    link = para.column("link_density")
-    for i in candidates:
-        heading = bool(para.heading[i])
-        if not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5):
-            continue
-        parent = para.spans[1]  # (2, paragraphs): each paragraph's parent's range
-        above = np.flatnonzero(keep[:i])
-        if parent[0, i] <= above[-1]:  # a flat page
-            keep[i:] = False
-        else:
-            article = set(zip(parent[0, above].tolist(), parent[1, above].tolist()))
-            keep[i:] &= np.fromiter(((s, e) in article for s, e in
-                                     zip(parent[0, i:].tolist(), parent[1, i:].tolist())), bool, len(keep) - i)
-        return para.texts[i]
-    return None
+    return sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
 
 
 #: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
@@ -264,6 +352,14 @@ RELATED_PHRASES = (
     r"相关(?:新闻|阅读|文章|报道)", r"相關(?:新聞|閱讀|文章|報導)", r"推荐阅读", r"延伸阅读", r"猜你喜欢",
     r"热门(?:新闻|文章|推荐)", r"最新(?:新闻|文章)", r"lees ook", r"meer nieuws", r"leia também", r"mais lidas",
     r"notícias relacionadas", r"ilgili haberler", r"benzer haberler", r"çok okunanlar",
+    r"similar (?:posts|articles|stories|news|products|items|recipes)", r"more (?:posts|like this|to (?:read|explore))",
+    r"more in .+", r"recent (?:posts|articles|stories|news)", r"other (?:posts|articles|stories) you .+",
+    r"more (?:posts|articles|stories) you .+", r"editor['’]?s['’]? picks", r"don['’]?t miss", r"up next",
+    r"keep reading", r"related reading",
+    r"weitere beiträge", r"das könnte (?:dich|sie) auch interessieren", r"à lire également", r"vous aimerez aussi",
+    r"articles liés", r"dans la même rubrique", r"artículos relacionados", r"otras noticias",
+    r"también te puede interesar", r"leggi anche", r"altre notizie", r"veja também", r"artigos relacionados",
+    r"gerelateerde artikelen", r"ook interessant",
 )
 RELATED_WORDS = re.compile("(?:" + "|".join(RELATED_PHRASES) + r")[\s:.»›>|-]*")
 #: the letters such a heading starts with (each phrase starts with a literal one): a line
@@ -296,21 +392,208 @@ def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.
     kept_chars = np.where(keep, para.chars, 0)
     kept_before = np.cumsum(kept_chars) - kept_chars
     short = np.flatnonzero((para.chars <= RELATED_CHARS) & (kept_before >= RELATED_ARTICLE_CHARS)
-                           & (para.column("link_density") < 0.5))
+                           & (_column(para, "link_density") < 0.5))
     found = []
     for i in short.tolist():
         if not related_mark(para.texts[i]):
             continue
-        kept = np.r_[0, np.cumsum(keep[:i])]  # kept paragraphs before each index up to i
-        for start, end in para.spans[:, :, i].tolist():
-            if kept[i] > kept[start]:  # the box would hold the kept text above the heading
-                break
-            if end > i + 1:
-                keep[i:end] = False
-                barred[i:end] = True
-                found.append(para.texts[i])
-                break
+        end = _related_box_end(para, keep, i)
+        if end > i + 1:
+            keep[i:end] = False
+            barred[i:end] = True
+            found.append(para.texts[i])
     return found
+
+
+def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int:
+    """One past the last paragraph of the box headed by paragraph ``i`` (``i + 1``:
+    none): the smallest ancestor holding paragraphs after it, when it holds none of the
+    kept text above; in the article's own container (flat markup), the run of link lines
+    (titles of other pages) that follows the heading."""
+    kept = np.r_[0, np.cumsum(keep[:i])]  # kept paragraphs before each index up to i
+    for start, end in para.spans[:, :, i].tolist():
+        if kept[i] > kept[start]:  # the box would hold the kept text above the heading
+            break
+        if end > i + 1:
+            return end
+    link = _column(para, "link_density")
+    end = i + 1
+    while end < len(keep) and not para.heading[end] and (link[end] >= 0.5 or not para.chars[end]):
+        end += 1
+    return end if link[i + 1:end].any() else i + 1
+
+
+def _drop_appended_articles(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> list[str]:
+    """Drop the other articles a page holds beside its own (the next story an infinite
+    scroll appended, the previous one of a series), and mark them in ``barred``; their
+    headings.
+
+    The page's article is the largest container of its title heading (at most
+    :data:`features.LEVELS` - 1 levels up) that holds no other heading of the title's
+    level or above and at least :data:`APPENDED_ARTICLE_CHARS` of kept text; another
+    article is a sibling of it that looks the same (tag, and class or id words:
+    :func:`_similar_elements`) and holds a heading of that level.  What lies between them
+    (a newsletter box, a share bar) goes with the other articles when it holds less than
+    half the page's article's kept text."""
+    found = _title_article(para, keep)
+    if found is None:
+        return []
+    level, start, end, kept_chars = found
+    element = _ancestor(page.blocks[para.starts[para.title_index]], level)
+    parent = element.getparent() if element is not None else None
+    if parent is None:
+        return []
+    tops = (para.heading > 0) & (para.heading <= para.heading[para.title_index])
+    ranges = [_element_range(page, para, sibling, int(h)) for h in np.flatnonzero(tops).tolist()
+              if (h < start or h >= end)
+              and (sibling := _child_holding(parent, page.blocks[para.starts[h]].node)) is not None
+              and _similar_elements(sibling, element)]
+    if not ranges:
+        return []
+    region = np.zeros(len(keep), bool)
+    for first, last in ranges:
+        region[first:last] = True
+    # what lies between: with the other articles, unless it holds more text than the
+    # page's own (then the title's container was only the article's head)
+    between = np.zeros(len(keep), bool)
+    between[min(min(r[0] for r in ranges), end):max(max(r[1] for r in ranges), start)] = True
+    between &= ~region
+    between[start:end] = False
+    if para.chars[between & keep].sum() <= kept_chars / 2:
+        region |= between
+    headings = [para.texts[h] for h in np.flatnonzero(tops & region & keep).tolist()]
+    keep &= ~region
+    barred |= region
+    return headings
+
+
+def _drop_boxes_beside(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> None:
+    """Drop what the model kept outside the page's article (:func:`_article_span`) in a
+    box whose class/id/role names what is no article (:data:`BESIDE_GROUPS`: a
+    newsletter sign-up, a share bar, an advertisement, related links, a menu, a footer;
+    its container or the two elements above), and mark it in ``barred``.  Inside the
+    article the model's verdict stands: a box there may be named so for its style."""
+    found = _article_span(para, keep)
+    if found is None:
+        return
+    start, end = found
+    outside = np.ones(len(keep), bool)
+    outside[start:end] = False
+    named = np.zeros(len(keep), bool)
+    for group in BESIDE_GROUPS:
+        named |= _column(para, f"dist_{group}") <= 2
+    dropped = keep & outside & named
+    keep &= ~dropped
+    barred |= dropped
+
+
+def _article_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] | None:
+    """The paragraphs (first, one past the last) of the smallest ancestor of the kept
+    title heading that holds :data:`ARTICLE_SHARE` of the kept text and at least
+    :data:`APPENDED_ARTICLE_CHARS` besides the title; None when there is none."""
+    title = para.title_index
+    if title < 0 or not para.heading[title] or not keep[title]:
+        return None
+    kept = np.r_[0, np.cumsum(np.where(keep, para.chars, 0))]
+    for level in range(1, features.LEVELS):
+        start, end = para.spans[level, :, title].tolist()
+        inside = kept[end] - kept[start]
+        if inside >= ARTICLE_SHARE * kept[-1]:
+            return (start, end) if inside - para.chars[title] >= APPENDED_ARTICLE_CHARS else None
+    return None
+
+
+#: the page's article holds at least this share of the kept text
+ARTICLE_SHARE = 2 / 3
+#: the groups of class/id/role words that name a box beside an article
+BESIDE_GROUPS = ("social", "ad", "related", "nav", "footer", "t_nav", "t_footer")
+
+
+#: the page's article holds at least this many kept characters besides its title
+APPENDED_ARTICLE_CHARS = 300
+
+
+def _title_article(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(level, first, one past the last paragraph, kept characters) of the largest
+    ancestor of the title heading holding no other heading of its level or above, when it
+    holds :data:`APPENDED_ARTICLE_CHARS` of kept text besides the title and is not the
+    topmost level :attr:`Paragraphs.spans` knows (its parent is needed)."""
+    title = para.title_index
+    if title < 0 or not para.heading[title] or not keep[title]:
+        return None
+    tops = np.r_[0, np.cumsum((para.heading > 0) & (para.heading <= para.heading[title]))]
+    kept = np.r_[0, np.cumsum(np.where(keep, para.chars, 0))]
+    best = None
+    for level in range(1, features.LEVELS - 1):
+        start, end = para.spans[level, :, title].tolist()
+        if tops[end] - tops[start] > 1:
+            break
+        best = (level, start, end, int(kept[end] - kept[start] - para.chars[title]))
+    if best is None or best[3] < APPENDED_ARTICLE_CHARS:
+        return None
+    return best
+
+
+def _ancestor(block: Block, level: int):  # type: ignore[no-untyped-def]
+    """The element ``level`` levels above a block's container (its nearest block-level
+    element, level 0: the elements :attr:`Paragraphs.spans` counts)."""
+    node = block.node
+    while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
+        node = node.getparent()
+    for _ in range(level):
+        if node is None:
+            return None
+        node = node.getparent()
+    return node
+
+
+def _child_holding(parent, node):  # type: ignore[no-untyped-def]
+    """The child of ``parent`` that is ``node`` or holds it; None when ``parent`` does not."""
+    while node is not None:
+        up = node.getparent()
+        if up is parent:
+            return node
+        node = up
+    return None
+
+
+def _element_range(page: Page, para: features.Paragraphs, element,  # type: ignore[no-untyped-def]
+                   at: int) -> tuple[int, int]:
+    """The paragraphs (first, one past the last) of ``element``, which holds paragraph ``at``."""
+    inside = set(element.iter())
+    blocks, starts = page.blocks, para.starts
+    first, last = at, at + 1
+    while first > 0 and blocks[starts[first - 1]].node in inside:
+        first -= 1
+    while last < len(starts) and blocks[starts[last]].node in inside:
+        last += 1
+    return first, last
+
+
+def _similar_elements(a, b) -> bool:  # type: ignore[no-untyped-def]
+    """Whether two elements look like two articles of a kind: two ``<article>``s, or the
+    same tag and half their class and id words in common (digits left out: ``post-12``
+    and ``post-13`` are alike), one of which names an article (``post``, ``story``…;
+    not two ``<section class="chapter">`` of one story)."""
+    if a.tag != b.tag:
+        return False
+    words_a, words_b = _element_words(a), _element_words(b)
+    common = words_a & words_b
+    if a.tag == "article" and not (words_a | words_b):
+        return True
+    return (len(common) >= 0.5 * len(words_a | words_b)
+            and (a.tag == "article" or any(_ARTICLE_WORD.search(w) for w in common)))
+
+
+def _element_words(el) -> frozenset[str]:  # type: ignore[no-untyped-def]
+    """The class and id words of an element, digits left out."""
+    return frozenset(w for w in _DIGITS.sub("", f"{el.get('class') or ''} {el.get('id') or ''}").split()
+                     if w.strip("-_"))
+
+
+_DIGITS = re.compile(r"\d+")
+#: a class or id word naming an article
+_ARTICLE_WORD = re.compile(r"post|article|story|entry|news|blog")
 
 
 def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
@@ -320,7 +603,7 @@ def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
     kept most of its characters; dropped otherwise.  Half a listing is no use to a reader,
     and a code line's own features (few stop words, much punctuation) look like
     boilerplate, so the lines of one block are decided together from their context."""
-    code = np.flatnonzero(para.column("dist_t_code") == 0)
+    code = np.flatnonzero(_column(para, "dist_t_code") == 0)
     if not len(code):
         return
     n = len(keep)
@@ -345,6 +628,209 @@ def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
 CODE_CONTEXT = 2
 
 
+def _keep_boundary_lines(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+                         probability: np.ndarray) -> None:
+    """Keep the lines the model doubts at the edges of what it kept and in its gaps: a
+    paragraph between two kept ones (at most :data:`GAP` apart) that shares an ancestor
+    with one of them (a standfirst in a box of its own under the title, a line that is
+    only a link or an address, an item's text under a kept heading of a listicle, a
+    quoted post inside a forum post, an embedded tweet); and the short ones
+    (:data:`EDGE_CHARS`, at most :data:`EDGE`) after the last kept paragraph of a run, in
+    its parent (a credit line, "Additional reporting by…", an italic "Update:" note,
+    a bold closing line, the rest of a description written as ``<br>``-separated lines).
+
+    The model judges each line from its own look, and these look like boilerplate (short,
+    no sentence, a link), while a reader reads them as part of the text around them.
+    A line inside a box that names boilerplate (:data:`BOUNDARY_GROUPS`, the box not
+    around the kept neighbour too), a line with links (but one that is a single link in
+    the kept text's own container, or a quote's), a figure's caption (it goes with its
+    image: :func:`_keep_figures`), a code line (it goes with its block) and a line the
+    model rejects outright (under :data:`BOUNDARY_FLOOR`) stay out."""
+    density = _column(para, "link_density")
+    quoted = _column(para, "dist_t_quote") <= 1
+    eligible = (~barred & ~keep & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
+                & (_column(para, "dist_t_figure") > 1) & (_column(para, "dist_t_code") > 0))
+    # an embedded post's attribution links its author and date: a quote may hold links
+    plain = (density <= PLAIN_LINKS) | (quoted & (density < 0.5))
+    media = _column(para, "dist_media") <= 1
+    _keep_like_kept(para, keep, eligible & plain & ~media)
+    _fill_gaps(para, keep, eligible, plain, density >= 0.9, media)
+    _extend_edges(para, keep, eligible & plain & (para.chars <= EDGE_CHARS), media)
+
+
+def _keep_like_kept(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray) -> None:
+    """Keep the ``eligible`` paragraphs of a structure (:attr:`Paragraphs.signature`:
+    the posts of a thread, the items of a list) that repeats at least :data:`LIKE_KEPT`
+    times and whose text is mostly kept (:data:`LIKE_KEPT_SHARE`): the model judges
+    the last replies of a thread by their neighbourhood, the footer, and lets them go."""
+    signature = para.signature
+    weight = para.chars + 1.0
+    total = np.bincount(signature, weight)
+    kept = np.bincount(signature, weight * keep, minlength=len(total))
+    count = np.bincount(signature)
+    like = (count >= LIKE_KEPT) & (kept >= LIKE_KEPT_SHARE * total)
+    keep |= eligible & like[signature]
+
+
+#: a structure repeated this many times, whose text is kept at least this share, is kept whole
+LIKE_KEPT = 3
+LIKE_KEPT_SHARE = 0.5
+
+
+def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray, plain: np.ndarray,
+               link_line: np.ndarray, media: np.ndarray) -> None:
+    """Keep the ``eligible`` paragraphs between two kept ones at most :data:`GAP` apart
+    that share an ancestor with one of them (``plain`` ones) or whose parent holds both
+    (a ``link_line``), outside boilerplate boxes; a line in a box named as a caption or a
+    credit only in the kept text's own container (a photo's caption goes with the
+    photo: :func:`_keep_figures`)."""
+    kept = np.flatnonzero(keep)
+    lines = np.flatnonzero(eligible & (plain | link_line))
+    if len(kept) < 2 or not len(lines):
+        return
+    at = np.searchsorted(kept, lines)
+    inside = (at > 0) & (at < len(kept))
+    lines, at = lines[inside], at[inside]
+    before, after = kept[at - 1], kept[np.minimum(at, len(kept) - 1)]
+    near = after - before - 1 <= GAP
+    lines, before, after = lines[near], before[near], after[near]
+    if not len(lines):
+        return
+    shared = plain[lines] & (_share(para, lines, before, 3, 2) | _share(para, lines, after, 3, 2))
+    shared |= link_line[lines] & _share(para, lines, before, 1, 2) & _share(para, lines, after, 1, 2)
+    own = _share(para, lines, before, 1, 1) | _share(para, lines, after, 1, 1)
+    keep[lines[shared & (~media[lines] | own) & _clear_of_boilerplate(para, lines, before)]] = True
+
+
+def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray, media: np.ndarray) -> None:
+    """Keep the ``short`` lines after the last paragraph of each kept run, one after the
+    other while each shares the previous one's parent (at most :data:`EDGE`; a line in a
+    box named as a caption or a credit, its very parent)."""
+    n = len(keep)
+    ends = np.flatnonzero(keep[:-1] & ~keep[1:] & short[1:]).tolist()
+    for last in ends:
+        line = last + 1
+        while line < min(n, last + 1 + EDGE) and short[line] and not keep[line]:
+            pair = (np.array([line]), np.array([line - 1]))
+            up = 1 if media[line] else 2
+            if not (_share(para, *pair, up, 1)[0] and _clear_of_boilerplate(para, *pair)[0]):
+                break
+            keep[line] = True
+            line += 1
+
+
+#: a gap of at most this many paragraphs between two kept ones is filled
+GAP = 5
+#: a boundary line holds at most this share of link text (a line of one link aside)
+PLAIN_LINKS = 0.0
+#: the short lines (at most EDGE_CHARS) after a kept one are kept, at most EDGE of them
+EDGE = 6
+EDGE_CHARS = 250
+#: a line the model gives less than this is not brought back
+BOUNDARY_FLOOR = 0.05
+#: a line in a box named so (class/id/role or tag, its container or parent) is no boundary line
+BOUNDARY_GROUPS = ("nav", "footer", "header", "sidebar", "comment", "social", "related", "ad", "meta", "overlay",
+                   "t_nav", "t_footer", "t_aside", "t_form", "t_header")
+
+
+def _column(para: features.Paragraphs, name: str) -> np.ndarray:
+    """A feature column by name, its position looked up in a table
+    (``Paragraphs.column`` searches the names)."""
+    return para.X[:, _positions()[name]]
+
+
+@lru_cache(maxsize=1)
+def _positions() -> dict[str, int]:
+    return {name: i for i, name in enumerate(features.names())}
+
+
+def _share(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray, up: int, up_other: int) -> np.ndarray:
+    """Whether each of ``lines`` and the paragraph ``others`` beside it (-1: none) have a
+    common ancestor at most ``up`` levels above the line's container and ``up_other``
+    above the other's (the same paragraph range at both places)."""
+    mine = para.spans[:up + 1, :, lines]  # (levels, 2, lines)
+    theirs = para.spans[:up_other + 1, :, np.maximum(others, 0)]
+    same = (mine[:, None, 0] == theirs[None, :, 0]) & (mine[:, None, 1] == theirs[None, :, 1])
+    return same.any(axis=(0, 1)) & (others >= 0)
+
+
+def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Whether each of ``lines`` lies in no box of :data:`BOUNDARY_GROUPS` (its container
+    or parent) that the kept paragraph ``others`` beside it is not inside too; an
+    embedded post (a ``<blockquote class="twitter-tweet">``) is a quote, not a share bar."""
+    positions = _positions()
+    columns = [positions[f"dist_{group}"] for group in BOUNDARY_GROUPS]
+    boxed = (para.X[lines][:, columns] <= 1) & (para.X[others][:, columns] > 3)  # (lines, groups)
+    quoted = para.X[lines, positions["dist_t_quote"]] <= 1
+    boxed[:, BOUNDARY_GROUPS.index("social")] &= ~quoted
+    return ~boxed.any(axis=1)
+
+
+def _drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
+    """Leave out the kept lines that are a control, not text: "Click to expand...",
+    "Show more" (a forum quote's or a long post's toggle)."""
+    for i in np.flatnonzero(keep & (para.chars <= CONTROL_CHARS)).tolist():
+        if _CONTROL.fullmatch(para.texts[i].strip().lower()):
+            keep[i] = False
+
+
+CONTROL_CHARS = 30
+_CONTROL = re.compile(r"(?:click to (?:expand|shrink)|(?:show|see|view) (?:more|less)|expand|collapse)\s*(?:\.\.\.|…)?")
+
+
+def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> None:
+    """Keep the article's images and their captions: an image paragraph between two kept
+    paragraphs (at most :data:`GAP` apart) sharing an ancestor with one of them, or among
+    the :data:`FIGURE_EDGE` before or after the kept text, sharing an ancestor with it (a
+    lead image above the title, a figure after the last paragraph); then a caption
+    (``<figcaption>``, or the text of the image's ``<figure>``) beside a kept image.  Not
+    an icon, an avatar, a smiley, a tracking pixel or an advertisement
+    (``Block.decorative``), nor an image in a box that names boilerplate."""
+    kept = np.flatnonzero(keep)
+    images = np.flatnonzero(~keep & ~barred & (_column(para, "is_image") > 0))
+    if not len(kept) or not len(images):
+        return
+    at = np.searchsorted(kept, images)
+    before = np.where(at > 0, kept[np.maximum(at - 1, 0)], -1)
+    after = np.where(at < len(kept), kept[np.minimum(at, len(kept) - 1)], -1)
+    between = (before >= 0) & (after >= 0) & (after - before - 1 <= GAP)
+    near = (between | ((before >= 0) & (images - before <= FIGURE_EDGE))
+            | ((after >= 0) & (after - images <= FIGURE_EDGE)))
+    near[near] = [_illustration(page, s, e) for s, e in zip(para.starts[images[near]].tolist(),
+                                                             para.ends[images[near]].tolist())]
+    if not near.any():
+        return
+    images, before, after, between = images[near], before[near], after[near], between[near]
+    between &= _share(para, images, before, 3, 2) | _share(para, images, after, 3, 2)
+    edge = (((before >= 0) & (images - before <= FIGURE_EDGE) & _share(para, images, before, 2, 2))
+            | ((after >= 0) & (after - images <= FIGURE_EDGE) & _share(para, images, after, 2, 2)))
+    clean = _clear_of_boilerplate(para, images, np.where(before >= 0, before, after))
+    chosen = images[(between | edge) & clean]
+    keep[chosen] = True
+    _keep_captions(para, keep, barred, chosen)
+
+
+def _illustration(page: Page, start: int, end: int) -> bool:
+    """Whether the blocks ``start``…``end`` are images only, not all decorative."""
+    blocks = page.blocks[start:end]
+    return all(b.image for b in blocks) and not all(b.decorative for b in blocks)
+
+
+#: an image at most this many paragraphs before or after the kept text is the article's
+FIGURE_EDGE = 2
+
+
+def _keep_captions(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray, images: np.ndarray) -> None:
+    """Keep the caption beside each of the kept ``images``: the next or previous
+    paragraph, when it is in a ``<figcaption>`` or shares the image's ``<figure>``."""
+    figure = _column(para, "dist_t_figure")
+    for i in images.tolist():
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(keep) and not keep[j] and not barred[j] and figure[j] <= 1 and para.chars[j]:
+                if _share(para, np.array([j]), np.array([i]), 1, 1)[0]:
+                    keep[j] = True
+
+
 def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
     """Keep the title heading when it precedes or sits inside the kept content."""
     i = para.title_index
@@ -356,29 +842,35 @@ def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
 
 
 def _fallback(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray,
-              choice: np.ndarray) -> dict:
+              choice: np.ndarray, barred: np.ndarray) -> dict:
     """When the model kept almost nothing of a page (or nothing at all of a small page
     that has text): keep the low-link paragraphs it ranks near its best guess, or else
-    the best container's (of the paragraphs in ``choice``).
+    the best container's, or else the page's text it ranks best (of the paragraphs in
+    ``choice``).  What the steps dropped (``barred``) is neither rescued nor counted in
+    the page's text: a comment section is no part of what the kept text is compared with.
 
     On a page unlike its training pages the model's probabilities can all fall below
     the threshold while their order is still right (a short article under a 900-entry
     category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
-    rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best."""
-    total = int(para.chars.sum())
+    rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  The
+    last makes sure a page with text never comes out empty: a small page whose few
+    lines the model all rejects (an opening-hours notice under a menu)."""
+    total = int(para.chars[~barred].sum())
+    choice = choice & ~barred
     kept = int(para.chars[keep].sum())
-    if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept):
+    if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept) or not total:
         return {}
-    low_link = (para.column("link_density") < 0.5) & choice
+    low_link = (_column(para, "link_density") < 0.5) & choice
     probability = np.where(choice, probability, 0.0)
     reason = f"the model kept {kept} of {total} characters"
     ranked = low_link & (probability >= FALLBACK_RELATIVE * probability.max())
-    container = low_link & (para.column("in_top") > 0)
+    container = low_link & (_column(para, "in_top") > 0)
     # a ranking that singles out no part of the page (most of its text near the best
-    # guess) says nothing: the container then
-    if int(para.chars[ranked].sum()) > RANKED_SHARE * total:
-        ranked = np.zeros_like(keep)
-    for name, rescue in (("model-ranked", ranked), ("best-container", container)):
+    # guess) says nothing: the container then, and that ranking only when nothing else is
+    singled = ranked if int(para.chars[ranked].sum()) <= RANKED_SHARE * total else np.zeros_like(keep)
+    best = choice & (para.chars > 0) & (probability >= probability[choice & (para.chars > 0)].max(initial=0.0))
+    for name, rescue in (("model-ranked", singled), ("best-container", container), ("page-text", ranked),
+                         ("best-paragraph", best)):
         if int(para.chars[rescue].sum()) > kept:
             keep |= rescue
             return {"fallback": name, "reason": reason}

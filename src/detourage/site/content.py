@@ -20,6 +20,10 @@ holding the article body*.  Here:
   tokens × (1 − cos), the cosine (seed: "similarité cosinus") between its text and the
   text at the same XPath of the reference page (the cluster's pivot), 1 − 0 when the
   reference has nothing there.
+* **Common text** (:func:`common_text`): the blocks whose text most of the template's
+  other articles hold at the same key — what the ``template`` method's filter drops from
+  a single-page method's output (the weights above call a text held by one other page
+  template text; the filter asks for more, see :func:`common_text`).
 * **Selection** (:func:`select`): weights are summed up the tree (the seed's
   back-propagation); comment and gallery elements (id or class, seed: "commentaires",
   "gallery") and the elements a reader cannot see weigh nothing.  Among the elements
@@ -161,6 +165,31 @@ class Reference:
     #: when the compared page was one of the template's pages, its own (key, text) pairs
     #: are discounted (a text it holds twice is not template text)
     own: frozenset[str] = frozenset()
+    #: the template's articles (groups of copies) other than the compared page's own
+    others: int = 0
+
+
+def held(texts: Sequence[BlockText], reference: Reference) -> list[int]:
+    """For each block, how many of the template's other articles hold its text at its
+    :attr:`~BlockText.key` (0 for a block without tokens)."""
+    out = []
+    for t in texts:
+        pair = f"{t.key}\t{t.digest}"
+        out.append(reference.recurring.get(pair, 0) - (pair in reference.own) if t.tokens else 0)
+    return out
+
+
+def common_text(texts: Sequence[BlockText], reference: Reference, *, at_least: int,
+                share: float) -> list[bool]:
+    """Which blocks are the site's common text: held at their place by at least
+    ``at_least`` of the template's other articles and by at least ``share`` of them.
+
+    ``at_least`` 2 rather than 1: two pages holding one text are as often one article
+    published twice (under two URLs, with other sidebars) as a template."""
+    if reference.others <= 0:
+        return [False] * len(texts)
+    need = max(at_least, math.ceil(share * reference.others))
+    return [n >= need for n in held(texts, reference)]
 
 
 def pivot_texts(page: Page, texts: Sequence[BlockText]) -> dict[str, str]:
@@ -179,13 +208,8 @@ def weights(page: Page, texts: Sequence[BlockText], reference: Reference) -> lis
     for i, t in enumerate(texts):
         by_xpath.setdefault(t.xpath, []).append(i)
     cos_cache: dict[str, float] = {}
-    for t in texts:
-        if not t.tokens:
-            out.append(0.0)
-            continue
-        pair = f"{t.key}\t{t.digest}"
-        held = reference.recurring.get(pair, 0) - (1 if pair in reference.own else 0)
-        if held >= 1:
+    for t, n in zip(texts, held(texts, reference), strict=True):
+        if not t.tokens or n >= 1:
             out.append(0.0)
             continue
         other = reference.pivot.get(t.xpath)

@@ -287,7 +287,7 @@ def reference_for(template: Template, site: str, summary: PageSummary,
         if summary.fingerprint in cl.members:
             own = frozenset(cl.own.get(summary.fingerprint, summary.pairs))
             pivot = cl.second if summary.fingerprint in cl.pivot_copies else cl.pivot
-            return Match(Reference(cl.recurring, pivot, own), site, c, 0.0)
+            return Match(Reference(cl.recurring, pivot, own, cl.groups - 1), site, c, 0.0)
     if summary.fingerprint in entry.outliers:
         return Match(None, site, reason="outlier" if entry.pages > 1 else "single page")
     if not entry.clusters:
@@ -297,7 +297,7 @@ def reference_for(template: Template, site: str, summary: PageSummary,
     best = int(np.argmax(shares))
     if shares[best] >= CORE_SHARE:
         cl = entry.clusters[best]
-        return Match(Reference(cl.recurring, cl.pivot), site, best, None, share=shares[best])
+        return Match(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, None, share=shares[best])
     # otherwise the nearest template by structure, if within its radius
     signature = summary.signature if summary.signature is not None else site_distance.signature(tree)
     dists = [site_distance.distance(signature, cl.signature) for cl in entry.clusters]
@@ -305,7 +305,7 @@ def reference_for(template: Template, site: str, summary: PageSummary,
     cl = entry.clusters[best]
     if dists[best] > cl.radius * RADIUS_SLACK + RADIUS_MARGIN:
         return Match(None, site, best, dists[best], reason="no comparable template", share=shares[best])
-    return Match(Reference(cl.recurring, cl.pivot), site, best, dists[best], share=shares[best])
+    return Match(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, dists[best], share=shares[best])
 
 
 # --------------------------------------------------------------------- fitting many pages

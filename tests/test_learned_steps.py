@@ -1,0 +1,347 @@
+"""The learned extractor's page-level steps after the trees, one failure class each
+(issue 32): comment threads, appended articles and teaser boxes, boundary lines, figures,
+listicle items and forum quotes, and never an empty output for a page with text.
+
+Each page is generated here; toy tree ensembles stand in for the shipped model so that
+what a step does is tested apart from what the model learned (a model that keeps the
+long paragraphs and doubts the short lines is the usual case on an unfamiliar site),
+and a few pages go through the shipped model end to end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from detourage.api import load, run
+from detourage.learned import features
+from detourage.learned.forest import Forest, Model
+from detourage.methods import learned
+from detourage.render import render
+
+SENTENCE = ("The council met on Tuesday evening to discuss the plan, and after a long debate, the members "
+            "agreed that the works would start in the spring, weather permitting.")
+
+
+def story(n: int, word: str = "Paragraph") -> str:
+    """``n`` article paragraphs, numbered from 0."""
+    return "".join(f"<p>{word} {i} of the story. {SENTENCE}</p>" for i in range(n))
+
+
+def shell(body: str, title: str = "Council approves the harbour plan", head: str = "") -> str:
+    """A page: a menu, ``body``, a footer."""
+    return (f"<html><head><title>{title} - The Gazette</title>{head}</head><body>"
+            "<header class='site-header'><nav class='menu'><ul><li><a href='/'>Home</a></li>"
+            "<li><a href='/news'>News</a></li><li><a href='/sport'>Sport</a></li></ul></nav></header>"
+            f"{body}<footer class='site-footer'><p>© 2026 The Gazette. All rights reserved.</p></footer>"
+            "</body></html>")
+
+
+def _split(at: float, short: float, long: float = 9.0) -> Model:
+    """Paragraphs longer than ``at`` characters get the log-odds ``long``, the others ``short``."""
+    forest = Forest(np.array([features.names().index("log_chars"), 0, 0], np.int32), np.array([np.log1p(at), 0, 0]),
+                    np.array([1, -1, -1], np.int32), np.array([2, -1, -1], np.int32),
+                    np.array([0.0, short, long]), np.zeros(1, np.int32), bias=0.0)
+    return Model(forest, features.names(), 0.5, {"name": f"longer than {at}"})
+
+
+def _constant(bias: float) -> Model:
+    """Every paragraph gets the log-odds ``bias``."""
+    forest = Forest(np.zeros(1, np.int32), np.zeros(1), np.array([-1], np.int32), np.array([-1], np.int32),
+                    np.zeros(1), np.zeros(1, np.int32), bias=bias)
+    return Model(forest, features.names(), 0.5, {"name": f"constant {bias}"})
+
+
+#: keeps the long paragraphs, doubts the short lines (probability 0.27)
+LONG_LINES = _split(100, -1.0)
+#: keeps the long paragraphs, rejects the short lines outright
+ONLY_LONG = _split(100, -9.0)
+EVERYTHING = _constant(9.0)
+
+
+def extract(html: str, model: Model | None = None, **options):  # type: ignore[no-untyped-def]
+    return run(load(html, url="https://gazette.example/2026/05/harbour.html"), "learned",
+               {"learned": learned.Options(model=model, **options)})
+
+
+# ------------------------------------------------------------------ comments
+
+
+def wordpress(n: int, words: int = 40) -> str:
+    """A WordPress post and a list of ``n`` readers' comments (the default theme's markup)."""
+    body = " ".join(["I have been reading this blog for years and this recipe is one of the best, thank you."]
+                    * (words // 17 + 1))
+
+    def comment(i: int) -> str:
+        return (f'<li id="comment-{i}" class="comment even thread-even depth-1"><article id="div-comment-{i}" '
+                'class="comment-body"><footer class="comment-meta"><div class="comment-author vcard">'
+                f'<img alt="" src="https://secure.gravatar.com/avatar/{i}?s=50" class="avatar" height="50" width="50">'
+                f'<b class="fn"><a href="https://reader{i}.example">Reader {i}</a></b> <span class="says">says:</span>'
+                f'</div><div class="comment-metadata"><a href="#comment-{i}"><time>May {i % 28 + 1}, 2026 at 10:12 am'
+                f'</time></a></div></footer><div class="comment-content"><p>Comment {i}. {body}</p>'
+                f'<p>Comment {i} again: do you think it works with less sugar? My husband is diabetic.</p></div>'
+                f'<div class="reply"><a class="comment-reply-link" href="#c{i}">Reply</a></div></article></li>')
+
+    return shell(f"<main><article class='post-12 post type-post'><header class='entry-header'>"
+                 f"<h1 class='entry-title'>Council approves the harbour plan</h1></header>"
+                 f"<div class='entry-content'>{story(8)}</div></article>"
+                 f"<div id='comments' class='comments-area'><h2 class='comments-title'>{n} thoughts on "
+                 f"&ldquo;Council approves the harbour plan&rdquo;</h2><ol class='comment-list'>"
+                 + "".join(comment(i) for i in range(n))
+                 + "</ol><div id='respond'><h3>Leave a Reply</h3><form><textarea name=comment></textarea></form>"
+                 "</div></div></main>")
+
+
+def test_a_long_comment_list_stays_out_and_the_fallback_does_not_bring_it_back():
+    # the article is under 5 % of the page: the fallback used to take the comment list
+    # (the page's best container) back, bodies without their names and dates
+    result = extract(wordpress(60, words=120), LONG_LINES)
+    assert "Paragraph 7 of the story" in result.text
+    assert "Comment 3." not in result.text and "fallback" not in result.labels.details["learned"]
+    kept = extract(wordpress(60, words=120), LONG_LINES, comments=True).text
+    assert "Comment 3." in kept and "Paragraph 7" in kept
+
+
+@pytest.mark.parametrize("n", [3, 30])
+def test_shipped_model_leaves_a_wordpress_comment_list_out(n):
+    result = extract(wordpress(n))
+    assert "Paragraph 7 of the story" in result.text and "Comment 1." not in result.text
+    assert "Comment 1." in extract(wordpress(n), comments=True).text
+
+
+def test_replies_a_forum_marks_as_schema_comments_stay():
+    # XenForo marks every reply of a thread itemtype="https://schema.org/Comment"
+    posts = "".join(f"<article class='message message--post' itemscope itemtype='https://schema.org/Comment'>"
+                    f"<div class='message-content'>Reply {i}. I built the same bench last year, and the trick is to "
+                    "cut the legs a little long and trim them once it stands.</div></article>" for i in range(4))
+    text = extract(shell(f"<main><h1>Beginner projects</h1><article class='message message--post'>{story(8)}"
+                         f"</article>{posts}</main>", title="Beginner projects"), EVERYTHING).text
+    assert "Paragraph 7" in text and "Reply 3." in text
+
+
+@pytest.mark.parametrize("line, opens", [
+    ("310 Responses to “How to bake bread”", True), ("30 thoughts on “Council approves the harbour plan”", True),
+    ("One reply to “Hello world”", True), ("No comments on this post", True),
+    ("12 responses to the survey were positive.", False), ("Thoughts on the harbour plan", False),
+])
+def test_counted_comment_headings(line, opens):
+    assert learned.comment_mark(line, heading=True) is opens
+    assert learned.comment_mark(line, heading=False) is opens
+
+
+def test_an_unnamed_list_under_a_counted_heading_is_cut():
+    flat = (f"<div>{story(6)}<h3>3 Responses to “Council approves the harbour plan”</h3>"
+            + "".join(f"<p>Comment {i}. I think the council is right, the harbour needed this for years.</p>"
+                      for i in range(3)) + "</div>")
+    result = extract(shell(flat), EVERYTHING)
+    assert "Paragraph 5" in result.text and "Comment 1." not in result.text
+    assert result.labels.details["learned"]["comment_mark"].startswith("3 Responses")
+
+
+def test_a_forum_thread_keeps_its_posts_and_their_quotes():
+    quote = ("<blockquote class='bbCodeBlock bbCodeBlock--quote'><div class='bbCodeBlock-title'>user0 said:</div>"
+             "<div class='bbCodeBlock-content'><div class='bbCodeBlock-expandContent'>The quotas were set by people "
+             "who never went out on a boat.</div><div class='bbCodeBlock-expandLink'><a>Click to expand...</a></div>"
+             "</div></blockquote>")
+
+    def post(i: int, q: str = "") -> str:
+        return (f"<article class='message message--post'><div class='message-user'><a href='/u{i}'>user{i}</a>"
+                f"</div><div class='message-content'><div class='bbWrapper'>{q}Post {i}: I think the new quotas will "
+                "hurt the small boats most, and nobody asked them what they thought about it.</div></div></article>")
+
+    forum = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'
+    html = shell("<main><h1>New fishing quotas in the bay</h1><div class='block-body'>"
+                 + "".join(post(i, quote if i % 2 else "") for i in range(6)) + "</div></main>",
+                 title="New fishing quotas in the bay", head=forum)
+    text = extract(html, LONG_LINES).text
+    assert all(f"Post {i}:" in text for i in range(6))
+    assert text.count("The quotas were set by people") == 3 and "Click to expand" not in text
+
+
+# --------------------------------------------------------- appended content
+
+
+def infinite_scroll(tag: str = "article") -> str:
+    def one(i: int, title: str) -> str:
+        return (f"<{tag} class='post post-{i} type-post category-c{i}'><header><h1 class='entry-title'>{title}</h1>"
+                f"</header><div class='entry-content'>{story(5, f'Article{i} paragraph')}</div></{tag}>")
+
+    box = ("<div class='newsletter-signup'><h3>Get the morning briefing</h3><p>Sign up to receive our newsletter "
+           "every morning with the day's top stories, and never miss a thing.</p></div>")
+    return shell(f"<main>{one(1, 'Council approves the harbour plan')}{box}"
+                 f"{one(2, 'Fishermen protest new quotas in the bay')}{box}"
+                 f"{one(3, 'School reopens after the floods')}</main>")
+
+
+@pytest.mark.parametrize("tag", ["article", "div"])
+def test_articles_appended_after_the_page_s_own_are_dropped(tag):
+    result = extract(infinite_scroll(tag), EVERYTHING)
+    assert "Article1 paragraph 4" in result.text
+    assert "Article2" not in result.text and "Article3" not in result.text and "morning briefing" not in result.text
+    assert result.labels.details["learned"]["appended_articles"] == [
+        "Fishermen protest new quotas in the bay", "School reopens after the floods"]
+    assert "Article2" not in extract(infinite_scroll(tag)).text  # the shipped model too
+
+
+def test_a_newsletter_box_beside_the_article_is_dropped_not_one_inside_it():
+    box = ("<div class='newsletter-box'><h3>Get the Gazette newsletter</h3><p>Our best stories on the coast, "
+           "every Friday in your inbox.</p></div>")
+    inside = "<div class='share-note'><p>The council shared the full plan with residents by post.</p></div>"
+    result = extract(shell(f"<main><article class='post'><h1>Council approves the harbour plan</h1>{story(4)}"
+                           f"{inside}</article>{box}</main>"), EVERYTHING)
+    assert "every Friday in your inbox" not in result.text and "Get the Gazette newsletter" not in result.text
+    assert "shared the full plan" in result.text and "Paragraph 3" in result.text
+
+
+def test_the_head_of_an_article_is_not_taken_for_the_article():
+    # the title's container holds a long standfirst; the body is its sibling: the body
+    # stays even though the next story's head looks like this one's
+    def head(i: int, title: str) -> str:
+        return (f"<div class='post-header'><h1>{title}</h1><p>Standfirst {i}. {SENTENCE} {SENTENCE}</p></div>"
+                f"<div class='post-body'>{story(4, f'Story{i} paragraph')}</div>")
+
+    text = extract(shell(f"<main>{head(1, 'Council approves the harbour plan')}"
+                         f"{head(2, 'Fishermen protest new quotas')}</main>"), EVERYTHING).text
+    assert "Story1 paragraph 3" in text
+
+
+def test_the_last_replies_of_a_thread_are_kept_like_the_first():
+    # the model keeps the first half of the page and doubts the rest: the replies of the
+    # same structure follow the ones it kept; the footer does not
+    position = features.names().index("position")
+    forest = Forest(np.array([position, 0, 0], np.int32), np.array([0.5, 0, 0]), np.array([1, -1, -1], np.int32),
+                    np.array([2, -1, -1], np.int32), np.array([0.0, 9.0, -1.0]), np.zeros(1, np.int32), bias=0.0)
+    first_half = Model(forest, features.names(), 0.5, {"name": "first half"})
+    posts = "".join(f"<div class='post'><div class='postbody'><div class='content'>Reply {i}: keep the starter "
+                    "somewhere warm and feed it twice a day until it doubles.</div></div></div>" for i in range(6))
+    text = extract(f"<html><body><h1>Sourdough starter</h1>{posts}<div class='copyright'>Powered by a forum "
+                   "engine</div></body></html>", first_half).text
+    assert all(f"Reply {i}:" in text for i in range(6)) and "Powered by" not in text
+
+
+def test_sections_of_one_story_are_not_appended_articles():
+    chapters = "".join(f"<section class='chapter'><h1>Chapter {i}</h1>{story(3, f'Chapter{i} paragraph')}</section>"
+                       for i in range(1, 4))
+    html = shell(f"<main><section class='chapter'><h1>Council approves the harbour plan</h1>{story(3)}</section>"
+                 f"{chapters}</main>")
+    text = extract(html, EVERYTHING).text
+    assert "Chapter3 paragraph 2" in text
+    flat = shell(f"<main><h1>Council approves the harbour plan</h1>{story(3)}"
+                 f"<h1>Reactions</h1>{story(2, 'More')}</main>")
+    assert "More 1" in extract(flat, EVERYTHING).text
+
+
+def test_a_similar_posts_heading_and_its_titles_after_the_last_paragraph_are_dropped():
+    links = "".join(f"<p><a href='/p{i}'>Another story number {i} about the harbour</a></p>" for i in range(3))
+    result = extract(shell(f"<main><div class='entry'><h1>Council approves the harbour plan</h1>{story(5)}"
+                           f"<h3>Similar posts</h3>{links}</div></main>"), EVERYTHING)
+    assert "Paragraph 4" in result.text and "Similar posts" not in result.text and "Another story" not in result.text
+    assert result.labels.details["learned"]["related_boxes"] == ["Similar posts"]
+
+
+@pytest.mark.parametrize("line, heads", [
+    ("Similar posts", True), ("More in Politics", True), ("Editor’s picks", True), ("Recent posts", True),
+    ("Other stories you may like", True), ("Weitere Beiträge", True), ("Similar triangles", False),
+])
+def test_more_related_headings(line, heads):
+    assert learned.related_mark(line) is heads
+
+
+# ------------------------------------------------------------ boundary lines
+
+
+BOUNDARY = shell(
+    "<main><article><h1>Council approves the harbour plan</h1>"
+    "<div class='standfirst'><p>The works start in spring and cost twelve million.</p></div>"
+    "<div class='article-body'>" + story(4)
+    + "<p><a href='https://gazette.example/report.pdf'>Read the full council report</a></p>"
+    + "<p><a href='mailto:news@gazette.example'>news@gazette.example</a></p>" + story(2, "Later paragraph")
+    + "<p><strong>The council meets again on June 3.</strong></p>"
+    + "<p><em>Additional reporting by John Doe in Brest.</em></p>"
+    + "<blockquote class='twitter-tweet'><p>The harbour plan passed tonight. Big day for the town.</p>"
+    + "&mdash; Mayor Smith (@mayor) <a href='https://twitter.com/mayor/status/1'>May 2, 2026</a></blockquote>"
+    + "<p><em>Update: the vote was confirmed on Wednesday.</em></p></div></article>"
+    + "<aside class='sidebar'><p>Support our journalism</p></aside></main>")
+
+
+@pytest.mark.parametrize("line", [
+    "The works start in spring and cost twelve million.", "Read the full council report", "news@gazette.example",
+    "The council meets again on June 3.", "Additional reporting by John Doe in Brest.",
+    "The harbour plan passed tonight. Big day for the town.", "Update: the vote was confirmed on Wednesday."])
+def test_boundary_lines_the_model_doubts_are_kept(line):
+    assert line not in extract(BOUNDARY, ONLY_LONG).text.splitlines()  # rejected outright: left out
+    lines = extract(BOUNDARY, LONG_LINES).text.splitlines()
+    assert line in lines
+    assert "Support our journalism" not in lines and "Home" not in lines
+
+
+def test_a_description_of_br_separated_lines_is_kept_whole():
+    spec = ("Light walking boots for long days in the mountains, waterproof and made to last many seasons.<br>"
+            "Waterproof leather upper.<br>Vibram sole.<br>Weight: 1.2 kg per pair.<br>Sizes 38 to 47.")
+    html = shell(f"<main><div class='product'><h1>Walking boots Alpine 3</h1><div class='description'>{spec}</div>"
+                 "</div></main>", title="Walking boots Alpine 3")
+    text = extract(html, _split(60, -1.0)).text
+    assert "Weight: 1.2 kg per pair." in text and "Sizes 38 to 47." in text
+
+
+def test_a_listicle_keeps_each_item_under_its_heading():
+    items = "".join(f"<h2>{i}. Visit the old mill number {i} on the river</h2><p>A short walk, open on weekends.</p>"
+                    for i in range(1, 11))
+    html = shell(f"<main><article><h1>Ten things to do in the town</h1><p>{SENTENCE}</p>{items}</article></main>",
+                 title="Ten things to do in the town")
+    # the model keeps the headings (long enough) and doubts the short items under them
+    text = extract(html, _split(40, -1.0)).text
+    assert text.count("A short walk, open on weekends.") == 10
+
+
+def test_a_control_line_is_left_out():
+    para_texts = ["Click to expand...", "Show more", "Expand the harbour"]
+    html = shell("<main><div>" + story(3) + "".join(f"<p>{t}</p>" for t in para_texts) + "</div></main>")
+    lines = extract(html, EVERYTHING).text.splitlines()
+    assert "Click to expand..." not in lines and "Show more" not in lines and "Expand the harbour" in lines
+
+
+# ------------------------------------------------------------------- figures
+
+
+def figures() -> str:
+    figs = "".join(f"<figure class='wp-block-image'><img data-src='/img/photo{i}.jpg' src='/img/photo{i}.jpg' "
+                   f"alt='The harbour at dawn, view {i}'><figcaption>View {i} of the harbour. Photo: Ann Smith"
+                   f"</figcaption></figure><p>Paragraph {i} of the story. {SENTENCE}</p>" for i in range(4))
+    return shell("<main><article><h1>Council approves the harbour plan</h1><img src='/img/lead.jpg' alt='The harbour'>"
+                 f"{figs}<div class='author-box'><img class='avatar' src='/av.png' alt=''>"
+                 "<p>Ann Smith writes about the coast.</p></div>"
+                 "<p><img src='/wp-includes/images/smilies/icon_razz.gif' alt=':P'></p></article>"
+                 "<div class='sidebar'><img src='/img/ad-banner.jpg' alt='Advertisement'></div></main>")
+
+
+def test_the_article_s_figures_and_captions_are_kept():
+    result = extract(figures(), LONG_LINES)
+    images = [b.image for b, label in zip(result.page.blocks, result.labels.labels) if b.image and label.kept]
+    assert images == ["/img/lead.jpg", *(f"/img/photo{i}.jpg" for i in range(4))]
+    assert all(f"View {i} of the harbour. Photo: Ann Smith" in result.text for i in range(4))
+    markdown = render(result, "markdown")
+    assert "](https://gazette.example/img/photo2.jpg)" in markdown and "icon_razz" not in markdown
+    assert "Advertisement" not in result.text
+
+
+def test_shipped_model_keeps_figures_of_an_article():
+    result = extract(figures())
+    kept = [b.image for b, label in zip(result.page.blocks, result.labels.labels) if b.image and label.kept]
+    assert sum(src.startswith("/img/photo") for src in kept) == 4 and "/av.png" not in kept
+
+
+# ------------------------------------------------------------ never empty
+
+
+def test_a_small_page_the_model_rejects_whole_keeps_its_text():
+    html = ("<html><head><title>Contact</title></head><body><div class='nav'><a href='/'>Home</a> | "
+            "<a href='/c'>Contact</a></div><div><b>Opening hours</b><br>Mon-Fri 9-17<br>Sat 10-12</div></body></html>")
+    for model in (None, _constant(-9.0), _split(10, -9.0, -5.0)):
+        result = extract(html, model)
+        assert "Mon-Fri 9-17" in result.text, model
+        assert result.labels.details["learned"]["fallback"] in ("page-text", "best-container", "model-ranked",
+                                                               "best-paragraph")
+    links = extract("<html><body><a href='/a'>Only a link here</a></body></html>", _constant(-9.0))
+    assert links.text == "Only a link here" and links.labels.details["learned"]["fallback"] == "best-paragraph"
+    assert extract("<html><body><div class='nav'></div></body></html>", _constant(-9.0)).text == ""
