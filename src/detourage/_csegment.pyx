@@ -20,7 +20,7 @@ from cpython.list cimport PyList_AsTuple
 from cpython.object cimport PyObject
 from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH,
                               PyUnicode_KIND, PyUnicode_READ)
-from libc.string cimport memchr, memcmp, strchr, strcmp, strlen, strncmp, strstr
+from libc.string cimport memcmp, strchr, strcmp, strlen, strstr
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
