@@ -89,6 +89,9 @@ SNIPPETS = [
     "<p><img src='data:,' data-src='r.jpg'><img srcset='a.jpg 1x, b.jpg 2x'><picture><source srcset='p.webp'>"
     "<img alt='p'></picture><img src='/blank.gif'><noscript><img src='n.jpg'></noscript>"
     "<img src='/smilies/x.gif' alt=':P'><img src='t.gif' width=1 height=1><img src='a.jpg' class='avatar'></p>",
+    "<figure><div data-bg='/m/a.jpg'></div><noscript><img src='/m/a.jpg' alt='A tram'></noscript>"
+    "<figcaption>Cap</figcaption></figure><p>x<noscript><img src='https://www.facebook.com/tr?id=1' width=1 height=1>"
+    "</noscript><span><img data-src='s.jpg'></span><noscript><img src='s.jpg'></noscript><noscript>no image</noscript></p>",
 ]
 
 

@@ -129,6 +129,32 @@ def test_counted_comment_headings(line, opens):
     assert learned.comment_mark(line, heading=False) is opens
 
 
+def test_comment_bylines_open_a_thread():
+    # a comment template's bylines ("Posted by: NAME | DATE") after the article, no heading
+    comments = "".join(f"<p>Comment {i}. I think the council is right, the harbour needed this for years.</p>"
+                       f"<p class='posted'>Posted by: Reader{i} | January 14, 2008 0{i}:24 PM</p>" for i in range(3))
+    result = extract(shell(f"<div>{story(6)}{comments}</div>"), EVERYTHING)
+    assert "Paragraph 5" in result.text and "Reader1" not in result.text and "Comment 2." not in result.text
+
+
+def test_post_bylines_without_a_colon_stay():
+    # a blog planet signs each post "Posted by NAME at TIME": its posts are the content
+    posts = "".join(f"<h2>Post {i}</h2>{story(2, f'Post{i}')}<p>Posted by Author{i} in blog{i} at 15:3{i}</p>"
+                    for i in range(4))
+    text = extract(shell(f"<div>{posts}</div>"), EVERYTHING).text
+    assert "Post3 1 of the story" in text and "Posted by Author3" in text
+
+
+def test_a_sentence_announcing_readers_comments_opens_them():
+    flat = (f"<div>{story(6)}<p>The following are comments from the readers. In no way do they represent "
+            "the view of the Gazette.</p>"
+            + "".join(f"<p>Comment {i}. I think the council is right, the harbour needed this for years.</p>"
+                      for i in range(3)) + "</div>")
+    result = extract(shell(flat), EVERYTHING)
+    assert "Paragraph 5" in result.text and "Comment 1." not in result.text
+    assert not learned.comment_mark("He read the following comments from the minister aloud.", heading=False)
+
+
 def test_an_unnamed_list_under_a_counted_heading_is_cut():
     flat = (f"<div>{story(6)}<h3>3 Responses to “Council approves the harbour plan”</h3>"
             + "".join(f"<p>Comment {i}. I think the council is right, the harbour needed this for years.</p>"
@@ -273,6 +299,24 @@ def test_boundary_lines_the_model_doubts_are_kept(line):
     lines = extract(BOUNDARY, LONG_LINES).text.splitlines()
     assert line in lines
     assert "Support our journalism" not in lines and "Home" not in lines
+
+
+def test_a_closing_credit_or_contact_line_in_a_box_of_its_own_is_kept():
+    # a credit line in an author box just after the article; a contact line whose only
+    # link is an e-mail address, a level further out; a link line after it stays out
+    credit = shell(f"<div class='story'><div class='body'>{story(4)}</div><div class='author-box'><div id='authorId'>"
+                   "<p>Walter Gibbs contributed reporting.</p></div></div>"
+                   "<p><a href='/news'>More articles in International</a></p></div>")
+    lines = extract(credit, LONG_LINES).text.splitlines()
+    assert "Walter Gibbs contributed reporting." in lines and "More articles in International" not in lines
+    contact = shell(f"<table><tr><td><div>{story(4)}</div><p><i>John Harris can be reached at "
+                    "<a href='mailto:jh@gazette.example'>jh@gazette.example</a> or 412-481-5432.</i></p>"
+                    "<a href='/'>Back to headlines</a></td></tr></table>")
+    lines = extract(contact, LONG_LINES).text.splitlines()
+    assert "John Harris can be reached at jh@gazette.example or 412-481-5432." in lines
+    assert "Back to headlines" not in lines
+    # a date line is no closing sentence
+    assert not learned._closing_sentence("Posted on 03.01.2008 at 10:15.")
 
 
 def test_a_description_of_br_separated_lines_is_kept_whole():

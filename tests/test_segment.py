@@ -70,6 +70,10 @@ def test_minified_highlighter_lines_are_lines() -> None:
     "<pre><code><span class='gatsby-highlight-code-line'>one()\n</span><span class='line'>two()\n</span></code></pre>",
     # nested line elements end one line, not one per level
     "<pre><div><div>one()</div></div><div><div>two()</div></div></pre>",
+    # highlight.js line numbers: a row per line, an empty <div> in its number cell
+    "<pre><code><table class='hljs-ln'><tr><td class='hljs-ln-numbers'><div class='hljs-ln-n' data-line-number='1'>"
+    "</div></td><td class='hljs-ln-code'>one()</td></tr><tr><td class='hljs-ln-numbers'><div class='hljs-ln-n' "
+    "data-line-number='2'></div></td><td class='hljs-ln-code'>two()</td></tr></table></code></pre>",
 ])
 def test_each_line_element_of_highlighted_code_is_one_line(html: str) -> None:
     out = blocks(html)
@@ -125,6 +129,17 @@ def images(html: str) -> list[tuple[str, str | None, bool]]:
 def test_lazy_loaded_images_get_their_real_source(img: str, src: str) -> None:
     [(_, found, _)] = images(f"<p>{img}</p>")
     assert found == src
+
+
+def test_a_noscript_image_with_no_image_beside_it_is_the_illustration() -> None:
+    # a lazy loader drawing the picture as a background leaves only its <noscript> fallback
+    figure = ("<figure><div class='lazy' data-bg='/m/tram.jpg'></div><noscript><img src='/m/tram.jpg' "
+              "alt='A tram on a curve'></noscript><figcaption>The curve.</figcaption></figure>")
+    assert images(figure) == [("A tram on a curve", "/m/tram.jpg", False)]
+    # beside an image, the fallback only gives that image its source; a pixel stays out
+    assert images("<p><img class='lazy' alt='a'><noscript><img src='n.jpg'></noscript></p>") == [("a", "n.jpg", False)]
+    assert images("<body><noscript><img src='https://www.facebook.com/tr?id=1' width='1' height='1'></noscript>"
+                  "<p>Text</p></body>") == []
 
 
 @pytest.mark.parametrize("img", [

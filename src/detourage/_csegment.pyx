@@ -28,10 +28,10 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
 from .model import Block
-from .segment import (_CLOSING, _EMOTICON, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+from .segment import (_CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
-                      _picture_source, clean_text, count_line_end, image_of, line_break, lines)
+                      _picture_source, clean_text, count_line_end, image_of, line_break, lines, noscript_image)
 
 import unicodedata
 
@@ -55,7 +55,7 @@ cdef class _Tag:
     """What the walk needs to know about one tag name, computed once per name."""
     cdef str name
     cdef str closing
-    cdef bint invisible, void, block, is_a, is_pre, is_img, is_br
+    cdef bint invisible, void, block, is_a, is_pre, is_img, is_br, is_noscript
 
 
 cdef _Tag _new_tag(str name):
@@ -68,6 +68,7 @@ cdef _Tag _new_tag(str name):
     info.is_a = name == "a"
     info.is_pre = name == "pre"
     info.is_img = name == "img"
+    info.is_noscript = name == "noscript"
     info.is_br = name == "br"
     return info
 
@@ -353,6 +354,16 @@ cdef class _Walk:
         return True
 
 
+    cdef void noscript(self, xmlNode* c_node) except *:
+        """A ``<noscript>``'s image when it is the only form of the illustration
+        (``noscript_image``), a block like ``image``'s."""
+        shown = noscript_image(self.node(c_node))
+        if shown is None:
+            return
+        path = tuple(self.stack) + ("img",)
+        self.add(True, shown[1][1], self.shared.setdefault(path, path), shown[0], shown[1][0], False)
+
+
 cdef dict _names = {}  # tag name → _Tag, for every name seen so far
 
 
@@ -408,6 +419,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
                 if info.invisible or _hidden(w.doc, c_node):
                     skip = skipped = True
                     text_from = NULL
+                    if info.is_noscript:
+                        w.noscript(c_node)
                 else:
                     nodes += 1
                     if nodes > max_nodes:
@@ -507,7 +520,7 @@ cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except 
 cdef bint _ends_code_line(cetree._Document doc, xmlNode* c_node, _Tag info) except -1:
     """``segment.ends_code_line``, from the node's attribute list."""
     if info.block:
-        return not info.is_pre
+        return info.name not in _NO_LINE_END
     if c_node.properties is NULL:
         return False
     if _plain_attr(c_node, b"data-line") is not NULL:

@@ -219,6 +219,8 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             if tag in INVISIBLE or (keys and ("hidden" in keys or "style" in keys) and is_hidden(el)):
                 walker.skip_subtree()
                 skipped = el
+                if tag == "noscript" and (shown := noscript_image(el)) is not None:
+                    out.add(True, shown[1][1], out.path(stack + ["img"]), shown[0], links, shown[1][0], False)
                 continue
             nodes += 1
             if nodes > max_nodes:
@@ -294,12 +296,18 @@ _LINE_CLASS = re.compile(r"(?:^|[\s_-])line(?:\s|$)")
 
 def ends_code_line(el: etree._Element) -> bool:
     """Whether the end of ``el`` inside a ``<pre>`` ends a line as a browser shows it: a
-    block-level element, or a highlighter's line (``_LINE_CLASS``, rehype-pretty-code's
-    ``data-line``), whose markup need not hold the newlines when the page is minified."""
+    block-level element but a table cell (a line-numbered listing's number and code
+    cells share a row: highlight.js's ``hljs-ln``), or a highlighter's line
+    (``_LINE_CLASS``, rehype-pretty-code's ``data-line``), whose markup need not hold
+    the newlines when the page is minified."""
     if el.tag in BLOCK_LEVEL:
-        return el.tag != "pre"
+        return el.tag not in _NO_LINE_END
     keys = el.keys()
     return bool(keys) and ("data-line" in keys or _LINE_CLASS.search(el.get("class") or "") is not None)
+
+
+#: block-level elements whose end ends no line of a ``<pre>``
+_NO_LINE_END = frozenset({"pre", "td", "th"})
 
 
 def count_line_end(line_ends: int, line_depth: int, line_start: bool, depth: int) -> tuple[int, int]:
@@ -308,10 +316,11 @@ def count_line_end(line_ends: int, line_depth: int, line_start: bool, depth: int
 
     Nothing when the page's own newline ended the line already (``line_start``, a
     highlighter line holding its ``\\n``); nothing when it encloses the last end counted
-    (``<div><div>a</div></div>``: one line); one more for an empty line element after
-    another (a blank line)."""
+    (``<div><div>a</div></div>``: one line), nor when it is nested deeper than the last
+    one (an empty ``<div>`` in a row's line-number cell); one more for an empty line
+    element after another at the same depth (a blank line)."""
     if line_ends:
-        return (line_ends + 1, depth) if depth >= line_depth else (line_ends, line_depth)
+        return (line_ends + 1, depth) if depth == line_depth else (line_ends, line_depth)
     return (0, line_depth) if line_start else (1, depth)
 
 
@@ -495,6 +504,26 @@ def _noscript_source(img: etree._Element) -> str:
                 if src and not placeholder(src):
                     return src
     return ""
+
+
+def noscript_image(noscript: etree._Element) -> tuple[etree._Element, tuple[str, str, bool]] | None:
+    """The ``<img>`` of a ``<noscript>`` and its :func:`image_of`, when it is the only
+    form of an illustration: a lazy loader that draws the picture from a script or a
+    ``data-bg`` background leaves no ``<img>`` beside its ``<noscript>`` fallback (when
+    it leaves one, :func:`image_source` reads the fallback's source for it).  None for a
+    decorative image (a tracking pixel's) and for a ``<noscript>`` with an image beside
+    it (the element before or after it holds one)."""
+    img = next(noscript.iter("img"), None)
+    if img is None:
+        return None
+    image = image_of(img)
+    if image is None or image[2] or not image[0]:
+        return None
+    for sibling in (noscript.getprevious(), noscript.getnext()):
+        if sibling is not None and sibling.tag.__class__ is str and (
+                sibling.tag in ("img", "picture") or next(sibling.iter("img"), None) is not None):
+            return None
+    return img, image
 
 
 def decorative(img: etree._Element, src: str, alt: str, attrs: dict[str, str] | None = None) -> bool:

@@ -145,7 +145,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
     _keep_title(para, keep)
     if options.fallback:
         details.update(_fallback(para, keep, probability, choice, barred))
-    _keep_boundary_lines(para, keep, barred | ~choice, probability)
+    _keep_boundary_lines(page, para, keep, barred | ~choice, probability)
     _drop_controls(para, keep)
     _keep_figures(page, para, keep, barred | ~choice)
     per_block = np.repeat(keep, para.ends - para.starts)
@@ -183,6 +183,8 @@ def comment_mark(text: str, heading: bool) -> bool:
     line = text.strip().lower()
     if _CLOSED.match(line) and len(line) <= MARK_CHARS:
         return True
+    if _ANNOUNCED.match(line) and len(line) <= COUNTED_MARK_CHARS:
+        return True
     if _COUNTED.match(line) and len(line) <= COUNTED_MARK_CHARS and not line.endswith("."):
         return True
     found = COMMENT_WORDS.search(line)
@@ -216,6 +218,10 @@ COUNTED_MARK_CHARS = 200
 #: the notice that stands where a closed comment section starts ("Comments are now closed
 #: for this story"); the comments people left before may follow it
 _CLOSED = re.compile(r"(?:comments|commenting) (?:are|is|has been|have been) (?:now )?(?:closed|disabled)\b")
+#: the sentence that introduces readers' comments ("The following are comments from the
+#: readers. In no way do they represent…", "Comments from our readers")
+_ANNOUNCED = re.compile(r"(?:the )?following (?:are )?(?:readers?['’]? |users?['’]? )?comments (?:are )?(?:from|by|of|posted)\b"
+                        r"|(?:readers?['’]?|users?['’]?) comments (?:are|below)\b|comments (?:from|by) (?:the |our )?readers\b")
 _WORDS = re.compile(r"\w+")
 _COUNT_TAIL = re.compile(r"[\s\d():\[\]#№-]*$")
 _LABEL = re.compile(r"[\w\s'’-]+")
@@ -282,15 +288,17 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
     the article resumes after the box."""
     kept_chars = np.where(keep, para.chars, 0)
     below = np.cumsum(kept_chars) - kept_chars >= MARK_ARTICLE_CHARS  # the kept text above each paragraph
-    short = np.flatnonzero((para.chars <= MARK_CHARS) & below)
-    # a counted heading ("310 Responses to “…”") names the post, and may be longer
-    counted = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & (para.heading > 0) & below).tolist()
-    if not len(short) and not counted:
-        return None
+    # a counted heading ("310 Responses to “…”") names the post, and an announcement
+    # ("The following are comments from the readers…") says more: both may be longer
+    longer = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & below)
+    bylines = _comment_bylines(para, longer)
     link = _column(para, "link_density")
-    for i in sorted(set(_comment_word_lines(para, short) + counted)):
+    counted = longer[para.heading[longer] > 0].tolist()
+    for i in sorted(set(_comment_word_lines(para, longer) + counted + bylines[:1])):
         heading = bool(para.heading[i])
-        if not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5):
+        if i not in bylines and (not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5)
+                                 or (para.chars[i] > MARK_CHARS and not heading
+                                     and not _ANNOUNCED.match(para.texts[i].strip().lower()))):
             continue
         parent = para.spans[1]  # (2, paragraphs): each paragraph's parent's range
         above = np.flatnonzero(keep[:i])
@@ -305,9 +313,33 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
     return None
 
 
+def _comment_bylines(para: features.Paragraphs, short: np.ndarray) -> list[int]:
+    """The lines among ``short`` that head or sign a comment the way comment templates
+    write them ("Posted by: NAME | January 14, 2008 06:24 PM", "Posted by: NAME on
+    11:56am Wed 9 Jan 08": a colon after "by", then a time or date), when there are at
+    least :data:`COMMENT_BYLINES` of them; a post's own byline has no colon ("Posted by
+    Seb Ruiz at 15:39": a blog planet's posts are content)."""
+    found = [i for i in _lines_matching(para, short[para.chars[short] <= COMMENT_HEADER_CHARS * 2], _COMMENT_BYLINE)
+             if _DIGIT.search(para.texts[i])]
+    return found if len(found) >= COMMENT_BYLINES else []
+
+
+#: a comment thread is told by at least this many comment bylines
+COMMENT_BYLINES = 2
+#: a comment byline's start, at the start of a line (after a "\x1f" in the joined lines)
+_COMMENT_BYLINE = re.compile(r"(?:^|\x1f)\s*(?:posted|written|submitted|added|comment(?:ed)?|sent)\s+by\s*:\s*[^\s\x1f]")
+_DIGIT = re.compile(r"\d")
+
+
 def _comment_word_lines(para: features.Paragraphs, short: np.ndarray) -> list[int]:
-    """The paragraphs among ``short`` that hold a comment word, in order: one search
-    over their texts joined."""
+    """The paragraphs among ``short`` that hold a comment word, in order."""
+    return _lines_matching(para, short, COMMENT_WORDS)
+
+
+def _lines_matching(para: features.Paragraphs, short: np.ndarray, pattern: re.Pattern[str]) -> list[int]:
+    """The paragraphs among ``short`` whose lower-cased text ``pattern`` finds a match
+    in, in order: one search over their texts joined by ``"\x1f"`` (a match starting
+    at a ``"\x1f"`` belongs to the paragraph after it)."""
     if not len(short):
         return []
     texts = para.texts
@@ -317,7 +349,7 @@ def _comment_word_lines(para: features.Paragraphs, short: np.ndarray) -> list[in
     if len(lowered) != len(joined):  # a letter whose lower case is longer ("İ"): piece by piece
         pieces = [piece.lower() for piece in pieces]
         lowered = "\x1f".join(pieces)
-    hits = [m.start() for m in COMMENT_WORDS.finditer(lowered)]
+    hits = [m.start() + (lowered[m.start():m.start() + 1] == "\x1f") for m in pattern.finditer(lowered)]
     if not hits:
         return []
     lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
@@ -628,7 +660,7 @@ def _whole_code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
 CODE_CONTEXT = 2
 
 
-def _keep_boundary_lines(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+def _keep_boundary_lines(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
                          probability: np.ndarray) -> None:
     """Keep the lines the model doubts at the edges of what it kept and in its gaps: a
     paragraph between two kept ones (at most :data:`GAP` apart) that shares an ancestor
@@ -643,7 +675,8 @@ def _keep_boundary_lines(para: features.Paragraphs, keep: np.ndarray, barred: np
     no sentence, a link), while a reader reads them as part of the text around them.
     A line inside a box that names boilerplate (:data:`BOUNDARY_GROUPS`, the box not
     around the kept neighbour too), a line with links (but one that is a single link in
-    the kept text's own container, or a quote's), a figure's caption (it goes with its
+    the kept text's own container, or a quote's, or links that are only e-mail addresses
+    or phone numbers: a contact line), a figure's caption (it goes with its
     image: :func:`_keep_figures`), a code line (it goes with its block) and a line the
     model rejects outright (under :data:`BOUNDARY_FLOOR`) stay out."""
     density = _column(para, "link_density")
@@ -652,10 +685,37 @@ def _keep_boundary_lines(para: features.Paragraphs, keep: np.ndarray, barred: np
                 & (_column(para, "dist_t_figure") > 1) & (_column(para, "dist_t_code") > 0))
     # an embedded post's attribution links its author and date: a quote may hold links
     plain = (density <= PLAIN_LINKS) | (quoted & (density < 0.5))
+    plain[_address_lines(page, para, np.flatnonzero(eligible & ~plain & (para.chars <= EDGE_CHARS)))] = True
     media = _column(para, "dist_media") <= 1
     _keep_like_kept(para, keep, eligible & plain & ~media)
     _fill_gaps(para, keep, eligible, plain, density >= 0.9, media)
     _extend_edges(para, keep, eligible & plain & (para.chars <= EDGE_CHARS), media)
+
+
+def _address_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> list[int]:
+    """Those of ``lines`` whose links all go to an e-mail address or a phone number
+    (``mailto:``, ``tel:``): a contact line, whose "link" is no way to another page."""
+    found = []
+    for i in lines.tolist():
+        hrefs = [_link_href(block.node) for block in page.blocks[para.starts[i]:para.ends[i]] if block.link_chars]
+        if hrefs and all(href.startswith(_ADDRESS_SCHEMES) for href in hrefs):
+            found.append(i)
+    return found
+
+
+_ADDRESS_SCHEMES = ("mailto:", "tel:")
+
+
+def _link_href(node) -> str:  # type: ignore[no-untyped-def]
+    """The lower-cased ``href`` of the link around a block's element (itself or an
+    ancestor at most three levels up); "" when none is found."""
+    for _ in range(4):
+        if node is None:
+            break
+        if node.tag == "a":
+            return (node.get("href") or "").strip().lower()
+        node = node.getparent()
+    return ""
 
 
 def _keep_like_kept(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray) -> None:
@@ -705,7 +765,10 @@ def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray
 def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray, media: np.ndarray) -> None:
     """Keep the ``short`` lines after the last paragraph of each kept run, one after the
     other while each shares the previous one's parent (at most :data:`EDGE`; a line in a
-    box named as a caption or a credit, its very parent)."""
+    box named as a caption or a credit, its very parent).  The line just after the run
+    may sit a level further out, in a box of its own, even one named for an article's
+    meta data, when it is a sentence (:func:`_closing_sentence`: "Walter Gibbs
+    contributed reporting.", "John Harris can be reached at …")."""
     n = len(keep)
     ends = np.flatnonzero(keep[:-1] & ~keep[1:] & short[1:]).tolist()
     for last in ends:
@@ -713,11 +776,33 @@ def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray
         while line < min(n, last + 1 + EDGE) and short[line] and not keep[line]:
             pair = (np.array([line]), np.array([line - 1]))
             up = 1 if media[line] else 2
-            if not (_share(para, *pair, up, 1)[0] and _clear_of_boilerplate(para, *pair)[0]):
+            joined = _share(para, *pair, up, 1)[0] and _clear_of_boilerplate(para, *pair)[0]
+            if not joined and line == last + 1 and not media[line] and _closing_sentence(para.texts[line]):
+                joined = (_share(para, *pair, up + 1, up)[0]
+                          and _clear_of_boilerplate(para, *pair, allowed=("meta",))[0])
+            if not joined:
                 break
             keep[line] = True
             line += 1
 
+
+def _closing_sentence(text: str) -> bool:
+    """Whether a line reads as a sentence closing an article: at least
+    :data:`SENTENCE_WORDS` words (or :data:`SENTENCE_CJK` CJK characters) ending with a
+    full stop, an exclamation or a question mark, few of its characters digits (no
+    date line, no "Posted on 3.1.2008 at 10:15.")."""
+    text = text.strip()
+    if _SENTENCE_END.search(text) is None or sum(map(str.isdigit, text)) > len(text) * SENTENCE_DIGITS:
+        return False
+    return len(text) >= SENTENCE_CJK if text[0] >= "\u3000" else len(text.split()) >= SENTENCE_WORDS
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？…][\"'”’»)\]]*$")
+#: a closing sentence has at least this many words (or CJK characters)…
+SENTENCE_WORDS = 4
+SENTENCE_CJK = 10
+#: …and at most this share of digits
+SENTENCE_DIGITS = 0.2
 
 #: a gap of at most this many paragraphs between two kept ones is filled
 GAP = 5
@@ -754,15 +839,18 @@ def _share(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray, up:
     return same.any(axis=(0, 1)) & (others >= 0)
 
 
-def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Whether each of ``lines`` lies in no box of :data:`BOUNDARY_GROUPS` (its container
-    or parent) that the kept paragraph ``others`` beside it is not inside too; an
-    embedded post (a ``<blockquote class="twitter-tweet">``) is a quote, not a share bar."""
+def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray,
+                          allowed: tuple[str, ...] = ()) -> np.ndarray:
+    """Whether each of ``lines`` lies in no box of :data:`BOUNDARY_GROUPS` (but the
+    ``allowed`` ones: its container or parent) that the kept paragraph ``others`` beside
+    it is not inside too; an embedded post (a ``<blockquote class="twitter-tweet">``) is
+    a quote, not a share bar."""
     positions = _positions()
-    columns = [positions[f"dist_{group}"] for group in BOUNDARY_GROUPS]
+    groups = [group for group in BOUNDARY_GROUPS if group not in allowed]
+    columns = [positions[f"dist_{group}"] for group in groups]
     boxed = (para.X[lines][:, columns] <= 1) & (para.X[others][:, columns] > 3)  # (lines, groups)
     quoted = para.X[lines, positions["dist_t_quote"]] <= 1
-    boxed[:, BOUNDARY_GROUPS.index("social")] &= ~quoted
+    boxed[:, groups.index("social")] &= ~quoted
     return ~boxed.any(axis=1)
 
 
