@@ -301,6 +301,22 @@ def test_boundary_lines_the_model_doubts_are_kept(line):
     assert "Support our journalism" not in lines and "Home" not in lines
 
 
+@pytest.mark.parametrize("line, related", [
+    ("Related: Core Value # 1: Safety First", True), ("READ MORE: Council votes on the harbour", True),
+    ("Czytaj także: Rada miasta głosuje", True), ("Читайте также: Совет проголосовал", True),
+    ("Moreover: the council voted", False), ("Read more about the plan on our site", False),
+    ("Relatedly, the council voted", False)])
+def test_related_lines(line, related):
+    assert learned.related_line(line) is related
+
+
+def test_a_related_link_line_between_paragraphs_is_dropped():
+    body = (story(3) + "<p>Related: <a href='/safety'>Core Value #1: Safety First</a></p>" + story(3, "Later")
+            + "<p>See the <a href='/report'>full council report</a> for the figures.</p>")
+    text = extract(shell(f"<main><article>{body}</article></main>"), EVERYTHING).text
+    assert "Core Value" not in text and "Later 2 of the story" in text and "full council report" in text
+
+
 def test_a_closing_credit_or_contact_line_in_a_box_of_its_own_is_kept():
     # a credit line in an author box just after the article; a contact line whose only
     # link is an e-mail address, a level further out; a link line after it stays out

@@ -291,10 +291,11 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
     # a counted heading ("310 Responses to “…”") names the post, and an announcement
     # ("The following are comments from the readers…") says more: both may be longer
     longer = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & below)
-    bylines = _comment_bylines(para, longer)
+    worded, bylines = _lines_matching(para, longer, COMMENT_WORDS, _COMMENT_BYLINE)
+    bylines = _comment_bylines(para, bylines)
     link = _column(para, "link_density")
     counted = longer[para.heading[longer] > 0].tolist()
-    for i in sorted(set(_comment_word_lines(para, longer) + counted + bylines[:1])):
+    for i in sorted(set(worded + counted + bylines[:1])):
         heading = bool(para.heading[i])
         if i not in bylines and (not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5)
                                  or (para.chars[i] > MARK_CHARS and not heading
@@ -313,14 +314,14 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
     return None
 
 
-def _comment_bylines(para: features.Paragraphs, short: np.ndarray) -> list[int]:
-    """The lines among ``short`` that head or sign a comment the way comment templates
-    write them ("Posted by: NAME | January 14, 2008 06:24 PM", "Posted by: NAME on
-    11:56am Wed 9 Jan 08": a colon after "by", then a time or date), when there are at
-    least :data:`COMMENT_BYLINES` of them; a post's own byline has no colon ("Posted by
-    Seb Ruiz at 15:39": a blog planet's posts are content)."""
-    found = [i for i in _lines_matching(para, short[para.chars[short] <= COMMENT_HEADER_CHARS * 2], _COMMENT_BYLINE)
-             if _DIGIT.search(para.texts[i])]
+def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:
+    """Those of ``lines`` (starting with :data:`_COMMENT_BYLINE`) that head or sign a
+    comment the way comment templates write them ("Posted by: NAME | January 14, 2008
+    06:24 PM", "Posted by: NAME on 11:56am Wed 9 Jan 08": a colon after "by", then a
+    time or date), when there are at least :data:`COMMENT_BYLINES` of them; a post's own
+    byline has no colon ("Posted by Seb Ruiz at 15:39": a blog planet's posts are
+    content)."""
+    found = [i for i in lines if para.chars[i] <= COMMENT_HEADER_CHARS * 2 and _DIGIT.search(para.texts[i])]
     return found if len(found) >= COMMENT_BYLINES else []
 
 
@@ -331,17 +332,12 @@ _COMMENT_BYLINE = re.compile(r"(?:^|\x1f)\s*(?:posted|written|submitted|added|co
 _DIGIT = re.compile(r"\d")
 
 
-def _comment_word_lines(para: features.Paragraphs, short: np.ndarray) -> list[int]:
-    """The paragraphs among ``short`` that hold a comment word, in order."""
-    return _lines_matching(para, short, COMMENT_WORDS)
-
-
-def _lines_matching(para: features.Paragraphs, short: np.ndarray, pattern: re.Pattern[str]) -> list[int]:
-    """The paragraphs among ``short`` whose lower-cased text ``pattern`` finds a match
-    in, in order: one search over their texts joined by ``"\x1f"`` (a match starting
-    at a ``"\x1f"`` belongs to the paragraph after it)."""
+def _lines_matching(para: features.Paragraphs, short: np.ndarray, *patterns: re.Pattern[str]) -> list[list[int]]:
+    """For each of ``patterns``, the paragraphs among ``short`` whose lower-cased text
+    it finds a match in, in order: one search each over their texts joined by
+    ``"\x1f"`` (a match starting at a ``"\x1f"`` belongs to the paragraph after it)."""
     if not len(short):
-        return []
+        return [[] for _ in patterns]
     texts = para.texts
     pieces = [texts[i] for i in short.tolist()]
     joined = "\x1f".join(pieces)
@@ -349,12 +345,14 @@ def _lines_matching(para: features.Paragraphs, short: np.ndarray, pattern: re.Pa
     if len(lowered) != len(joined):  # a letter whose lower case is longer ("İ"): piece by piece
         pieces = [piece.lower() for piece in pieces]
         lowered = "\x1f".join(pieces)
-    hits = [m.start() + (lowered[m.start():m.start() + 1] == "\x1f") for m in pattern.finditer(lowered)]
-    if not hits:
-        return []
-    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
-    offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
-    return sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
+    found, offsets = [], None
+    for pattern in patterns:
+        hits = [m.start() + (lowered[m.start():m.start() + 1] == "\x1f") for m in pattern.finditer(lowered)]
+        if hits and offsets is None:
+            lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+            offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
+        found.append(sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist())) if hits else [])
+    return found
 
 
 #: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
@@ -434,7 +432,27 @@ def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.
             keep[i:end] = False
             barred[i:end] = True
             found.append(para.texts[i])
+    links = np.flatnonzero(keep & (para.chars <= RELATED_LINE_CHARS) & (_column(para, "link_density") >= 0.5))
+    for i in links.tolist():
+        if related_line(para.texts[i]):
+            keep[i] = False
+            barred[i] = True
+            found.append(para.texts[i])
     return found
+
+
+def related_line(text: str) -> bool:
+    """Whether a line is a link to another story led by a related phrase and a colon
+    ("Related: Core Value #1: Safety First", "READ MORE: …", "Czytaj także: …"), which
+    news sites put between an article's paragraphs; the caller checks that it is mostly
+    link text."""
+    return text.lstrip()[:1].lower() in _RELATED_LEAD_FIRST and _RELATED_LEAD.match(text.lower()) is not None
+
+
+#: a related line is at most this long
+RELATED_LINE_CHARS = 250
+_RELATED_LEAD = re.compile(r"\s*(?:" + "|".join((*RELATED_PHRASES, "read more", "more")) + r")\s*[:：»›|]\s*\S")
+_RELATED_LEAD_FIRST = _RELATED_FIRST | {"r", "m"}
 
 
 def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int:
@@ -689,7 +707,7 @@ def _keep_boundary_lines(page: Page, para: features.Paragraphs, keep: np.ndarray
     media = _column(para, "dist_media") <= 1
     _keep_like_kept(para, keep, eligible & plain & ~media)
     _fill_gaps(para, keep, eligible, plain, density >= 0.9, media)
-    _extend_edges(para, keep, eligible & plain & (para.chars <= EDGE_CHARS), media)
+    _extend_edges(para, keep, eligible & plain & (para.chars <= EDGE_CHARS), media, quoted)
 
 
 def _address_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> list[int]:
@@ -740,7 +758,9 @@ LIKE_KEPT_SHARE = 0.5
 def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray, plain: np.ndarray,
                link_line: np.ndarray, media: np.ndarray) -> None:
     """Keep the ``eligible`` paragraphs between two kept ones at most :data:`GAP` apart
-    that share an ancestor with one of them (``plain`` ones) or whose parent holds both
+    that share an ancestor with one of them (``plain`` sentences: a standfirst; a
+    ``plain`` line that is no sentence, only one whose parent or grandparent holds both:
+    an item of the text's own list, not a date line or byline) or whose parent holds both
     (a ``link_line``), outside boilerplate boxes; a line in a box named as a caption or a
     credit only in the kept text's own container (a photo's caption goes with the
     photo: :func:`_keep_figures`)."""
@@ -756,16 +776,25 @@ def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray
     lines, before, after = lines[near], before[near], after[near]
     if not len(lines):
         return
-    shared = plain[lines] & (_share(para, lines, before, 3, 2) | _share(para, lines, after, 3, 2))
+    # a line of a box of its own beside the text (a standfirst) is kept when it is a
+    # sentence; one that is none (a date line, a byline, a source: "2012-01-11",
+    # "By Jane Doe / Reuters") only inside the text's own containers (a list's items)
+    sentence = np.fromiter(map(_closing_sentence, map(para.texts.__getitem__, lines.tolist())), bool, len(lines))
+    shared = plain[lines] & ((sentence & (_share(para, lines, before, 3, 2) | _share(para, lines, after, 3, 2)))
+                             | (_share(para, lines, before, 1, 1) & _share(para, lines, after, 1, 1)))
     shared |= link_line[lines] & _share(para, lines, before, 1, 2) & _share(para, lines, after, 1, 2)
     own = _share(para, lines, before, 1, 1) | _share(para, lines, after, 1, 1)
     keep[lines[shared & (~media[lines] | own) & _clear_of_boilerplate(para, lines, before)]] = True
 
 
-def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray, media: np.ndarray) -> None:
+def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray, media: np.ndarray,
+                  quoted: np.ndarray) -> None:
     """Keep the ``short`` lines after the last paragraph of each kept run, one after the
-    other while each shares the previous one's parent (at most :data:`EDGE`; a line in a
-    box named as a caption or a credit, its very parent).  The line just after the run
+    other while each is a line of the previous one's own element or parent
+    (``<br>``-separated lines, the next ``<p>``), or a sentence (:func:`_closing_sentence`: not "Print", "Font size:", a
+    teaser's title) or a line of a quote (an embedded post's attribution) sharing the
+    previous one's parent (at most :data:`EDGE`; a line in a box named as a caption or a
+    credit, its very parent).  The line just after the run
     may sit a level further out, in a box of its own, even one named for an article's
     meta data, when it is a sentence (:func:`_closing_sentence`: "Walter Gibbs
     contributed reporting.", "John Harris can be reached at …")."""
@@ -776,8 +805,10 @@ def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray
         while line < min(n, last + 1 + EDGE) and short[line] and not keep[line]:
             pair = (np.array([line]), np.array([line - 1]))
             up = 1 if media[line] else 2
-            joined = _share(para, *pair, up, 1)[0] and _clear_of_boilerplate(para, *pair)[0]
-            if not joined and line == last + 1 and not media[line] and _closing_sentence(para.texts[line]):
+            sentence = _closing_sentence(para.texts[line])
+            joined = ((_share(para, *pair, 1, 1)[0] or ((sentence or quoted[line]) and _share(para, *pair, up, 1)[0]))
+                      and _clear_of_boilerplate(para, *pair)[0])
+            if not joined and line == last + 1 and not media[line] and sentence:
                 joined = (_share(para, *pair, up + 1, up)[0]
                           and _clear_of_boilerplate(para, *pair, allowed=("meta",))[0])
             if not joined:
