@@ -145,6 +145,15 @@ def test_post_bylines_without_a_colon_stay():
     assert "Post3 1 of the story" in text and "Posted by Author3" in text
 
 
+def test_lines_are_found_by_how_they_start():
+    # an empty line before one must not pass its match on ("\x1f" is whitespace to \s)
+    para = features.compute(load(shell(f"<div>{story(1)}<p> </p><p>The following are comments from the readers.</p>"
+                                       "<p>x</p><p>POSTED BY: Ann | 3 May</p><p>Readers like it.</p></div>")))
+    found = learned._lines_starting(para, np.arange(len(para)), learned._COMMENT_LINE_START)
+    assert [para.texts[i] for i in found] == ["The following are comments from the readers.",
+                                              "POSTED BY: Ann | 3 May", "Readers like it."]
+
+
 def test_a_sentence_announcing_readers_comments_opens_them():
     flat = (f"<div>{story(6)}<p>The following are comments from the readers. In no way do they represent "
             "the view of the Gazette.</p>"

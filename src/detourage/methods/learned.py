@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import repeat
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -290,16 +291,19 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
     below = np.cumsum(kept_chars) - kept_chars >= MARK_ARTICLE_CHARS  # the kept text above each paragraph
     # a counted heading ("310 Responses to “…”") names the post, and an announcement
     # ("The following are comments from the readers…") says more: both may be longer
-    longer = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & below)
-    worded, bylines = _lines_matching(para, longer, COMMENT_WORDS, _COMMENT_BYLINE)
-    bylines = _comment_bylines(para, bylines)
+    longer = (para.chars <= COUNTED_MARK_CHARS) & below
+    short = np.flatnonzero(longer & (para.chars <= MARK_CHARS))
+    texts = para.texts
+    counted = [i for i in np.flatnonzero(longer & (para.heading > 0)).tolist() if _COUNTED.match(texts[i].lower())]
+    # the lines starting like a comment's byline or an announcement of comments
+    started = _lines_starting(para, np.flatnonzero(longer), _COMMENT_LINE_START)
+    bylines = _comment_bylines(para, [i for i in started if _COMMENT_BYLINE.match(texts[i].lower())])
+    announced = [i for i in started if _ANNOUNCED.match(texts[i].strip().lower())]
     link = _column(para, "link_density")
-    counted = longer[para.heading[longer] > 0].tolist()
-    for i in sorted(set(worded + counted + bylines[:1])):
+    for i in sorted(set(_comment_word_lines(para, short) + counted + announced + bylines[:1])):
         heading = bool(para.heading[i])
         if i not in bylines and (not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5)
-                                 or (para.chars[i] > MARK_CHARS and not heading
-                                     and not _ANNOUNCED.match(para.texts[i].strip().lower()))):
+                                 or (para.chars[i] > MARK_CHARS and not heading and i not in announced)):
             continue
         parent = para.spans[1]  # (2, paragraphs): each paragraph's parent's range
         above = np.flatnonzero(keep[:i])
@@ -310,6 +314,7 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
             article = set(zip(parent[0, above].tolist(), parent[1, above].tolist()))
             region[i:] = np.fromiter(((s, e) not in article for s, e in
                                       zip(parent[0, i:].tolist(), parent[1, i:].tolist())), bool, len(keep) - i)
+        region[[b for b in bylines if b >= i]] = True  # a comment's byline beside the article's text
         return para.texts[i], region
     return None
 
@@ -327,17 +332,33 @@ def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:
 
 #: a comment thread is told by at least this many comment bylines
 COMMENT_BYLINES = 2
-#: a comment byline's start, at the start of a line (after a "\x1f" in the joined lines)
-_COMMENT_BYLINE = re.compile(r"(?:^|\x1f)\s*(?:posted|written|submitted|added|comment(?:ed)?|sent)\s+by\s*:\s*[^\s\x1f]")
+_COMMENT_BYLINE = re.compile(r"\s*(?:posted|written|submitted|added|comment(?:ed)?|sent)\s+by\s*:\s*\S")
+#: how a comment byline or an announcement of comments starts, after the "\x1f" that
+#: starts each line in :func:`_lines_starting` (which ``\s`` matches: not crossed)
+_COMMENT_LINE_START = re.compile(r"\x1f[^\S\x1f]*(?:posted|written|submitted|added|comment|sent|the following"
+                                 r"|following|readers?\b|users?\b)", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
 
-def _lines_matching(para: features.Paragraphs, short: np.ndarray, *patterns: re.Pattern[str]) -> list[list[int]]:
-    """For each of ``patterns``, the paragraphs among ``short`` whose lower-cased text
-    it finds a match in, in order: one search each over their texts joined by
-    ``"\x1f"`` (a match starting at a ``"\x1f"`` belongs to the paragraph after it)."""
+def _lines_starting(para: features.Paragraphs, lines: np.ndarray, pattern: re.Pattern[str]) -> list[int]:
+    """Those of ``lines`` whose text starts with what ``pattern`` matches after a
+    ``"\\x1f"``: one search over their texts, each after a ``"\\x1f"``, which the
+    search skips to (the pattern starts with that literal)."""
+    if not len(lines):
+        return []
+    pieces = list(map(para.texts.__getitem__, lines.tolist()))
+    hits = [m.start() for m in pattern.finditer("\x1f" + "\x1f".join(pieces))]
+    if not hits:
+        return []
+    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+    return lines[np.searchsorted(np.cumsum(lengths) - lengths, hits)].tolist()
+
+
+def _comment_word_lines(para: features.Paragraphs, short: np.ndarray) -> list[int]:
+    """The paragraphs among ``short`` that hold a comment word, in order: one search
+    over their texts joined."""
     if not len(short):
-        return [[] for _ in patterns]
+        return []
     texts = para.texts
     pieces = [texts[i] for i in short.tolist()]
     joined = "\x1f".join(pieces)
@@ -345,14 +366,12 @@ def _lines_matching(para: features.Paragraphs, short: np.ndarray, *patterns: re.
     if len(lowered) != len(joined):  # a letter whose lower case is longer ("İ"): piece by piece
         pieces = [piece.lower() for piece in pieces]
         lowered = "\x1f".join(pieces)
-    found, offsets = [], None
-    for pattern in patterns:
-        hits = [m.start() + (lowered[m.start():m.start() + 1] == "\x1f") for m in pattern.finditer(lowered)]
-        if hits and offsets is None:
-            lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
-            offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
-        found.append(sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist())) if hits else [])
-    return found
+    hits = [m.start() for m in COMMENT_WORDS.finditer(lowered)]
+    if not hits:
+        return []
+    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+    offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
+    return sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
 
 
 #: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
@@ -527,14 +546,14 @@ def _drop_boxes_beside(para: features.Paragraphs, keep: np.ndarray, barred: np.n
     if found is None:
         return
     start, end = found
-    outside = np.ones(len(keep), bool)
+    outside = keep.copy()
     outside[start:end] = False
-    named = np.zeros(len(keep), bool)
-    for group in BESIDE_GROUPS:
-        named |= _column(para, f"dist_{group}") <= 2
-    dropped = keep & outside & named
-    keep &= ~dropped
-    barred |= dropped
+    lines = np.flatnonzero(outside)
+    if not len(lines):
+        return
+    dropped = lines[(para.X[lines][:, _group_columns(BESIDE_GROUPS)] <= 2).any(axis=1)]
+    keep[dropped] = False
+    barred[dropped] = True
 
 
 def _article_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] | None:
@@ -714,7 +733,10 @@ def _address_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> 
     """Those of ``lines`` whose links all go to an e-mail address or a phone number
     (``mailto:``, ``tel:``): a contact line, whose "link" is no way to another page."""
     found = []
+    texts = para.texts
     for i in lines.tolist():
+        if "@" not in texts[i] and not _DIGIT.search(texts[i]):  # no address, no number
+            continue
         hrefs = [_link_href(block.node) for block in page.blocks[para.starts[i]:para.ends[i]] if block.link_chars]
         if hrefs and all(href.startswith(_ADDRESS_SCHEMES) for href in hrefs):
             found.append(i)
@@ -779,12 +801,21 @@ def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray
     # a line of a box of its own beside the text (a standfirst) is kept when it is a
     # sentence; one that is none (a date line, a byline, a source: "2012-01-11",
     # "By Jane Doe / Reuters") only inside the text's own containers (a list's items)
-    sentence = np.fromiter(map(_closing_sentence, map(para.texts.__getitem__, lines.tolist())), bool, len(lines))
-    shared = plain[lines] & ((sentence & (_share(para, lines, before, 3, 2) | _share(para, lines, after, 3, 2)))
-                             | (_share(para, lines, before, 1, 1) & _share(para, lines, after, 1, 1)))
-    shared |= link_line[lines] & _share(para, lines, before, 1, 2) & _share(para, lines, after, 1, 2)
-    own = _share(para, lines, before, 1, 1) | _share(para, lines, after, 1, 1)
-    keep[lines[shared & (~media[lines] | own) & _clear_of_boilerplate(para, lines, before)]] = True
+    own_before, own_after = _share(para, lines, before, 1, 1), _share(para, lines, after, 1, 1)
+    shared = plain[lines] & own_before & own_after
+    # each further test only on the lines it can still decide (a page has few such lines)
+    rest = np.flatnonzero(plain[lines] & ~shared)
+    if len(rest):
+        rest = rest[np.fromiter(map(_closing_sentence, map(para.texts.__getitem__, lines[rest].tolist())), bool,
+                                len(rest))]
+        shared[rest] = _share(para, lines[rest], before[rest], 3, 2) | _share(para, lines[rest], after[rest], 3, 2)
+    rest = np.flatnonzero(link_line[lines] & ~shared)
+    if len(rest):
+        shared[rest] = _share(para, lines[rest], before[rest], 1, 2) & _share(para, lines[rest], after[rest], 1, 2)
+    shared &= ~media[lines] | own_before | own_after
+    if shared.any():
+        chosen = np.flatnonzero(shared)
+        keep[lines[chosen[_clear_of_boilerplate(para, lines[chosen], before[chosen])]]] = True
 
 
 def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray, media: np.ndarray,
@@ -800,18 +831,24 @@ def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray
     contributed reporting.", "John Harris can be reached at …")."""
     n = len(keep)
     ends = np.flatnonzero(keep[:-1] & ~keep[1:] & short[1:]).tolist()
+    if not ends:
+        return
+    # how each line that may follow a run joins the line before it, for all at once
+    lines = np.array(sorted({line for last in ends for line in range(last + 1, min(n, last + 1 + EDGE))}))
+    lines = lines[short[lines]]
+    before = lines - 1
+    own = _share(para, lines, before, 1, 1)
+    sentence = np.fromiter(map(_closing_sentence, map(para.texts.__getitem__, lines.tolist())), bool, len(lines))
+    near = np.where(media[lines], own, _share(para, lines, before, 2, 1))
+    joined = (own | ((sentence | quoted[lines]) & near)) & _clear_of_boilerplate(para, lines, before)
+    # the line just after the run, a level further out
+    outer = (~media[lines] & sentence & _share(para, lines, before, 3, 2)
+             & _clear_of_boilerplate(para, lines, before, allowed=("meta",)))
+    joins, first = dict(zip(lines.tolist(), joined.tolist())), dict(zip(lines.tolist(), outer.tolist()))
     for last in ends:
         line = last + 1
         while line < min(n, last + 1 + EDGE) and short[line] and not keep[line]:
-            pair = (np.array([line]), np.array([line - 1]))
-            up = 1 if media[line] else 2
-            sentence = _closing_sentence(para.texts[line])
-            joined = ((_share(para, *pair, 1, 1)[0] or ((sentence or quoted[line]) and _share(para, *pair, up, 1)[0]))
-                      and _clear_of_boilerplate(para, *pair)[0])
-            if not joined and line == last + 1 and not media[line] and sentence:
-                joined = (_share(para, *pair, up + 1, up)[0]
-                          and _clear_of_boilerplate(para, *pair, allowed=("meta",))[0])
-            if not joined:
+            if not (joins[line] or (line == last + 1 and first[line])):
                 break
             keep[line] = True
             line += 1
@@ -864,10 +901,26 @@ def _share(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray, up:
     """Whether each of ``lines`` and the paragraph ``others`` beside it (-1: none) have a
     common ancestor at most ``up`` levels above the line's container and ``up_other``
     above the other's (the same paragraph range at both places)."""
-    mine = para.spans[:up + 1, :, lines]  # (levels, 2, lines)
-    theirs = para.spans[:up_other + 1, :, np.maximum(others, 0)]
-    same = (mine[:, None, 0] == theirs[None, :, 0]) & (mine[:, None, 1] == theirs[None, :, 1])
-    return same.any(axis=(0, 1)) & (others >= 0)
+    keys = _span_keys(para)
+    mine = keys[:up + 1, lines]  # (levels, lines)
+    theirs = keys[:up_other + 1, np.maximum(others, 0)]
+    return (mine[:, None] == theirs[None, :]).any(axis=(0, 1)) & (others >= 0)
+
+
+def _span_keys(para: features.Paragraphs) -> np.ndarray:
+    """int64 (levels, paragraphs): each range of :attr:`Paragraphs.spans` as one number
+    (first << 32 | end), made once per page (the last page's are kept)."""
+    global _KEYS
+    cached = _KEYS
+    if cached[0] is para:
+        return cached[1]
+    spans = para.spans.astype(np.int64)
+    keys = (spans[:, 0] << 32) | spans[:, 1]
+    _KEYS = (para, keys)
+    return keys
+
+
+_KEYS: tuple[features.Paragraphs | None, np.ndarray] = (None, np.zeros((0, 0), np.int64))
 
 
 def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray,
@@ -876,13 +929,19 @@ def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: 
     ``allowed`` ones: its container or parent) that the kept paragraph ``others`` beside
     it is not inside too; an embedded post (a ``<blockquote class="twitter-tweet">``) is
     a quote, not a share bar."""
-    positions = _positions()
-    groups = [group for group in BOUNDARY_GROUPS if group not in allowed]
-    columns = [positions[f"dist_{group}"] for group in groups]
+    groups = tuple(group for group in BOUNDARY_GROUPS if group not in allowed)
+    columns = _group_columns(groups)
     boxed = (para.X[lines][:, columns] <= 1) & (para.X[others][:, columns] > 3)  # (lines, groups)
-    quoted = para.X[lines, positions["dist_t_quote"]] <= 1
+    quoted = para.X[lines, _positions()["dist_t_quote"]] <= 1
     boxed[:, groups.index("social")] &= ~quoted
     return ~boxed.any(axis=1)
+
+
+@lru_cache(maxsize=8)
+def _group_columns(groups: tuple[str, ...]) -> np.ndarray:
+    """The feature columns ``dist_<group>`` of ``groups``, in order."""
+    positions = _positions()
+    return np.array([positions[f"dist_{group}"] for group in groups])
 
 
 def _drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
@@ -909,14 +968,17 @@ def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barre
     images = np.flatnonzero(~keep & ~barred & (_column(para, "is_image") > 0))
     if not len(kept) or not len(images):
         return
+    # illustrations first: many pages have decorative images only (icons, pixels)
+    images = images[np.fromiter(map(_illustration, repeat(page), para.starts[images].tolist(),
+                                    para.ends[images].tolist()), bool, len(images))]
+    if not len(images):
+        return
     at = np.searchsorted(kept, images)
     before = np.where(at > 0, kept[np.maximum(at - 1, 0)], -1)
     after = np.where(at < len(kept), kept[np.minimum(at, len(kept) - 1)], -1)
     between = (before >= 0) & (after >= 0) & (after - before - 1 <= GAP)
     near = (between | ((before >= 0) & (images - before <= FIGURE_EDGE))
             | ((after >= 0) & (after - images <= FIGURE_EDGE)))
-    near[near] = [_illustration(page, s, e) for s, e in zip(para.starts[images[near]].tolist(),
-                                                             para.ends[images[near]].tolist())]
     if not near.any():
         return
     images, before, after, between = images[near], before[near], after[near], between[near]
