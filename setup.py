@@ -1,5 +1,5 @@
 """Build the optional compiled loops (``detourage._csegment``, ``_cvictor``, ``_cfeatures``,
-``_cforest``).
+``_cforest``, ``_csteps``).
 
 Everything else lives in pyproject.toml.  The extension is optional: where Cython or a C
 compiler is missing, or the build fails, the install goes on without it and
@@ -37,8 +37,8 @@ def extensions() -> list:
     exts = [Extension(f"detourage.{name}", [f"src/detourage/{name}.pyx"],
                       include_dirs=lxml.get_include(), optional=True)
             for name in ("_csegment", "_cvictor", "_cfeatures")]
-    exts.append(Extension("detourage._cforest", ["src/detourage/_cforest.pyx"],
-                          include_dirs=[numpy.get_include()], optional=True))
+    exts += [Extension(f"detourage.{name}", [f"src/detourage/{name}.pyx"],
+                       include_dirs=[numpy.get_include()], optional=True) for name in ("_cforest", "_csteps")]
     try:
         return cythonize(exts, language_level=3, quiet=True)
     except Exception:  # noqa: BLE001 - a Cython error must not stop the install

@@ -414,3 +414,22 @@ def test_a_small_page_the_model_rejects_whole_keeps_its_text():
     links = extract("<html><body><a href='/a'>Only a link here</a></body></html>", _constant(-9.0))
     assert links.text == "Only a link here" and links.labels.details["learned"]["fallback"] == "best-paragraph"
     assert extract("<html><body><div class='nav'></div></body></html>", _constant(-9.0)).text == ""
+
+
+@pytest.mark.skipif(learned._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.parametrize("seed", range(20))
+def test_compiled_step_tests_match_numpy(seed):
+    rng = np.random.default_rng(seed)
+    n, levels = int(rng.integers(1, 60)), int(rng.integers(1, features.LEVELS + 1))
+    keys = rng.integers(0, 6, (levels, n)).astype(np.int64)  # few values: many equal ranges
+    lines = rng.integers(0, n, int(rng.integers(0, 30)))
+    others = rng.integers(-1, n, len(lines))
+    for up in range(4):
+        for up_other in range(4):
+            assert np.array_equal(learned._csteps.share(keys, lines, others, up, up_other),
+                                  learned._share_numpy(keys, lines, others, up, up_other))
+    X = rng.integers(0, 6, (n, 12)).astype(np.float32)
+    columns = rng.choice(np.arange(1, 12), int(rng.integers(1, 8)), replace=False).astype(np.int64)
+    for social in (-1, 0, len(columns) - 1):
+        assert np.array_equal(learned._csteps.clear_of_boilerplate(X, lines, others, columns, 0, social),
+                              learned._clear_of_boilerplate_numpy(X, lines, others, columns, 0, social))

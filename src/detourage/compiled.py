@@ -1,4 +1,5 @@
-"""The optional compiled twins (``_csegment``, ``_cvictor``, ``_cfeatures``, ``_cforest``).
+"""The optional compiled twins (``_csegment``, ``_cvictor``, ``_cfeatures``, ``_cforest``,
+``_csteps``).
 
 Each is built from its ``.pyx`` at install time when Cython and a C compiler are there
 (``setup.py``); every one has a pure-Python (or numpy) twin that gives the same result.

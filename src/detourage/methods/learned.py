@@ -59,11 +59,14 @@ from typing import Literal
 
 import numpy as np
 
+from ..compiled import optional
 from ..learned import features
 from ..learned.forest import Model, load_model
 from ..model import Block, Labels, Page
 from ..segment import BLOCK_LEVEL
 from .common import label_paragraphs
+
+_csteps = optional("_csteps")
 
 NAME = "learned"
 SEED = "own"
@@ -311,9 +314,8 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
         if parent[0, i] <= above[-1]:  # a flat page
             region[i:] = True
         else:
-            article = set(zip(parent[0, above].tolist(), parent[1, above].tolist()))
-            region[i:] = np.fromiter(((s, e) not in article for s, e in
-                                      zip(parent[0, i:].tolist(), parent[1, i:].tolist())), bool, len(keep) - i)
+            parents = _span_keys(para)[1]  # each paragraph's parent's range, as one number
+            region[i:] = ~np.isin(parents[i:], parents[above])
         region[[b for b in bylines if b >= i]] = True  # a comment's byline beside the article's text
         return para.texts[i], region
     return None
@@ -334,9 +336,13 @@ def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:
 COMMENT_BYLINES = 2
 _COMMENT_BYLINE = re.compile(r"\s*(?:posted|written|submitted|added|comment(?:ed)?|sent)\s+by\s*:\s*\S")
 #: how a comment byline or an announcement of comments starts, after the "\x1f" that
-#: starts each line in :func:`_lines_starting` (which ``\s`` matches: not crossed)
-_COMMENT_LINE_START = re.compile(r"\x1f[^\S\x1f]*(?:posted|written|submitted|added|comment|sent|the following"
-                                 r"|following|readers?\b|users?\b)", re.IGNORECASE)
+#: starts each line in :func:`_lines_starting`
+_COMMENT_LINE_START = re.compile(r"\x1f[ \t\xa0]*(?:" + "|".join(
+    variant for word in ("posted", "written", "submitted", "added", "comment", "sent", "the following", "following",
+                         "reader", "user")
+    for variant in (word, word.capitalize(), word.upper())) + ")")
+# (each word in its three usual cases, not re.IGNORECASE: a search that skips from one
+# "\x1f" to the next only for a case-sensitive pattern, six times faster)
 _DIGIT = re.compile(r"\d")
 
 
@@ -900,11 +906,23 @@ def _positions() -> dict[str, int]:
 def _share(para: features.Paragraphs, lines: np.ndarray, others: np.ndarray, up: int, up_other: int) -> np.ndarray:
     """Whether each of ``lines`` and the paragraph ``others`` beside it (-1: none) have a
     common ancestor at most ``up`` levels above the line's container and ``up_other``
-    above the other's (the same paragraph range at both places)."""
+    above the other's (the same paragraph range at both places; compiled:
+    ``_csteps.share``, else :func:`_share_numpy`)."""
     keys = _span_keys(para)
+    if _csteps is not None:
+        return _csteps.share(keys, _indices(lines), _indices(others), up, up_other)
+    return _share_numpy(keys, lines, others, up, up_other)
+
+
+def _share_numpy(keys: np.ndarray, lines: np.ndarray, others: np.ndarray, up: int, up_other: int) -> np.ndarray:
+    """The twin of ``_csteps.share``: ``keys`` as :func:`_span_keys` makes them."""
     mine = keys[:up + 1, lines]  # (levels, lines)
     theirs = keys[:up_other + 1, np.maximum(others, 0)]
     return (mine[:, None] == theirs[None, :]).any(axis=(0, 1)) & (others >= 0)
+
+
+def _indices(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int64)
 
 
 def _span_keys(para: features.Paragraphs) -> np.ndarray:
@@ -915,7 +933,7 @@ def _span_keys(para: features.Paragraphs) -> np.ndarray:
     if cached[0] is para:
         return cached[1]
     spans = para.spans.astype(np.int64)
-    keys = (spans[:, 0] << 32) | spans[:, 1]
+    keys = np.ascontiguousarray((spans[:, 0] << 32) | spans[:, 1])
     _KEYS = (para, keys)
     return keys
 
@@ -930,10 +948,19 @@ def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: 
     it is not inside too; an embedded post (a ``<blockquote class="twitter-tweet">``) is
     a quote, not a share bar."""
     groups = tuple(group for group in BOUNDARY_GROUPS if group not in allowed)
-    columns = _group_columns(groups)
-    boxed = (para.X[lines][:, columns] <= 1) & (para.X[others][:, columns] > 3)  # (lines, groups)
-    quoted = para.X[lines, _positions()["dist_t_quote"]] <= 1
-    boxed[:, groups.index("social")] &= ~quoted
+    columns, social = _group_columns(groups), groups.index("social") if "social" in groups else -1
+    if _csteps is not None:
+        return _csteps.clear_of_boilerplate(para.X, _indices(lines), _indices(others), columns,
+                                            _positions()["dist_t_quote"], social)
+    return _clear_of_boilerplate_numpy(para.X, lines, others, columns, _positions()["dist_t_quote"], social)
+
+
+def _clear_of_boilerplate_numpy(X: np.ndarray, lines: np.ndarray, others: np.ndarray, columns: np.ndarray,
+                                quote: int, social: int) -> np.ndarray:
+    """The twin of ``_csteps.clear_of_boilerplate``."""
+    boxed = (X[lines][:, columns] <= 1) & (X[others][:, columns] > 3)  # (lines, groups)
+    if social >= 0:
+        boxed[:, social] &= ~(X[lines, quote] <= 1)
     return ~boxed.any(axis=1)
 
 
@@ -941,7 +968,7 @@ def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: 
 def _group_columns(groups: tuple[str, ...]) -> np.ndarray:
     """The feature columns ``dist_<group>`` of ``groups``, in order."""
     positions = _positions()
-    return np.array([positions[f"dist_{group}"] for group in groups])
+    return np.array([positions[f"dist_{group}"] for group in groups], np.int64)
 
 
 def _drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
