@@ -145,13 +145,21 @@ def test_post_bylines_without_a_colon_stay():
     assert "Post3 1 of the story" in text and "Posted by Author3" in text
 
 
-def test_lines_are_found_by_how_they_start():
-    # an empty line before one must not pass its match on ("\x1f" is whitespace to \s)
-    para = features.compute(load(shell(f"<div>{story(1)}<p> </p><p>The following are comments from the readers.</p>"
-                                       "<p>x</p><p>POSTED BY: Ann | 3 May</p><p>Readers like it.</p></div>")))
-    found = learned._lines_starting(para, np.arange(len(para)), learned._COMMENT_LINE_START)
-    assert [para.texts[i] for i in found] == ["The following are comments from the readers.",
-                                              "POSTED BY: Ann | 3 May", "Readers like it."]
+def test_comment_lines_are_found_as_the_pattern_finds_them():
+    # the word search (stems, then the pattern) and the start search over lines joined: an
+    # empty line before one must not pass its match on, a letter whose lower case is
+    # longer ("İ") must not shift the lines, "commentary" is no comment word
+    lines = [story(1), " ", "The following are comments from the readers.", "x", "POSTED BY: Ann | 3 May",
+             "Readers like it.", "İstanbul comments", "Commentary", "Kommentare (3)", "Оставить комментарий",
+             "发表评论", "Have your say", "He declined to comment on the plan, and the council met again."]
+    para = features.compute(load(shell("<div>" + "".join(f"<p>{line}</p>" for line in lines) + "</div>")))
+    worded, started = learned._comment_lines(para, np.arange(len(para)))
+    assert worded == [i for i, text in enumerate(para.texts)
+                      if para.chars[i] <= learned.MARK_CHARS and learned.COMMENT_WORDS.search(text.lower())]
+    assert [para.texts[i] for i in worded] == ["The following are comments from the readers.", "İstanbul comments",
+                                               "Kommentare (3)", "Оставить комментарий", "发表评论", "Have your say"]
+    assert [para.texts[i] for i in started] == ["The following are comments from the readers.",
+                                                "POSTED BY: Ann | 3 May", "Readers like it.", "Commentary"]
 
 
 def test_a_sentence_announcing_readers_comments_opens_them():

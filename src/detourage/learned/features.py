@@ -39,7 +39,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not
@@ -224,6 +224,9 @@ class Paragraphs:
     #: int32 (paragraphs,): paragraphs of the same structure (container path and region
     #: bits) share a number, so that repeated cards, teasers or menu items can be judged together
     signature: np.ndarray
+    #: the texts lower-cased (made for the page-level features; the method's steps read
+    #: them too)
+    lowered: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -293,9 +296,10 @@ def compute(page: Page) -> Paragraphs:
     signature = _signatures(path_id, tree, columns)
     spans = _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
-    title_index = _page(page, lowered, chars, link_chars, heading, columns)
+    lowered_texts = lowered.split("\x1f")
+    title_index = _page(page, lowered, lowered_texts, chars, link_chars, heading, columns)
     return Paragraphs(starts, ends, texts, columns.matrix(len(texts)), chars.astype(np.int64), heading,
-                      title_index, spans, signature)
+                      title_index, spans, signature, lowered_texts)
 
 
 class _Columns(dict):  # type: ignore[type-arg]
@@ -792,11 +796,10 @@ def _window_mean(x: np.ndarray, k: int) -> np.ndarray:
     return (cs[hi] - cs[lo]) / (hi - lo)
 
 
-def _page(page: Page, joined: str, chars: np.ndarray, link_chars: np.ndarray,
+def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_chars: np.ndarray,
           heading: np.ndarray, out: dict[str, np.ndarray]) -> int:
     """Title, ``<h1>``, repetition, JSON-LD and page-level features from the paragraphs'
-    lower-cased texts (``joined`` by ``\x1f``); returns the title index."""
-    lowered = joined.split("\x1f")
+    lower-cased texts (``lowered``, and ``joined`` by ``\x1f``); returns the title index."""
     n = len(lowered)
     hints = page_hints(page)
     title_words = set(_WORD.findall(hints.title.lower()))

@@ -294,16 +294,18 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
     below = np.cumsum(kept_chars) - kept_chars >= MARK_ARTICLE_CHARS  # the kept text above each paragraph
     # a counted heading ("310 Responses to “…”") names the post, and an announcement
     # ("The following are comments from the readers…") says more: both may be longer
-    longer = (para.chars <= COUNTED_MARK_CHARS) & below
-    short = np.flatnonzero(longer & (para.chars <= MARK_CHARS))
+    longer = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & below)
+    if not len(longer):
+        return None
     texts = para.texts
-    counted = [i for i in np.flatnonzero(longer & (para.heading > 0)).tolist() if _COUNTED.match(texts[i].lower())]
-    # the lines starting like a comment's byline or an announcement of comments
-    started = _lines_starting(para, np.flatnonzero(longer), _COMMENT_LINE_START)
+    counted = [i for i in longer[para.heading[longer] > 0].tolist() if _COUNTED.match(texts[i].lower())]
+    worded, started = _comment_lines(para, longer)
     bylines = _comment_bylines(para, [i for i in started if _COMMENT_BYLINE.match(texts[i].lower())])
     announced = [i for i in started if _ANNOUNCED.match(texts[i].strip().lower())]
+    if not (worded or counted or announced or bylines):
+        return None
     link = _column(para, "link_density")
-    for i in sorted(set(_comment_word_lines(para, short) + counted + announced + bylines[:1])):
+    for i in sorted(set(worded + counted + announced + bylines[:1])):
         heading = bool(para.heading[i])
         if i not in bylines and (not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5)
                                  or (para.chars[i] > MARK_CHARS and not heading and i not in announced)):
@@ -314,8 +316,10 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
         if parent[0, i] <= above[-1]:  # a flat page
             region[i:] = True
         else:
-            parents = _span_keys(para)[1]  # each paragraph's parent's range, as one number
-            region[i:] = ~np.isin(parents[i:], parents[above])
+            parents = _span_keys(para)[1].tolist()  # each paragraph's parent's range, as one number
+            article = set(map(parents.__getitem__, above.tolist()))
+            region[i:] = np.fromiter(map(article.__contains__, parents[i:]), bool, len(keep) - i)
+            region[i:] = ~region[i:]
         region[[b for b in bylines if b >= i]] = True  # a comment's byline beside the article's text
         return para.texts[i], region
     return None
@@ -335,49 +339,51 @@ def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:
 #: a comment thread is told by at least this many comment bylines
 COMMENT_BYLINES = 2
 _COMMENT_BYLINE = re.compile(r"\s*(?:posted|written|submitted|added|comment(?:ed)?|sent)\s+by\s*:\s*\S")
-#: how a comment byline or an announcement of comments starts, after the "\x1f" that
-#: starts each line in :func:`_lines_starting`
-_COMMENT_LINE_START = re.compile(r"\x1f[ \t\xa0]*(?:" + "|".join(
-    variant for word in ("posted", "written", "submitted", "added", "comment", "sent", "the following", "following",
-                         "reader", "user")
-    for variant in (word, word.capitalize(), word.upper())) + ")")
-# (each word in its three usual cases, not re.IGNORECASE: a search that skips from one
-# "\x1f" to the next only for a case-sensitive pattern, six times faster)
 _DIGIT = re.compile(r"\d")
 
 
-def _lines_starting(para: features.Paragraphs, lines: np.ndarray, pattern: re.Pattern[str]) -> list[int]:
-    """Those of ``lines`` whose text starts with what ``pattern`` matches after a
-    ``"\\x1f"``: one search over their texts, each after a ``"\\x1f"``, which the
-    search skips to (the pattern starts with that literal)."""
-    if not len(lines):
-        return []
-    pieces = list(map(para.texts.__getitem__, lines.tolist()))
-    hits = [m.start() for m in pattern.finditer("\x1f" + "\x1f".join(pieces))]
-    if not hits:
-        return []
-    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
-    return lines[np.searchsorted(np.cumsum(lengths) - lengths, hits)].tolist()
-
-
-def _comment_word_lines(para: features.Paragraphs, short: np.ndarray) -> list[int]:
-    """The paragraphs among ``short`` that hold a comment word, in order: one search
-    over their texts joined."""
-    if not len(short):
-        return []
-    texts = para.texts
-    pieces = [texts[i] for i in short.tolist()]
-    joined = "\x1f".join(pieces)
-    lowered = joined.lower()
-    if len(lowered) != len(joined):  # a letter whose lower case is longer ("İ"): piece by piece
-        pieces = [piece.lower() for piece in pieces]
+def _comment_lines(para: features.Paragraphs, lines: np.ndarray) -> tuple[list[int], list[int]]:
+    """Among ``lines`` (in order), those of at most :data:`MARK_CHARS` holding a comment
+    word (:data:`COMMENT_WORDS`: their texts joined, searched for the words' stems
+    :data:`_COMMENT_STEMS`), and those starting
+    like a comment's byline or an announcement of comments (:data:`_COMMENT_LINE_START`,
+    tried on the lines whose first letter can start one)."""
+    texts, lowered_texts = para.texts, para.lowered or [text.lower() for text in para.texts]
+    short = lines[para.chars[lines] <= MARK_CHARS]
+    worded: list[int] = []
+    if len(short):
+        pieces = list(map(lowered_texts.__getitem__, short.tolist()))
         lowered = "\x1f".join(pieces)
-    hits = [m.start() for m in COMMENT_WORDS.finditer(lowered)]
-    if not hits:
-        return []
-    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
-    offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
-    return sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
+        # each word's stem by a plain substring search (many times faster than the
+        # pattern's alternation tried at every character), the pattern on those lines
+        hits = [at for stem in _COMMENT_STEMS if stem in lowered for at in _finds(lowered, stem)]
+        if hits:
+            lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+            offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
+            worded = [i for i in sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
+                      if COMMENT_WORDS.search(lowered_texts[i])]
+    started = [i for i in lines.tolist() if texts[i][:1] in _COMMENT_LINE_FIRST
+               and _COMMENT_LINE_START.match(lowered_texts[i])]
+    return worded, started
+
+
+def _finds(text: str, stem: str) -> list[int]:
+    """Where ``stem`` starts in ``text``, each time."""
+    found, at = [], text.find(stem)
+    while at >= 0:
+        found.append(at)
+        at = text.find(stem, at + 1)
+    return found
+
+
+#: the literal start of each of :data:`COMMENT_WORDS`' words (each match starts with one)
+_COMMENT_STEMS = ("comment", "kommentar", "coment", "koment", "reactie", "leserbrief", "коммент", "σχόλι", "yorum",
+                  "评论", "評論", "留言", "跟帖", "コメント", "댓글", "have your say")
+#: how a comment byline or an announcement of comments starts (lower case)…
+_COMMENT_LINE_START = re.compile(r"[ \t\xa0]*(?:posted|written|submitted|added|comment|sent|the following"
+                                 r"|following|reader|user)")
+#: …and the first characters of such a line
+_COMMENT_LINE_FIRST = frozenset(" \t\xa0PWSACTFRUpwsactfru")
 
 
 #: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
