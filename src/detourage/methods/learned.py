@@ -224,8 +224,10 @@ COUNTED_MARK_CHARS = 200
 _CLOSED = re.compile(r"(?:comments|commenting) (?:are|is|has been|have been) (?:now )?(?:closed|disabled)\b")
 #: the sentence that introduces readers' comments ("The following are comments from the
 #: readers. In no way do they represent…", "Comments from our readers")
-_ANNOUNCED = re.compile(r"(?:the )?following (?:are )?(?:readers?['’]? |users?['’]? )?comments (?:are )?(?:from|by|of|posted)\b"
-                        r"|(?:readers?['’]?|users?['’]?) comments (?:are|below)\b|comments (?:from|by) (?:the |our )?readers\b")
+_ANNOUNCED = re.compile(r"(?:the )?following (?:are )?(?:readers?['’]? |users?['’]? )?comments (?:are )?"
+                        r"(?:from|by|of|posted)\b"
+                        r"|(?:readers?['’]?|users?['’]?) comments (?:are|below)\b"
+                        r"|comments (?:from|by) (?:the |our )?readers\b")
 _WORDS = re.compile(r"\w+")
 _COUNT_TAIL = re.compile(r"[\s\d():\[\]#№-]*$")
 _LABEL = re.compile(r"[\w\s'’-]+")
@@ -318,8 +320,7 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
         else:
             parents = _span_keys(para)[1].tolist()  # each paragraph's parent's range, as one number
             article = set(map(parents.__getitem__, above.tolist()))
-            region[i:] = np.fromiter(map(article.__contains__, parents[i:]), bool, len(keep) - i)
-            region[i:] = ~region[i:]
+            region[i:] = np.fromiter((p not in article for p in parents[i:]), bool, len(keep) - i)
         region[[b for b in bylines if b >= i]] = True  # a comment's byline beside the article's text
         return para.texts[i], region
     return None
@@ -377,8 +378,8 @@ def _finds(text: str, stem: str) -> list[int]:
 
 
 #: the literal start of each of :data:`COMMENT_WORDS`' words (each match starts with one)
-_COMMENT_STEMS = ("comment", "kommentar", "coment", "koment", "reactie", "leserbrief", "коммент", "σχόλι", "yorum",
-                  "评论", "評論", "留言", "跟帖", "コメント", "댓글", "have your say")
+_COMMENT_STEMS = ("comment", "kommentar", "coment", "koment", "reactie", "leserbrief", "коммент", "σχόλι",
+                  "yorum", "评论", "評論", "留言", "跟帖", "コメント", "댓글", "have your say")
 #: how a comment byline or an announcement of comments starts (lower case)…
 _COMMENT_LINE_START = re.compile(r"[ \t\xa0]*(?:posted|written|submitted|added|comment|sent|the following"
                                  r"|following|reader|user)")
@@ -834,13 +835,13 @@ def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray
                   quoted: np.ndarray) -> None:
     """Keep the ``short`` lines after the last paragraph of each kept run, one after the
     other while each is a line of the previous one's own element or parent
-    (``<br>``-separated lines, the next ``<p>``), or a sentence (:func:`_closing_sentence`: not "Print", "Font size:", a
-    teaser's title) or a line of a quote (an embedded post's attribution) sharing the
-    previous one's parent (at most :data:`EDGE`; a line in a box named as a caption or a
-    credit, its very parent).  The line just after the run
-    may sit a level further out, in a box of its own, even one named for an article's
-    meta data, when it is a sentence (:func:`_closing_sentence`: "Walter Gibbs
-    contributed reporting.", "John Harris can be reached at …")."""
+    (``<br>``-separated lines, the next ``<p>``), or a sentence
+    (:func:`_closing_sentence`: not "Print", "Font size:", a teaser's title) or a line
+    of a quote (an embedded post's attribution) sharing the previous one's parent (at
+    most :data:`EDGE`; a line in a box named as a caption or a credit, its very
+    parent).  The line just after the run may sit a level further out, in a box of its
+    own, even one named for an article's meta data, when it is a sentence ("Walter
+    Gibbs contributed reporting.", "John Harris can be reached at …")."""
     n = len(keep)
     ends = np.flatnonzero(keep[:-1] & ~keep[1:] & short[1:]).tolist()
     if not ends:
