@@ -441,3 +441,84 @@ def test_compiled_step_tests_match_numpy(seed):
     for social in (-1, 0, len(columns) - 1):
         assert np.array_equal(learned._csteps.clear_of_boilerplate(X, lines, others, columns, 0, social),
                               learned._clear_of_boilerplate_numpy(X, lines, others, columns, 0, social))
+
+
+@pytest.mark.skipif(learned._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.parametrize("seed", range(60))
+def test_compiled_boundary_step_matches_numpy(seed, monkeypatch):
+    """The compiled boundary step and its numpy twin keep the same lines, on random pages
+    whose structure, features, kept lines and texts make every branch likely: few span
+    values (many shared ancestors), distances of 0 to 5, link densities around the
+    step's cut-offs, sentences and non-sentences, address lines chosen by index."""
+    rng = np.random.default_rng(seed)
+    n, width = int(rng.integers(1, 120)), len(features.names())
+    X = rng.integers(0, 6, (n, width)).astype(np.float32)
+    X[rng.random(n) < 0.5, learned._positions()["dist_media"]] = 2  # most lines no image
+    X[:, learned._positions()["link_density"]] = rng.choice([0.0, 0.3, 0.5, 0.9, 1.0], n, p=[0.6, 0.1, 0.1, 0.1, 0.1])
+    spans = np.sort(rng.integers(0, int(rng.integers(1, 5)), (features.LEVELS, 2, n)), axis=1).astype(np.int32)
+    texts = [str(rng.choice(["Walter Gibbs contributed reporting.", "Print", "2012-01-11", "A short line here",
+                             "Is this a question about it?", ""])) for _ in range(n)]
+    chars = np.array([len(t) for t in texts], np.int64)
+    para = features.Paragraphs(np.arange(n), np.arange(1, n + 1), texts, X, chars, np.zeros(n, np.int64), -1,
+                               spans, rng.integers(0, 5, n).astype(np.int32))
+    keep, barred = rng.random(n) < rng.choice([0.05, 0.1, 0.2, 0.4]), rng.random(n) < 0.05  # gaps and runs of all lengths
+    probability = rng.random(n)
+    monkeypatch.setattr(learned, "_address_lines", lambda page, para, lines: [i for i in lines.tolist() if i % 3 == 0])
+    expected = keep.copy()
+    learned._keep_boundary_lines_numpy(None, para, expected, barred, probability)
+    learned._keep_boundary_lines(None, para, keep, barred, probability)
+    assert np.array_equal(keep, expected)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_boundary_edges_and_gaps_stop_at_their_limits(compiled):
+    """After a kept run, at most EDGE short lines of its parent are kept, and a gap of more
+    than GAP lines between kept ones is not filled, by the compiled step and its twin."""
+    if compiled and learned._csteps is None:
+        pytest.skip("the compiled _csteps is not built")
+    step = learned._keep_boundary_lines if compiled else learned._keep_boundary_lines_numpy
+
+    def page(n: int, kept: list[int]) -> tuple[features.Paragraphs, np.ndarray]:
+        X = np.full((n, len(features.names())), 5.0, np.float32)  # no box, no image, no quote
+        X[:, learned._positions()["link_density"]] = 0.0
+        texts = ["Walter Gibbs contributed reporting."] * n
+        spans = np.zeros((features.LEVELS, 2, n), np.int32)
+        spans[:, 1] = n  # one parent for every line
+        para = features.Paragraphs(np.arange(n), np.arange(1, n + 1), texts, X, np.full(n, len(texts[0]), np.int64),
+                                   np.zeros(n, np.int64), -1, spans, np.arange(n, dtype=np.int32))
+        keep = np.zeros(n, bool)
+        keep[kept] = True
+        return para, keep
+
+    para, keep = page(4 + learned.EDGE + 3, [0, 1, 2, 3])
+    step(None, para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.5))
+    assert keep.sum() == 4 + learned.EDGE and keep[:4 + learned.EDGE].all()
+    for gap in (learned.GAP, learned.GAP + 1):
+        n = gap + 2
+        para, keep = page(n, [0, n - 1])
+        para.texts[:] = ["Print " * 50] * n  # too long for an edge line: only a gap fills it
+        para.chars[:] = len(para.texts[0])
+        step(None, para, keep, np.zeros(n, bool), np.full(n, 0.5))
+        assert keep.all() == (gap <= learned.GAP), gap
+
+
+@pytest.mark.skipif(learned._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.parametrize("seed", range(60))
+def test_compiled_figure_step_matches_numpy(seed, monkeypatch):
+    """The compiled figure step and its numpy twin keep the same images and captions, on
+    random pages: images, figures, quotes and boxes at distances of 0 to 5, few span
+    values, kept text of every density, illustrations chosen by index."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 120))
+    X = rng.integers(0, 6, (n, len(features.names()))).astype(np.float32)
+    X[:, learned._positions()["is_image"]] = rng.random(n) < 0.3
+    spans = np.sort(rng.integers(0, int(rng.integers(1, 5)), (features.LEVELS, 2, n)), axis=1).astype(np.int32)
+    chars = rng.integers(0, 3, n).astype(np.int64) * 40
+    para = features.Paragraphs(np.arange(n), np.arange(1, n + 1), [""] * n, X, chars, np.zeros(n, np.int64), -1,
+                               spans, np.zeros(n, np.int32))
+    keep, barred = rng.random(n) < rng.choice([0.05, 0.1, 0.2, 0.4]), rng.random(n) < 0.05
+    monkeypatch.setattr(learned, "_illustration", lambda page, start, end: start % 4 != 0)
+    expected = keep.copy()
+    learned._keep_figures_numpy(None, para, expected, barred)
+    learned._keep_figures(None, para, keep, barred)
+    assert np.array_equal(keep, expected)

@@ -255,3 +255,53 @@ def test_a_page_showing_nothing_without_javascript_is_read_in_its_noscript() -> 
 def test_words_of_a_query_string_do_not_name_an_image() -> None:
     [(_, _, decorative)] = images("<p><img src='/chart?ticker=X&logo_strength=light' alt='Twelve month chart'></p>")
     assert not decorative
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_collector_is_paused_only_for_big_pages_and_restored(pure, monkeypatch):
+    """The walkers pause Python's cycle collector at the PAUSE_BLOCKS-th block (a big
+    page); a small page leaves it running; the state found is restored either way."""
+    import gc
+    import importlib
+    import types
+
+    from detourage import segment as segmentation
+
+    if pure:
+        monkeypatch.setattr(segmentation, "_compiled", None)
+        walker = segmentation
+    elif segmentation._compiled is None:
+        pytest.skip("the compiled _csegment is not built")
+    else:
+        walker = importlib.import_module("detourage._csegment")
+    paused = []
+    recording = types.SimpleNamespace(disable=lambda: (paused.append(True), gc.disable()), enable=gc.enable,
+                                      isenabled=gc.isenabled)
+    monkeypatch.setattr(walker, "gc", recording)
+    big = parse("<html><body>" + "<p>x</p>" * (segmentation.PAUSE_BLOCKS + 5) + "</body></html>")
+    small = parse("<html><body><p>one</p><p>two</p></body></html>")
+    assert len(segment(small)) == 2 and not paused and gc.isenabled()
+    assert len(segment(big)) == segmentation.PAUSE_BLOCKS + 5 and paused == [True] and gc.isenabled()
+    gc.disable()
+    try:
+        segment(big)
+        assert not gc.isenabled()  # a caller that paused it keeps it paused
+    finally:
+        gc.enable()
+
+
+def test_render_pauses_the_collector_for_big_pages_only():
+    import gc
+    import importlib
+
+    from detourage.segment import PAUSE_BLOCKS, collector_paused
+
+    rendering = importlib.import_module("detourage.render")  # the package's ``render`` is the function
+
+    states = []
+    with collector_paused(PAUSE_BLOCKS - 1):
+        states.append(gc.isenabled())
+    with collector_paused(PAUSE_BLOCKS):
+        states.append(gc.isenabled())
+    assert states == [True, False] and gc.isenabled()
+    assert rendering.collector_paused is collector_paused

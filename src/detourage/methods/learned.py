@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import repeat
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Literal
 
@@ -728,7 +728,23 @@ def _keep_boundary_lines(page: Page, para: features.Paragraphs, keep: np.ndarray
     the kept text's own container, or a quote's, or links that are only e-mail addresses
     or phone numbers: a contact line), a figure's caption (it goes with its
     image: :func:`_keep_figures`), a code line (it goes with its block) and a line the
-    model rejects outright (under :data:`BOUNDARY_FLOOR`) stay out."""
+    model rejects outright (under :data:`BOUNDARY_FLOOR`) stay out.
+
+    Compiled: ``_csteps.keep_boundary_lines`` (one pass over the page's arrays, the text
+    tests asked of the lines they can still decide), else
+    :func:`_keep_boundary_lines_numpy`."""
+    if _csteps is None:
+        _keep_boundary_lines_numpy(page, para, keep, barred, probability)
+        return
+    columns, groups, social, groups_meta, social_meta = _boundary_columns()
+    _csteps.keep_boundary_lines(para.X, keep, np.ascontiguousarray(barred), para.chars, probability, _span_keys(para),
+                                para.signature, para.texts, partial(_address_lines, page, para), _closing_sentence,
+                                columns, groups, social, groups_meta, social_meta, _BOUNDARY_PARAMETERS)
+
+
+def _keep_boundary_lines_numpy(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+                               probability: np.ndarray) -> None:
+    """The twin of ``_csteps.keep_boundary_lines``, in array expressions."""
     density = _column(para, "link_density")
     quoted = _column(para, "dist_t_quote") <= 1
     eligible = (~barred & ~keep & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
@@ -738,7 +754,7 @@ def _keep_boundary_lines(page: Page, para: features.Paragraphs, keep: np.ndarray
     plain[_address_lines(page, para, np.flatnonzero(eligible & ~plain & (para.chars <= EDGE_CHARS)))] = True
     media = _column(para, "dist_media") <= 1
     _keep_like_kept(para, keep, eligible & plain & ~media)
-    _fill_gaps(para, keep, eligible, plain, density >= 0.9, media)
+    _fill_gaps(para, keep, eligible, plain, density >= LINK_LINE, media)
     _extend_edges(para, keep, eligible & plain & (para.chars <= EDGE_CHARS), media, quoted)
 
 
@@ -894,9 +910,28 @@ EDGE = 6
 EDGE_CHARS = 250
 #: a line the model gives less than this is not brought back
 BOUNDARY_FLOOR = 0.05
+#: a line of at least this link density (a link alone) may fill a gap inside its parent
+LINK_LINE = 0.9
 #: a line in a box named so (class/id/role or tag, its container or parent) is no boundary line
 BOUNDARY_GROUPS = ("nav", "footer", "header", "sidebar", "comment", "social", "related", "ad", "meta", "overlay",
                    "t_nav", "t_footer", "t_aside", "t_form", "t_header")
+
+
+#: the constants of the boundary step, in the order ``_csteps.keep_boundary_lines`` reads them
+_BOUNDARY_PARAMETERS = (BOUNDARY_FLOOR, PLAIN_LINKS, EDGE_CHARS, GAP, EDGE, LIKE_KEPT, LIKE_KEPT_SHARE, LINK_LINE)
+
+
+@lru_cache(maxsize=1)
+def _boundary_columns() -> tuple[tuple[int, ...], np.ndarray, int, np.ndarray, int]:
+    """What ``_csteps.keep_boundary_lines`` reads of the features: the link density,
+    quote, figure, code and media columns; the boilerplate boxes' columns and the
+    position of the social one among them, all boxes and all but "meta"."""
+    positions = _positions()
+    columns = tuple(positions[name] for name in ("link_density", "dist_t_quote", "dist_t_figure", "dist_t_code",
+                                                  "dist_media"))
+    meta = tuple(group for group in BOUNDARY_GROUPS if group != "meta")
+    return (columns, _group_columns(BOUNDARY_GROUPS), BOUNDARY_GROUPS.index("social"),
+            _group_columns(meta), meta.index("social"))
 
 
 def _column(para: features.Paragraphs, name: str) -> np.ndarray:
@@ -997,7 +1032,24 @@ def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barre
     lead image above the title, a figure after the last paragraph); then a caption
     (``<figcaption>``, or the text of the image's ``<figure>``) beside a kept image.  Not
     an icon, an avatar, a smiley, a tracking pixel or an advertisement
-    (``Block.decorative``), nor an image in a box that names boilerplate."""
+    (``Block.decorative``), nor an image in a box that names boilerplate.
+
+    Compiled: ``_csteps.keep_figures``, else :func:`_keep_figures_numpy`."""
+    if _csteps is None:
+        _keep_figures_numpy(page, para, keep, barred)
+        return
+    _csteps.keep_figures(para.X, keep, np.ascontiguousarray(barred), para.chars, _span_keys(para),
+                         partial(_illustrated, page, para), _FIGURE_COLUMNS, _group_columns(BOUNDARY_GROUPS),
+                         BOUNDARY_GROUPS.index("social"), (GAP, FIGURE_EDGE))
+
+
+def _illustrated(page: Page, para: features.Paragraphs, i: int) -> bool:
+    """Whether paragraph ``i`` is images only, not all decorative (:func:`_illustration`)."""
+    return _illustration(page, int(para.starts[i]), int(para.ends[i]))
+
+
+def _keep_figures_numpy(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> None:
+    """The twin of ``_csteps.keep_figures``, in array expressions."""
     kept = np.flatnonzero(keep)
     images = np.flatnonzero(~keep & ~barred & (_column(para, "is_image") > 0))
     if not len(kept) or not len(images):
@@ -1033,6 +1085,8 @@ def _illustration(page: Page, start: int, end: int) -> bool:
 
 #: an image at most this many paragraphs before or after the kept text is the article's
 FIGURE_EDGE = 2
+#: the feature columns ``_csteps.keep_figures`` reads: image, figure and quote
+_FIGURE_COLUMNS = tuple(features.names().index(name) for name in ("is_image", "dist_t_figure", "dist_t_quote"))
 
 
 def _keep_captions(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray, images: np.ndarray) -> None:
