@@ -255,6 +255,25 @@ def test_compiled_vocabulary_matches_python():
     assert hits > 10  # the twins are compared on matches, not only on misses
 
 
+@pytest.mark.skipif(features._compiled_walk is None, reason="the compiled _cfeatures is not built")
+def test_compiled_vocabulary_matches_python_around_every_word():
+    """Each vocabulary word, cut short, extended, inside other words and after separators:
+    the compiled matcher (which tries only the words of a token's first two letters) and
+    the Python one agree; and a vocabulary with a one-letter word (matched by first
+    letter only) agrees with a plain scan."""
+    from detourage import _cfeatures
+
+    vocabulary = features.compiled_vocabulary()
+    words = [entry[0] for entry in vocabulary.__reduce__()[1][0]]
+    for word in words:
+        for text in (word, word[:-1], word + "s", word + "-x", "x" + word, "a-" + word, word.upper(), "b_" + word + "2",
+                     f"{word} {words[len(word) % len(words)]}", word[:2], word[0] + " " + word[1:]):
+            assert vocabulary(text) == features._vocabulary_bits.__wrapped__(text), text
+    short = _cfeatures.Vocabulary([("a", 1, True), ("ab", 2, False), ("b-c", 4, False)])
+    for text, bits in (("a", 1), ("ab", 2), ("abc", 2), ("a b", 1), ("x a", 1), ("b-cd", 4), ("ba", 0), ("", 0)):
+        assert short(text) == bits, text
+
+
 @pytest.mark.skipif(context._compiled is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("seed", [0, 1])
 def test_compiled_context_matches_numpy(seed):

@@ -349,6 +349,11 @@ cdef inline bint _letter(unsigned char c) noexcept nogil:
     return 97 <= c <= 122
 
 
+cdef inline int _pair(unsigned int c, unsigned int d) noexcept nogil:
+    """The bucket of a word (or token) starting with the letter ``c`` then ``d``."""
+    return (c - 97) * 27 + (d - 97 if 97 <= d <= 122 else 26)
+
+
 cdef class Vocabulary:
     """The class/id/role/itemprop words of the region groups, matched in C.
 
@@ -364,12 +369,19 @@ cdef class Vocabulary:
     cdef bytes text
     cdef list entries
     cdef int start[27]  # entries of first letter c: start[c - 'a'] … start[c - 'a' + 1] - 1
+    # when every word has two characters or more (``paired``): the entries of the first two
+    # characters, at _pair(c, d), so that a token start tries the one or two words that
+    # can match there instead of every word of its first letter
+    cdef int start2[26 * 27 + 1]
+    cdef bint paired
     cdef int[::1] offset, length
     cdef long long[::1] bit
     cdef unsigned char[::1] bounded
 
     def __init__(self, entries):
-        entries = sorted(entries, key=lambda e: e[0])
+        entries = list(entries)
+        self.paired = all(len(e[0]) >= 2 for e in entries)
+        entries.sort(key=lambda e: (_pair(ord(e[0][0]), ord(e[0][1])), e[0]) if self.paired else e[0])
         for word, _, _ in entries:
             if not word or not word.isascii() or not all("a" <= c <= "z" or not c.isalpha() for c in word) \
                     or not "a" <= word[0] <= "z":
@@ -386,6 +398,11 @@ cdef class Vocabulary:
             while at < n and ord(entries[at][0][0]) - 97 < c:
                 at += 1
             self.start[c] = at
+        at = 0
+        for c in range(26 * 27 + 1):
+            while self.paired and at < n and _pair(ord(entries[at][0][0]), ord(entries[at][0][1])) < c:
+                at += 1
+            self.start2[c] = at
 
     def __reduce__(self):
         return Vocabulary, (self.entries,)
@@ -407,7 +424,7 @@ cdef class Vocabulary:
     cdef long long _match(self, const unsigned char* s, Py_ssize_t size) noexcept:
         """The bits of ``size`` bytes, ASCII lower-cased here, other bytes no letter."""
         cdef Py_ssize_t i, k
-        cdef int e, length
+        cdef int e, length, first, last
         cdef long long bits = 0
         cdef unsigned char c
         cdef bint after_letter = False
@@ -418,7 +435,15 @@ cdef class Vocabulary:
                 after_letter = False
                 continue
             if not after_letter:
-                for e in range(self.start[c - 97], self.start[c - 96]):
+                if self.paired:
+                    if i + 1 < size:
+                        first = self.start2[_pair(c, _ascii_lower(s[i + 1]))]
+                        last = self.start2[_pair(c, _ascii_lower(s[i + 1])) + 1]
+                    else:
+                        first = last = 0  # no word of two characters fits
+                else:
+                    first, last = self.start[c - 97], self.start[c - 96]
+                for e in range(first, last):
                     length = self.length[e]
                     if i + length > size:
                         continue
@@ -450,6 +475,23 @@ cdef inline unsigned long long _step(unsigned long long h, Py_UCS4 c) noexcept n
 
 cdef inline unsigned long long _nonzero(unsigned long long h) noexcept nogil:
     return h if h else 1  # 0 marks an empty slot
+
+
+cdef inline bint _is_decimal(Py_UCS4 c) noexcept nogil:
+    """``str.isdecimal`` of one character: ASCII by a comparison, the rest by CPython's
+    table (``Py_UNICODE_ISDECIMAL`` is a function call for every character)."""
+    if c < 128:
+        return 48 <= c <= 57
+    return Py_UNICODE_ISDECIMAL(c)
+
+
+cdef inline bint _is_word(Py_UCS4 c) noexcept nogil:
+    """Whether one character is sre's ``\w`` (``str.isalnum`` or ``_``): ASCII by
+    comparisons, the rest by CPython's tables (``Py_UNICODE_ISALNUM`` is up to four
+    function calls)."""
+    if c < 128:
+        return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122) or c == 0x5F
+    return Py_UNICODE_ISALNUM(c)
 
 
 cpdef unsigned long long word_hash(str word):
@@ -542,7 +584,7 @@ def marks(str joined, Py_ssize_t n):
     with nogil:
         for i in range(length + 1):
             c = PyUnicode_READ(kind, data, i) if i < length else 0x1F
-            if Py_UNICODE_ISDECIMAL(c):
+            if _is_decimal(c):
                 if run == 0:
                     first = c
                 elif run == 1:
@@ -597,7 +639,7 @@ def title_overlap(str lowered, const double[::1] chars, WordSet title, double lo
             c = PyUnicode_READ(kind, data, i) if i < length else 0x1F
             if not counted and c != 0x1F:  # a long paragraph: on to its end
                 continue
-            if Py_UNICODE_ISALNUM(c) or c == 0x5F:  # sre's \w
+            if _is_word(c):  # sre's \w
                 if counted:
                     if not in_word:
                         h = FNV_OFFSET
