@@ -71,6 +71,33 @@ def test_microdata_declares_the_page_type_but_a_comment_does_not():
     assert features.page_hints(load('<p itemtype="https://schema.org/Product">x</p>')).types == {"product"}
 
 
+@pytest.mark.skipif(features._compiled_hint_elements is None, reason="the compiled _cfeatures is not built")
+def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypatch):
+    """The compiled walk passes over only elements the hints reject: with it and with the
+    full ``iter("meta", "script")`` the hints are the same, whatever the case, spacing,
+    entities or place (body, nested, after the body) of the keys and types."""
+    ld = '{"@type": "NewsArticle", "articleBody": "Body text"}'
+    pages = [
+        f'<html><head><meta property="OG:Title" content="A"><meta name=" Description" content="B">'
+        f'<meta name="description" content="C"><meta property="og:type" content="Article">'
+        f'<script type=" Application/LD+JSON ">{ld}</script><script>var x = 1;</script>'
+        f'<meta property="og&#58;description" content="D"><meta charset="utf-8"></head>'
+        f'<body><div><meta itemprop="name" content="E"><script type="application/ld+json">[{ld}]</script></div>'
+        f'<p>Text</p><meta name="og:title" property="" content="F"></body></html><meta name="description" content="G">',
+        '<html><body><script type="application/ld&#43;json">{"@type": "Recipe", "description": "H"}</script>'
+        '<meta property="description" content="I"><meta name="DESCR" content="J"></body></html>',
+        "<p>no meta at all</p>",
+    ]
+    for html in pages:
+        page = load(html)
+        compiled = features.page_hints(page)
+        monkeypatch.setattr(features, "_compiled_hint_elements", None)
+        assert features.page_hints(page) == compiled
+        monkeypatch.undo()
+    hints = features.page_hints(load(pages[0]))
+    assert hints.title == "A" and "newsarticle" in hints.types and "body text" in hints.body
+
+
 def test_features_of_empty_and_tiny_pages():
     for html in ("", "<p>x</p>", "<img src=a.png>", "<table><tr><td>a<td>b</table>"):
         para = features.compute(load(html))

@@ -522,3 +522,16 @@ def test_compiled_figure_step_matches_numpy(seed, monkeypatch):
     learned._keep_figures_numpy(None, para, expected, barred)
     learned._keep_figures(None, para, keep, barred)
     assert np.array_equal(keep, expected)
+
+
+def test_related_heading_prefilter_loses_no_heading():
+    """A line is tried against the related-box pattern only when it starts with a
+    phrase's literal start: every line the pattern takes still passes."""
+    assert learned._literal_start("ab?c") == "a" and learned._literal_start("more from .+") == "more from "
+    lines = ["Related", "Related articles:", "More from Reuters", "Editor's picks", "Don’t miss", "相关新闻",
+             "Читайте также", "You might also like", "Latest news »", "Most read today", "Related to this",
+             "More posts you will love", "Recipe", "Most of them", "Keep reading", "Top stories |", "More"]
+    for line in lines:
+        plain = learned.RELATED_WORDS.fullmatch(" ".join(line.lower().split())) is not None
+        assert learned.related_mark(line) == plain, line
+    assert sum(map(learned.related_mark, lines)) >= 12

@@ -872,3 +872,66 @@ def context_columns(const double[::1] q, const int[:, :, ::1] spans, const doubl
             c += 2
             out[i, c] = <float> (sums[signature[i], 1] / sums[signature[i], 0])
             out[i, c + 1] = <float> (sums[signature[i], 2] / sums[signature[i], 0])
+
+
+# ------------------------------------------------------------------ page hints
+
+cdef bint _holds_ci(const unsigned char* s, const char* needle) noexcept:
+    """Whether ``s`` holds ``needle`` (lower-case ASCII), ASCII letters of ``s`` in either case."""
+    cdef Py_ssize_t i, k, n = strlen(<const char*> s), m = strlen(needle)
+    for i in range(n - m + 1):
+        k = 0
+        while k < m and _ascii_lower(s[i + k]) == <unsigned char> needle[k]:
+            k += 1
+        if k == m:
+            return True
+    return False
+
+
+cdef bint _attr_holds(xmlNode* c_node, const char* name, const char* needle, const char* other) noexcept:
+    """Whether the attribute ``name`` may hold ``needle`` or ``other`` (``other`` may be
+    NULL): True when it does, or when its value is not one plain text (entities): then
+    the caller's reader decides."""
+    cdef xmlAttr* attr = _plain_attr(c_node, name)
+    if attr is NULL or attr.children is NULL:
+        return False
+    if attr.children.next is not NULL or attr.children.type != tree.XML_TEXT_NODE or attr.children.content is NULL:
+        return True
+    return (_holds_ci(attr.children.content, needle)
+            or (other is not NULL and _holds_ci(attr.children.content, other)))
+
+
+def hint_elements(cetree._Element root not None):
+    """The ``<meta>`` and ``<script>`` elements of ``root.iter("meta", "script")`` (in the
+    same order) that :func:`features.page_hints` may read: a ``<script>`` whose type may
+    be JSON-LD (it holds ``ld+json``), a ``<meta>`` whose ``property`` or ``name`` may be
+    one of its keys (it holds ``og:`` or ``descr``).  One walk in C over the tree, without
+    an element object or an attribute string for the others; the caller applies its
+    own, exact tests to these."""
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* node = top
+    cdef cetree._Document doc = root._doc
+    out = []
+    while node is not NULL:
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node.ns is NULL and node.name is not NULL:
+                if strcmp(<const char*> node.name, "meta") == 0:
+                    if (_attr_holds(node, "property", "og:", "descr")
+                            or _attr_holds(node, "name", "og:", "descr")):
+                        out.append(cetree.elementFactory(doc, node))
+                elif strcmp(<const char*> node.name, "script") == 0:
+                    if _attr_holds(node, "type", "ld+json", NULL):
+                        out.append(cetree.elementFactory(doc, node))
+            if node.children is not NULL:
+                node = node.children
+                continue
+        if node is top:
+            break
+        while node.next is NULL:
+            node = node.parent
+            if node is NULL or node is top:
+                node = NULL
+                break
+        if node is not NULL:
+            node = node.next
+    return out

@@ -898,7 +898,9 @@ def page_hints(page: Page) -> Hints:
         return Hints(page.title, "", frozenset())
     meta: dict[str, str] = {}
     scripts = []
-    for el in tree.iter("meta", "script"):  # one C-level walk
+    # the compiled walk passes over the elements the tests below reject outright
+    elements = tree.iter("meta", "script") if _compiled_hint_elements is None else _compiled_hint_elements(tree)
+    for el in elements:
         if el.tag == "script":
             if (el.get("type") or "").strip().lower() == "application/ld+json":
                 scripts.append(el.text or "")
@@ -953,3 +955,4 @@ _compiled_title_overlap = None if _cfeatures is None else _cfeatures.title_overl
 _compiled_marks = None if _cfeatures is None else _cfeatures.marks
 _compiled_regions = None if _cfeatures is None else _cfeatures.region_columns
 _compiled_neighbours = None if _cfeatures is None else _cfeatures.neighbour_columns
+_compiled_hint_elements = None if _cfeatures is None else _cfeatures.hint_elements
