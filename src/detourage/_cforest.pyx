@@ -2,8 +2,10 @@
 """Compiled twin of :meth:`detourage.learned.forest.Forest.raw_scores_numpy`.
 
 Every row walks every tree from its root to a leaf; the raw score is the bias plus the
-leaves' values.  Same arrays, same comparisons (float32 features against float64
-thresholds), so the result equals the numpy walk up to summation order.
+leaves' values.  Same arrays, and the same comparisons: each float64 threshold comes as
+the largest float32 at most equal to it (``Forest.threshold32``), and a float32 feature
+is at most the one exactly when it is at most the other, without a conversion per node;
+so the result equals the numpy walk up to summation order.
 """
 
 import numpy as np
@@ -12,7 +14,7 @@ cimport numpy as cnp
 cnp.import_array()
 
 
-def raw_scores(const float[:, ::1] X, const int[::1] feature, const double[::1] threshold,
+def raw_scores(const float[:, ::1] X, const int[::1] feature, const float[::1] threshold,
                const int[::1] left, const int[::1] right, const double[::1] value,
                const int[::1] roots, double bias):
     cdef Py_ssize_t n = X.shape[0], trees = roots.shape[0], i, t

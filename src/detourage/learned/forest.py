@@ -17,7 +17,7 @@ import os
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -100,13 +100,23 @@ class Forest:
     def trees(self) -> int:
         return len(self.roots)
 
+    @cached_property
+    def threshold32(self) -> np.ndarray:
+        """Each threshold as the largest float32 at most equal to it: a float32 feature is
+        at most the one exactly when it is at most the other (the compiled walk compares
+        in float32)."""
+        rounded = self.threshold.astype(np.float32)
+        above = rounded.astype(np.float64) > self.threshold
+        rounded[above] = np.nextafter(rounded[above], np.float32(-np.inf))
+        return rounded
+
     def raw_scores(self, X: np.ndarray) -> np.ndarray:
         """Log-odds of every row of ``X`` (float32 or float64, rows × features)."""
         X = np.ascontiguousarray(X, dtype=np.float32)
         if not len(X):
             return np.zeros(0)
         if _compiled is not None:
-            return _compiled(X, self.feature, self.threshold, self.left, self.right, self.value,
+            return _compiled(X, self.feature, self.threshold32, self.left, self.right, self.value,
                              self.roots, self.bias)
         return self.raw_scores_numpy(X)
 

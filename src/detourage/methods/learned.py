@@ -440,6 +440,7 @@ def _literal_start(pattern: str) -> str:
 
 
 _RELATED_PREFIXES = tuple(sorted({_literal_start(phrase) for phrase in RELATED_PHRASES}))
+_RELATED_FIRST_WORDS = tuple(sorted({prefix.split(" ")[0] for prefix in _RELATED_PREFIXES}))
 #: a related box's heading is at most this long…
 RELATED_CHARS = 50
 #: …and follows at least this many kept characters (teasers need an article to be teasers of)
@@ -470,8 +471,10 @@ def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.
     short = np.flatnonzero((para.chars <= RELATED_CHARS) & (kept_before >= RELATED_ARTICLE_CHARS)
                            & (_column(para, "link_density") < 0.5))
     found = []
+    lowered = para.lowered or [text.lower() for text in para.texts]
     for i in short.tolist():
-        if not related_mark(para.texts[i]):
+        # a phrase's first word first (whitespace collapsed or not, it starts the line)
+        if not lowered[i].lstrip().startswith(_RELATED_FIRST_WORDS) or not related_mark(para.texts[i]):
             continue
         end = _related_box_end(para, keep, i)
         if end > i + 1:
@@ -1039,13 +1042,16 @@ def _group_columns(groups: tuple[str, ...]) -> np.ndarray:
 def _drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     """Leave out the kept lines that are a control, not text: "Click to expand...",
     "Show more" (a forum quote's or a long post's toggle)."""
+    lowered = para.lowered or [text.lower() for text in para.texts]
     for i in np.flatnonzero(keep & (para.chars <= CONTROL_CHARS)).tolist():
-        if _CONTROL.fullmatch(para.texts[i].strip().lower()):
+        line = lowered[i].strip()
+        if line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line):
             keep[i] = False
 
 
 CONTROL_CHARS = 30
 _CONTROL = re.compile(r"(?:click to (?:expand|shrink)|(?:show|see|view) (?:more|less)|expand|collapse)\s*(?:\.\.\.|…)?")
+_CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
 
 
 def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> None:
