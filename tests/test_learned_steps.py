@@ -535,3 +535,13 @@ def test_related_heading_prefilter_loses_no_heading():
         plain = learned.RELATED_WORDS.fullmatch(" ".join(line.lower().split())) is not None
         assert learned.related_mark(line) == plain, line
     assert sum(map(learned.related_mark, lines)) >= 12
+
+
+def test_line_starts_are_found_by_one_search():
+    """``_starting`` finds the lines a pattern starts, as a match per line would, and only
+    at a line's start."""
+    texts = ["posted by: ann | 2 may", "not posted by", "  \xa0comments from readers", "", "user 12", "x\x1fposted"]
+    lines = [0, 1, 2, 3, 4, 5]
+    per_line = [i for i in lines if learned._COMMENT_LINE_START.match("\x1f" + texts[i])]
+    assert learned._starting(texts, lines, learned._COMMENT_LINE_START) == per_line == [0, 2, 4]
+    assert learned._starting(texts, [1, 3], learned._COMMENT_LINE_START) == []

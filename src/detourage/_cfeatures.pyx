@@ -33,7 +33,7 @@ cdef extern from "Python.h":
     bint Py_UNICODE_ISDECIMAL(Py_UCS4) nogil
 from libc.math cimport fmin, log1p
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport strcmp, strlen
+from libc.string cimport memchr, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -608,6 +608,18 @@ def marks(str joined, Py_ssize_t n):
     return year_arr, mark_arr
 
 
+cdef inline Py_ssize_t _next_separator(int kind, void* data, Py_ssize_t i, Py_ssize_t length) noexcept nogil:
+    """Where the next ``\x1f`` at or after ``i`` stands (``length``: none): ``memchr`` on
+    one-byte text, a plain scan on the rest."""
+    cdef const unsigned char* found
+    if kind == 1:
+        found = <const unsigned char*> memchr(<const unsigned char*> data + i, 0x1F, length - i)
+        return length if found is NULL else found - <const unsigned char*> data
+    while i < length and PyUnicode_READ(kind, data, i) != 0x1F:
+        i += 1
+    return i
+
+
 def title_overlap(str lowered, const double[::1] chars, WordSet title, double longest):
     """Jaccard overlap of the ``\w+`` word set of each paragraph of ``lowered`` (joined
     by ``\x1f``) shorter than ``longest`` characters (``chars``) with ``title``'s; 0 for
@@ -638,6 +650,7 @@ def title_overlap(str lowered, const double[::1] chars, WordSet title, double lo
             i += 1
             c = PyUnicode_READ(kind, data, i) if i < length else 0x1F
             if not counted and c != 0x1F:  # a long paragraph: on to its end
+                i = _next_separator(kind, data, i, length) - 1
                 continue
             if _is_word(c):  # sre's \w
                 if counted:
