@@ -63,14 +63,14 @@ DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEFAULT_METHODS = ("fulltext", "baseline", "eatiht")
 #: method → most its median may be, as a multiple of parse-only's median
 #: ratio to parse-only: issue 2 (fulltext, baseline, eatiht), issue 4 (seed 002's cleaners),
-#: issue 5 (victor), issue 12 (learned)
-TARGETS = {"fulltext": 2.0, "baseline": 4.0, "eatiht": 4.0, "learned": 4.0,
+#: issue 5 (victor), issue 12 (learned), issues 31 and 32 (default: the learned method)
+TARGETS = {"fulltext": 2.0, "baseline": 4.0, "eatiht": 4.0, "learned": 4.0, "default": 4.0,
            **{name: 5.0 for name in ("boilerpipe", "boilerpipe-default", "justext", "justext-nostop",
                                      "ncleaner", "ncleaner-nl", "victor")}}
 YARDSTICK = "parse-only"
 #: method → (peer, how many times faster than the peer its median must be), checked when
 #: both run (issue 12: learned ≥ 3× faster than trafilatura)
-FASTER_THAN = {"learned": ("peer-trafilatura", 3.0)}
+FASTER_THAN = {"learned": ("peer-trafilatura", 3.0), "default": ("peer-trafilatura", 3.0)}
 #: most the metadata may add to an extraction's median, in ms (issue 15)
 METADATA_MS = 1.0
 

@@ -147,6 +147,34 @@ def test_learned_profile_times_every_step_without_changing_the_output(monkeypatc
     assert features.compute.__name__ == "compute"  # the wrappers are gone
 
 
+def test_learned_profile_repeats_keep_each_step_fastest(monkeypatch):
+    from types import SimpleNamespace
+
+    module = _bench("learned_profile")
+    page = SimpleNamespace(data=b"<html><body><h1>Title here</h1><p>A sentence of the article, long enough.</p></body></html>")
+    ms = module.profile([page], warmup=0, patch=monkeypatch.setattr, repeat=3)
+    assert ms["parse-only"][0] > 0 and ms["load"][0] > 0
+    assert "(load + learned) / parse-only" in module.table(ms)
+
+
+def test_speed_ab_alternates_trees_and_reports_medians(monkeypatch, tmp_path, capsys):
+    module = _bench("speed_ab")
+    seen = []
+
+    def fake(src, method, sample, out):  # type: ignore[no-untyped-def]
+        seen.append(src)
+        return 3.0 + len(seen) / 10
+
+    monkeypatch.setattr(module, "ratio", fake)
+    before = tmp_path / "src"
+    (before / "detourage").mkdir(parents=True)
+    assert module.main(["--before", str(before), "--rounds", "2"]) == 0
+    assert seen == [before.resolve(), module.SOURCE] * 2  # alternating, the other tree first
+    out = capsys.readouterr().out
+    assert "| before" in out and "3.20×" in out and "| this" in out and "3.30×" in out
+    assert module.main(["--before", str(tmp_path / "nothing")]) == 2
+
+
 def test_features_digest_names_the_pages_that_changed():
     module = _bench("features_digest")
     before = {"a/1": {"features": "x", "labels": "y"}, "a/2": {"features": "x", "labels": "y"}}
