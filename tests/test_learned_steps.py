@@ -545,3 +545,20 @@ def test_line_starts_are_found_by_one_search():
     per_line = [i for i in lines if learned._COMMENT_LINE_START.match("\x1f" + texts[i])]
     assert learned._starting(texts, lines, learned._COMMENT_LINE_START) == per_line == [0, 2, 4]
     assert learned._starting(texts, [1, 3], learned._COMMENT_LINE_START) == []
+
+
+def test_a_list_item_heading_its_kept_sub_list_is_kept():
+    """The own text of a list item whose sub-items are kept comes back (no empty bullet);
+    a parent entry that is only a link (a menu's) does not, nor a line that starts no
+    element around the kept text."""
+    html = ("<html><body><ul><li><b>Mock interview</b><ul><li>15 minutes of preparation and practice</li>"
+            "<li>30 minutes of formal interview practice</li></ul></li>"
+            "<li><a href='/p'>Products</a><ul><li>Widgets for the whole family</li></ul></li></ul>"
+            "<p>Loose line</p><p>A kept paragraph after the loose line.</p></body></html>")
+    para = features.compute(load(html))
+    texts = para.texts
+    keep = np.array([t.startswith(("15 ", "30 ", "Widgets", "A kept")) for t in texts])
+    learned._keep_parent_items(para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.4))
+    kept = {t for t, k in zip(texts, keep) if k}
+    assert "Mock interview" in kept
+    assert "Products" not in kept and "Loose line" not in kept

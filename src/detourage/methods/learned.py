@@ -150,6 +150,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
     if options.fallback:
         details.update(_fallback(para, keep, probability, choice, barred))
     _keep_boundary_lines(page, para, keep, barred | ~choice, probability)
+    _keep_parent_items(para, keep, barred | ~choice, probability)
     _drop_controls(para, keep)
     _keep_figures(page, para, keep, barred | ~choice)
     per_block = np.repeat(keep, para.ends - para.starts)
@@ -793,6 +794,30 @@ def _keep_boundary_lines_numpy(page: Page, para: features.Paragraphs, keep: np.n
     _keep_like_kept(para, keep, eligible & plain & ~media)
     _fill_gaps(para, keep, eligible, plain, density >= LINK_LINE, media)
     _extend_edges(para, keep, eligible & plain & (para.chars <= EDGE_CHARS), media, quoted)
+
+
+def _keep_parent_items(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+                       probability: np.ndarray) -> None:
+    """Keep the own text of a list item whose sub-list the model kept ("Optimize query
+    performance using:" above its three kept sub-items, "Mock interview" above the three
+    steps of the interview): a line in a list, just before a kept paragraph, that starts
+    an element (its container or the element above) holding that paragraph, outside a
+    boilerplate box the kept paragraph is not in.  The model judges the short label by
+    its look and lets it go; the sub-items then hang under an empty bullet.  A line that
+    is only a link (a menu's parent entry) stays out."""
+    n = len(keep)
+    if n < 2:
+        return
+    lines = np.flatnonzero(~keep[:-1] & keep[1:] & ~barred[:-1] & (para.chars[:-1] > 0)
+                           & (probability[:-1] >= BOUNDARY_FLOOR) & (_column(para, "is_list")[:-1] > 0)
+                           & (_column(para, "link_density")[:-1] < LINK_LINE))
+    if not len(lines):
+        return
+    first, end = para.spans[:2, 0, :][:, lines], para.spans[:2, 1, :][:, lines]  # (container/parent, lines)
+    heads = ((first == lines) & (end > lines + 1)).any(axis=0)
+    lines = lines[heads]
+    if len(lines):
+        keep[lines[_clear_of_boilerplate(para, lines, lines + 1)]] = True
 
 
 def _address_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> list[int]:
