@@ -1097,15 +1097,16 @@ def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barre
     lead image above the title, a figure after the last paragraph); then a caption
     (``<figcaption>``, or the text of the image's ``<figure>``) beside a kept image.  Not
     an icon, an avatar, a smiley, a tracking pixel or an advertisement
-    (``Block.decorative``), nor an image in a box that names boilerplate.
+    (``Block.decorative``), nor an image in a box that names boilerplate (but an
+    "overlay" one: a figure's zoom layer, or its ``no_overlay`` class).
 
     Compiled: ``_csteps.keep_figures``, else :func:`_keep_figures_numpy`."""
     if _csteps is None:
         _keep_figures_numpy(page, para, keep, barred)
         return
     _csteps.keep_figures(para.X, keep, np.ascontiguousarray(barred), para.chars, _span_keys(para),
-                         partial(_illustrated, page, para), _FIGURE_COLUMNS, _group_columns(BOUNDARY_GROUPS),
-                         BOUNDARY_GROUPS.index("social"), (GAP, FIGURE_EDGE))
+                         partial(_illustrated, page, para), _FIGURE_COLUMNS, _group_columns(FIGURE_GROUPS),
+                         FIGURE_GROUPS.index("social"), (GAP, FIGURE_EDGE))
 
 
 def _illustrated(page: Page, para: features.Paragraphs, i: int) -> bool:
@@ -1136,7 +1137,7 @@ def _keep_figures_numpy(page: Page, para: features.Paragraphs, keep: np.ndarray,
     between &= _share(para, images, before, 3, 2) | _share(para, images, after, 3, 2)
     edge = (((before >= 0) & (images - before <= FIGURE_EDGE) & _share(para, images, before, 2, 2))
             | ((after >= 0) & (after - images <= FIGURE_EDGE) & _share(para, images, after, 2, 2)))
-    clean = _clear_of_boilerplate(para, images, np.where(before >= 0, before, after))
+    clean = _clear_of_boilerplate(para, images, np.where(before >= 0, before, after), allowed=_FIGURE_ALLOWED)
     chosen = images[(between | edge) & clean]
     keep[chosen] = True
     _keep_captions(para, keep, barred, chosen)
@@ -1150,6 +1151,10 @@ def _illustration(page: Page, start: int, end: int) -> bool:
 
 #: an image at most this many paragraphs before or after the kept text is the article's
 FIGURE_EDGE = 2
+#: the boilerplate boxes an article's image may sit in: an "overlay" (a figure's zoom
+#: layer; the vocabulary also reads ``no_overlay`` so)
+_FIGURE_ALLOWED = ("overlay",)
+FIGURE_GROUPS = tuple(group for group in BOUNDARY_GROUPS if group not in _FIGURE_ALLOWED)
 #: the feature columns ``_csteps.keep_figures`` reads: image, figure and quote
 _FIGURE_COLUMNS = tuple(features.names().index(name) for name in ("is_image", "dist_t_figure", "dist_t_quote"))
 
