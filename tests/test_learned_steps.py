@@ -562,3 +562,28 @@ def test_a_list_item_heading_its_kept_sub_list_is_kept():
     kept = {t for t, k in zip(texts, keep) if k}
     assert "Mock interview" in kept
     assert "Products" not in kept and "Loose line" not in kept
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_lead_image_above_a_byline_and_a_share_bar_is_kept(compiled):
+    """An article's lead image a few lines above its text (title, byline, share bar
+    between) comes back when the image's parent holds the text's parent; one further
+    than FIGURE_LEAD lines does not."""
+    if compiled and learned._csteps is None:
+        pytest.skip("the compiled _csteps is not built")
+    step = learned._keep_figures if compiled else learned._keep_figures_numpy
+
+    def kept_image(lines_between: int) -> bool:
+        html = ("<html><body><article><figure><img src='https://example.org/lead.jpg' width='900' height='600'>"
+                "</figure>" + "".join(f"<p>Line {k} of the head</p>" for k in range(lines_between))
+                + "<div class='body'><p>Kept text of the article, one.</p><p>Kept text of the article, two.</p>"
+                "</div></article></body></html>")
+        page = load(html)
+        para = features.compute(page)
+        keep = np.array([t.startswith("Kept") for t in para.texts])
+        image = [i for i, s in enumerate(para.starts.tolist()) if page.blocks[s].image][0]
+        step(page, para, keep, np.zeros(len(keep), bool))
+        return bool(keep[image])
+
+    assert kept_image(learned.FIGURE_LEAD - 1)
+    assert not kept_image(learned.FIGURE_LEAD + 1)

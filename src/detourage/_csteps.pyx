@@ -241,10 +241,10 @@ def keep_figures(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bo
     ``illustration(paragraph)`` is the text test (images only, not all decorative), asked
     only of the images near the kept text; ``columns`` the image, figure and quote
     columns; ``groups`` and ``social`` as in ``keep_boundary_lines``; ``parameters`` the
-    gap and the figure edge."""
+    gap, the figure edge and the lead image's reach."""
     cdef Py_ssize_t n = keep.shape[0], i, j, before, after
     cdef Py_ssize_t c_image = columns[0], c_figure = columns[1], c_quote = columns[2]
-    cdef Py_ssize_t gap = parameters[0], fig_edge = parameters[1]
+    cdef Py_ssize_t gap = parameters[0], fig_edge = parameters[1], lead = parameters[2]
     cdef bint between, edge
     previous_a = np.empty(n, dtype=np.int64)
     cdef long long[::1] previous = previous_a
@@ -265,11 +265,12 @@ def keep_figures(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bo
             continue
         before = previous[i]
         between = before >= 0 and after >= 0 and after - before - 1 <= gap
-        if not (between or (before >= 0 and i - before <= fig_edge) or (after >= 0 and after - i <= fig_edge)):
+        if not (between or (before >= 0 and i - before <= fig_edge) or (after >= 0 and after - i <= lead)):
             continue
         between = between and (_shares(keys, i, before, 3, 2) or _shares(keys, i, after, 3, 2))
         edge = ((before >= 0 and i - before <= fig_edge and _shares(keys, i, before, 2, 2))
-                or (after >= 0 and after - i <= fig_edge and _shares(keys, i, after, 2, 2)))
+                or (after >= 0 and after - i <= fig_edge and _shares(keys, i, after, 2, 2))
+                or (after >= 0 and after - i <= lead and _shares(keys, i, after, 1, 2)))
         if ((between or edge) and _clear(X, i, before if before >= 0 else after, groups, c_quote, social)
                 and illustration(i)):
             chosen.append(i)

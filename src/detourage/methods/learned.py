@@ -1094,7 +1094,9 @@ def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barre
     """Keep the article's images and their captions: an image paragraph between two kept
     paragraphs (at most :data:`GAP` apart) sharing an ancestor with one of them, or among
     the :data:`FIGURE_EDGE` before or after the kept text, sharing an ancestor with it (a
-    lead image above the title, a figure after the last paragraph); then a caption
+    lead image above the title, a figure after the last paragraph), or among the
+    :data:`FIGURE_LEAD` before it when the image's parent holds the kept text's parent (a
+    lead image above a byline and a share bar); then a caption
     (``<figcaption>``, or the text of the image's ``<figure>``) beside a kept image.  Not
     an icon, an avatar, a smiley, a tracking pixel or an advertisement
     (``Block.decorative``), nor an image in a box that names boilerplate (but an
@@ -1106,7 +1108,7 @@ def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barre
         return
     _csteps.keep_figures(para.X, keep, np.ascontiguousarray(barred), para.chars, _span_keys(para),
                          partial(_illustrated, page, para), _FIGURE_COLUMNS, _group_columns(FIGURE_GROUPS),
-                         FIGURE_GROUPS.index("social"), (GAP, FIGURE_EDGE))
+                         FIGURE_GROUPS.index("social"), (GAP, FIGURE_EDGE, FIGURE_LEAD))
 
 
 def _illustrated(page: Page, para: features.Paragraphs, i: int) -> bool:
@@ -1130,13 +1132,14 @@ def _keep_figures_numpy(page: Page, para: features.Paragraphs, keep: np.ndarray,
     after = np.where(at < len(kept), kept[np.minimum(at, len(kept) - 1)], -1)
     between = (before >= 0) & (after >= 0) & (after - before - 1 <= GAP)
     near = (between | ((before >= 0) & (images - before <= FIGURE_EDGE))
-            | ((after >= 0) & (after - images <= FIGURE_EDGE)))
+            | ((after >= 0) & (after - images <= FIGURE_LEAD)))
     if not near.any():
         return
     images, before, after, between = images[near], before[near], after[near], between[near]
     between &= _share(para, images, before, 3, 2) | _share(para, images, after, 3, 2)
     edge = (((before >= 0) & (images - before <= FIGURE_EDGE) & _share(para, images, before, 2, 2))
-            | ((after >= 0) & (after - images <= FIGURE_EDGE) & _share(para, images, after, 2, 2)))
+            | ((after >= 0) & (after - images <= FIGURE_EDGE) & _share(para, images, after, 2, 2))
+            | ((after >= 0) & (after - images <= FIGURE_LEAD) & _share(para, images, after, 1, 2)))
     clean = _clear_of_boilerplate(para, images, np.where(before >= 0, before, after), allowed=_FIGURE_ALLOWED)
     chosen = images[(between | edge) & clean]
     keep[chosen] = True
@@ -1151,6 +1154,9 @@ def _illustration(page: Page, start: int, end: int) -> bool:
 
 #: an image at most this many paragraphs before or after the kept text is the article's
 FIGURE_EDGE = 2
+#: …and a lead image at most this many before it when its parent holds the kept text's
+#: parent (the article's head: a title, a byline, a share bar between image and text)
+FIGURE_LEAD = 12
 #: the boilerplate boxes an article's image may sit in: an "overlay" (a figure's zoom
 #: layer; the vocabulary also reads ``no_overlay`` so)
 _FIGURE_ALLOWED = ("overlay",)
