@@ -307,10 +307,15 @@ def test_compiled_context_matches_numpy(seed):
     para = features.compute(load(ARTICLE))
     q = np.random.default_rng(seed).random(len(para))
     q[::3] = 0.5  # on the kept boundary
-    compiled = context.compute(q, para.spans, para.chars, para.signature)
-    out = np.empty_like(compiled)
-    w = para.chars.astype(np.float64) + 1.0
-    assert np.array_equal(compiled, context.columns_numpy(q, w, q >= context.KEPT, para.spans, para.signature, out))
+    one = features.compute(load("<p>One line of text.</p>"))
+    for page, probabilities in ((para, q), (para, q * 0.4), (para, np.full(len(q), 0.5)),  # some kept, none, all
+                                (one, np.array([0.7])), (one, np.array([0.2]))):
+        compiled = context.compute(probabilities, page.spans, page.chars, page.signature)
+        out = np.empty_like(compiled)
+        w = page.chars.astype(np.float64) + 1.0
+        numpy_twin = context.columns_numpy(probabilities, w, probabilities >= context.KEPT, page.spans, page.signature,
+                                           out)
+        assert np.array_equal(compiled, numpy_twin)
 
 
 def test_context_features_summarise_the_first_stage():

@@ -825,13 +825,21 @@ def neighbour_columns(const double[::1] log_chars, const double[::1] link_densit
 # ------------------------------------------------------------- second-stage context
 
 def context_columns(const double[::1] q, const int[:, :, ::1] spans, const double[::1] w,
-                    const int[::1] signature, float[:, ::1] out, Py_ssize_t start, double kept_at):
+                    const int[::1] signature, float[:, ::1] out, Py_ssize_t start, double kept_at,
+                    double mean, double w_sum, const double[::1] log1p):
     """The columns of ``context.compute`` after its page columns, from ``start`` on:
     per level the char-weighted mean, the paragraph mean and the kept share of the first
     stage's probabilities ``q`` over the ancestor's paragraph range, the neighbours ±1
     and ±2, the windows ±3 and ±10, and the mean and kept share over the paragraphs of the
     same structure (``w``: characters + 1).  The same sums in the same order as the numpy
-    twin (sequential cumulative sums, bincounts in paragraph order), so the same floats."""
+    twin (sequential cumulative sums, bincounts in paragraph order), so the same floats.
+
+    Then the page's columns before ``start`` (``context._page``'s): ``q``, the page's
+    char-weighted ``mean`` (numpy's pairwise sums, given), its best guess, the kept share
+    of the page (over ``w_sum``, numpy's ``w.sum()``), whether a paragraph lies within the
+    kept span, the log1p of its distance to the nearest kept paragraph (``log1p``: numpy's
+    values for 0…n, given, so that the same function gives them) and the kept share
+    before and after it.""" 
     cdef Py_ssize_t n = q.shape[0], levels = spans.shape[0], i, lv, c, k, lo, hi, span
     cdef double kept, s0, s1, s2, s3
     cs_arr = np.zeros((n + 1, 4))
@@ -842,6 +850,8 @@ def context_columns(const double[::1] q, const int[:, :, ::1] spans, const doubl
             top = signature[i]
     sums_arr = np.zeros((top + 1 if n else 0, 3))
     cdef double[:, ::1] sums = sums_arr
+    near_arr = np.empty(n, dtype=np.int64)
+    cdef long long[::1] near = near_arr
     cdef int[4] offsets
     offsets[0] = -1
     offsets[1] = -2
@@ -885,6 +895,47 @@ def context_columns(const double[::1] q, const int[:, :, ::1] spans, const doubl
             c += 2
             out[i, c] = <float> (sums[signature[i], 1] / sums[signature[i], 0])
             out[i, c + 1] = <float> (sums[signature[i], 2] / sums[signature[i], 0])
+        _page_columns(q, cs, out, mean, w_sum, log1p, kept_at, near)
+
+
+cdef void _page_columns(const double[::1] q, const double[:, ::1] cs, float[:, ::1] out, double mean,
+                        double w_sum, const double[::1] log1p, double kept_at, long long[::1] near) noexcept nogil:
+    """``context._page`` (see ``context_columns``); ``cs[:, 3]``: the running sums of the
+    kept paragraphs' weights; ``near``: scratch, the distance to the nearest kept
+    paragraph before or at each."""
+    cdef Py_ssize_t n = q.shape[0], i, first = -1, last = -1, previous = -1, following = -1
+    cdef double best = q[0] if n else 0.0, total = cs[n, 3]
+    for i in range(n):
+        if q[i] > best:
+            best = q[i]
+        if q[i] >= kept_at:
+            if first < 0:
+                first = i
+            last = i
+            previous = i
+        near[i] = i - previous if previous >= 0 else -1
+    for i in range(n - 1, -1, -1):
+        if q[i] >= kept_at:
+            following = i
+        out[i, 0] = <float> q[i]
+        out[i, 1] = <float> mean
+        out[i, 2] = <float> best
+        out[i, 3] = <float> (total / w_sum)
+        if first < 0:
+            out[i, 4] = 0.0
+            out[i, 5] = 99.0
+            out[i, 6] = 0.0
+            out[i, 7] = 0.0
+            continue
+        out[i, 4] = 1.0 if first <= i <= last else 0.0
+        out[i, 6] = <float> (cs[i, 3] / total)
+        out[i, 7] = <float> ((total - cs[i + 1, 3]) / total)
+        if following < 0:
+            out[i, 5] = <float> log1p[near[i]]
+        elif near[i] < 0 or following - i < near[i]:
+            out[i, 5] = <float> log1p[following - i]
+        else:
+            out[i, 5] = <float> log1p[near[i]]
 
 
 # ------------------------------------------------------------------ page hints

@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..compiled import optional
-from .features import LEVELS, _cumsum0
+from .features import LEVELS
 
 #: the first-stage probability that counts as "kept" for the span features
 KEPT = 0.5
@@ -47,18 +47,17 @@ def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray, signature: np.n
     q = q.astype(np.float64)
     w = chars.astype(np.float64) + 1.0  # +1: an empty paragraph (an image) still counts
     kept = q >= KEPT
-    if _compiled is not None:
-        _page(q, w, kept, _cumsum0(kept * w), out)
+    if _compiled is not None:  # the page's sums as numpy makes them (pairwise), and its log1p
         _compiled(q, np.ascontiguousarray(spans, np.int32), w, np.ascontiguousarray(signature, np.int32),
-                  out, len(_PAGE), KEPT)
+                  out, len(_PAGE), KEPT, (q * w).sum() / w.sum(), w.sum(), np.log1p(np.arange(n + 1.0)))
         return out
     return columns_numpy(q, w, kept, spans, signature, out)
 
 
 def columns_numpy(q: np.ndarray, w: np.ndarray, kept: np.ndarray, spans: np.ndarray, signature: np.ndarray,
                   out: np.ndarray) -> np.ndarray:
-    """Every column into ``out`` (the compiled ``_cfeatures.context_columns`` is the twin
-    of all but the page's columns)."""
+    """Every column into ``out`` (the compiled ``_cfeatures.context_columns`` is its twin;
+    it is given the page's two pairwise sums and the log1p values numpy makes)."""
     n = len(q)
     # one cumulative sum per quantity (columns: q·w, w, q, kept·w), read at every range end
     cs = np.zeros((n + 1, 4))
