@@ -150,9 +150,15 @@ def test_learned_profile_times_every_step_without_changing_the_output(monkeypatc
 def test_learned_profile_repeats_keep_each_step_fastest(monkeypatch):
     from types import SimpleNamespace
 
+    from detourage import api
+
     module = _bench("learned_profile")
     page = SimpleNamespace(data=b"<html><body><h1>Title here</h1><p>A sentence of the article, long enough.</p></body></html>")
+    loads = []
+    monkeypatch.setattr(api, "load", lambda data, _load=api.load: loads.append(data) or _load(data))
     ms = module.profile([page], warmup=0, patch=monkeypatch.setattr, repeat=3)
+    assert len(loads) == 3  # the page run three times, one figure kept per step
+    assert all(len(ms[k]) == 1 for k in ("parse-only", "load", "learned", "features"))
     assert ms["parse-only"][0] > 0 and ms["load"][0] > 0
     assert "(load + learned) / parse-only" in module.table(ms)
 
@@ -173,6 +179,30 @@ def test_speed_ab_alternates_trees_and_reports_medians(monkeypatch, tmp_path, ca
     out = capsys.readouterr().out
     assert "| before" in out and "3.20×" in out and "| this" in out and "3.30×" in out
     assert module.main(["--before", str(tmp_path / "nothing")]) == 2
+
+
+def test_twins_compares_every_compiled_pass_with_its_twin(monkeypatch, tmp_path, capsys):
+    import pytest
+
+    from detourage.methods import learned
+
+    if learned._csteps is None or learned.features._cfeatures is None:
+        pytest.skip("the compiled modules are not built")
+    module = _bench("twins")
+    folder = tmp_path / "datasets" / "mini"
+    folder.mkdir(parents=True)
+    head = ("<html><head><title>Mills</title><meta property='og:title' content='Mills'>"
+            "<script type='application/ld+json'>{\"@type\": \"NewsArticle\"}</script></head><body>")
+    (folder / "a.html").write_text(head + "<h1>Mills</h1>" + "<p>Volunteers walked the valley and found the mills, "
+                                   "one after the other, long forgotten by all.</p>" * 5
+                                   + "<figure><img src='https://example.org/a.jpg' width=900 height=600></figure>"
+                                   + "<p>Walter Gibbs contributed reporting.</p></body></html>")
+    (folder / "b.html").write_text("<html><body><p>One short page of text, and nothing else at all.</p></body></html>")
+    assert module.main(["--datasets", str(tmp_path / "datasets"), "--repeat", "1"], patch=monkeypatch.setattr) == 0
+    out = capsys.readouterr().out
+    for name in module.PASSES:
+        assert f"| {name} | 2 | 0 |" in out, out
+    assert "Verdict: PASS" in out
 
 
 def test_features_digest_names_the_pages_that_changed():

@@ -839,7 +839,7 @@ def context_columns(const double[::1] q, const int[:, :, ::1] spans, const doubl
     of the page (over ``w_sum``, numpy's ``w.sum()``), whether a paragraph lies within the
     kept span, the log1p of its distance to the nearest kept paragraph (``log1p``: numpy's
     values for 0…n, given, so that the same function gives them) and the kept share
-    before and after it.""" 
+    before and after it."""
     cdef Py_ssize_t n = q.shape[0], levels = spans.shape[0], i, lv, c, k, lo, hi, span
     cdef double kept, s0, s1, s2, s3
     cs_arr = np.zeros((n + 1, 4))

@@ -1,69 +1,20 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
-"""Compiled twins of the two tests the learned extractor's page-level steps ask most
-often (:mod:`detourage.methods.learned`): whether a line and the paragraph beside it
-share an ancestor (``_share_numpy``), and whether a line lies in a box named as
-boilerplate that its neighbour is not in (``_clear_of_boilerplate_numpy``).
+"""Compiled twins of the learned extractor's page-level steps
+(:mod:`detourage.methods.learned`): the two tests they ask most often, whether a line
+and the paragraph beside it share an ancestor (``_share_numpy``) and whether a line lies
+in a box named as boilerplate that its neighbour is not in
+(``_clear_of_boilerplate_numpy``), and the boundary-line and figure steps whole
+(``_keep_boundary_lines_numpy``, ``_keep_figures_numpy``).
 
-Each step asks them of a handful of lines, a dozen times a page: as array expressions
-that is a dozen numpy calls each, which cost far more than the comparisons.  Same
-arrays in, same booleans out.
+Each step asks its tests of a handful of lines, a dozen times a page: as array
+expressions that is a dozen numpy calls each, which cost far more than the comparisons.
+Same arrays in, same booleans out.
 """
 
 import numpy as np
 cimport numpy as cnp
 
 cnp.import_array()
-
-
-def share(const long long[:, ::1] keys, const long long[::1] lines, const long long[::1] others,
-          int up, int up_other):
-    """For each of ``lines``: whether one of its ``up`` + 1 span keys (its container and
-    the levels above, ``keys[level, paragraph]``) equals one of the ``up_other`` + 1 of
-    the paragraph ``others`` beside it (-1: none, False)."""
-    cdef Py_ssize_t n = lines.shape[0], j, a, b, levels = keys.shape[0]
-    cdef long long line, other
-    out = np.zeros(n, dtype=bool)
-    cdef cnp.npy_bool[::1] res = out
-    cdef int mine = min(up + 1, levels), theirs = min(up_other + 1, levels)
-    with nogil:
-        for j in range(n):
-            line, other = lines[j], others[j]
-            if other < 0:
-                continue
-            for a in range(mine):
-                for b in range(theirs):
-                    if keys[a, line] == keys[b, other]:
-                        res[j] = 1
-                        break
-                if res[j]:
-                    break
-    return out
-
-
-def clear_of_boilerplate(const float[:, ::1] X, const long long[::1] lines, const long long[::1] others,
-                         const long long[::1] columns, long long quote, long long social):
-    """For each of ``lines``: False when one of the ``columns`` (distances to a box
-    named as boilerplate) is at most 1 for the line and above 3 for the paragraph
-    ``others`` beside it; the column at position ``social`` (-1: none) not for a line
-    of a quote (``X[line, quote]`` at most 1)."""
-    cdef Py_ssize_t n = lines.shape[0], j, c, width = columns.shape[0], rows = X.shape[0]
-    cdef long long line, other
-    out = np.ones(n, dtype=bool)
-    cdef cnp.npy_bool[::1] res = out
-    cdef bint quoted
-    with nogil:
-        for j in range(n):
-            line, other = lines[j], others[j]
-            if other < 0:  # numpy's reading of a negative index
-                other += rows
-            quoted = X[line, quote] <= 1
-            for c in range(width):
-                if c == social and quoted:
-                    continue
-                if X[line, columns[c]] <= 1 and X[other, columns[c]] > 3:
-                    res[j] = 0
-                    break
-    return out
 
 
 cdef inline bint _shares(const long long[:, ::1] keys, Py_ssize_t line, Py_ssize_t other,
@@ -89,6 +40,47 @@ cdef inline bint _clear(const float[:, ::1] X, Py_ssize_t line, Py_ssize_t other
         if X[line, columns[c]] <= 1 and X[other, columns[c]] > 3:
             return False
     return True
+
+
+def share(const long long[:, ::1] keys, const long long[::1] lines, const long long[::1] others,
+          int up, int up_other):
+    """For each of ``lines``: whether one of its ``up`` + 1 span keys (its container and
+    the levels above, ``keys[level, paragraph]``) equals one of the ``up_other`` + 1 of
+    the paragraph ``others`` beside it (-1: none, False)."""
+    cdef Py_ssize_t n = lines.shape[0], j
+    out = np.zeros(n, dtype=bool)
+    cdef cnp.npy_bool[::1] res = out
+    with nogil:
+        for j in range(n):
+            res[j] = others[j] >= 0 and _shares(keys, lines[j], others[j], up, up_other)
+    return out
+
+
+def clear_of_boilerplate(const float[:, ::1] X, const long long[::1] lines, const long long[::1] others,
+                         const long long[::1] columns, long long quote, long long social):
+    """For each of ``lines``: False when one of the ``columns`` (distances to a box
+    named as boilerplate) is at most 1 for the line and above 3 for the paragraph
+    ``others`` beside it; the column at position ``social`` (-1: none) not for a line
+    of a quote (``X[line, quote]`` at most 1)."""
+    cdef Py_ssize_t n = lines.shape[0], j, rows = X.shape[0]
+    out = np.ones(n, dtype=bool)
+    cdef cnp.npy_bool[::1] res = out
+    with nogil:
+        for j in range(n):  # a negative ``other``: numpy's reading of a negative index
+            res[j] = _clear(X, lines[j], others[j] + rows if others[j] < 0 else others[j], columns, quote, social)
+    return out
+
+
+cdef long long _previous_kept(const cnp.npy_bool[::1] keep, long long[::1] previous) noexcept nogil:
+    """Into ``previous``: the last kept paragraph before each (-1: none); returns the
+    last kept one of the page (-1: none)."""
+    cdef Py_ssize_t i
+    cdef long long last = -1
+    for i in range(keep.shape[0]):
+        previous[i] = last
+        if keep[i]:
+            last = i
+    return last
 
 
 def keep_boundary_lines(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bool[::1] barred,
@@ -157,11 +149,7 @@ def keep_boundary_lines(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp
     # as they were before any gap was filled
     previous_a = np.empty(n, dtype=np.int64)
     cdef long long[::1] previous = previous_a
-    last = -1
-    for i in range(n):
-        previous[i] = last
-        if keep[i]:
-            last = i
+    _previous_kept(keep, previous)
     chosen = []
     after = -1
     for line in range(n - 1, -1, -1):
@@ -248,12 +236,7 @@ def keep_figures(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bo
     cdef bint between, edge
     previous_a = np.empty(n, dtype=np.int64)
     cdef long long[::1] previous = previous_a
-    before = -1
-    for i in range(n):
-        previous[i] = before
-        if keep[i]:
-            before = i
-    if before < 0:
+    if _previous_kept(keep, previous) < 0:
         return
     chosen = []
     after = -1

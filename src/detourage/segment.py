@@ -139,8 +139,7 @@ def segment(root: etree._Element | None, limits: Limits = DEFAULT_LIMITS) -> tup
 #: paused: both make a few objects per block and no reference cycles, and on a page of
 #: 200 000 blocks the collector's passes over them took a third to a half of the time.
 #: Below, the collector runs as usual: one pass over a whole page's new objects at the
-#: end, once it is running again, cost more than its usual small passes (0.05 ms on the
-#: median shared page, 2 % of its load, both ways timed in one process).
+#: end, once it is running again, cost more than its usual small passes.
 PAUSE_BLOCKS = 10_000
 
 

@@ -46,12 +46,12 @@ def compute(q: np.ndarray, spans: np.ndarray, chars: np.ndarray, signature: np.n
         return out
     q = q.astype(np.float64)
     w = chars.astype(np.float64) + 1.0  # +1: an empty paragraph (an image) still counts
-    kept = q >= KEPT
     if _compiled is not None:  # the page's sums as numpy makes them (pairwise), and its log1p
+        total = w.sum()
         _compiled(q, np.ascontiguousarray(spans, np.int32), w, np.ascontiguousarray(signature, np.int32),
-                  out, len(_PAGE), KEPT, (q * w).sum() / w.sum(), w.sum(), np.log1p(np.arange(n + 1.0)))
+                  out, len(_PAGE), KEPT, (q * w).sum() / total, total, np.log1p(np.arange(n + 1.0)))
         return out
-    return columns_numpy(q, w, kept, spans, signature, out)
+    return columns_numpy(q, w, q >= KEPT, spans, signature, out)
 
 
 def columns_numpy(q: np.ndarray, w: np.ndarray, kept: np.ndarray, spans: np.ndarray, signature: np.ndarray,

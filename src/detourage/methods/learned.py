@@ -149,10 +149,11 @@ def label(page: Page, options: Options = Options()) -> Labels:
     _keep_title(para, keep)
     if options.fallback:
         details.update(_fallback(para, keep, probability, choice, barred))
-    _keep_boundary_lines(page, para, keep, barred | ~choice, probability)
-    _keep_parent_items(para, keep, barred | ~choice, probability)
+    closed = barred | ~choice  # what no step that adds lines back may take
+    _keep_boundary_lines(page, para, keep, closed, probability)
+    _keep_parent_items(para, keep, closed, probability)
     _drop_controls(para, keep)
-    _keep_figures(page, para, keep, barred | ~choice)
+    _keep_figures(page, para, keep, closed)
     per_block = np.repeat(keep, para.ends - para.starts)
     _drop_permalinks(page, para, keep, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
@@ -350,7 +351,7 @@ def _comment_lines(para: features.Paragraphs, lines: np.ndarray) -> tuple[list[i
     :data:`_COMMENT_STEMS`), and those starting
     like a comment's byline or an announcement of comments (:data:`_COMMENT_LINE_START`,
     one search over the lines: :func:`_starting`)."""
-    texts, lowered_texts = para.texts, para.lowered or [text.lower() for text in para.texts]
+    lowered_texts = _lowered(para)
     short = lines[para.chars[lines] <= MARK_CHARS]
     worded: list[int] = []
     if len(short):
@@ -380,6 +381,12 @@ def _starting(lowered_texts: list[str], lines: list[int], pattern: re.Pattern[st
     offsets = np.cumsum(lengths) - lengths  # where each line's "\x1f" stands
     k = np.searchsorted(offsets, at, side="right") - 1  # the line holding each match…
     return [lines[j] for j in k[offsets[k] == at].tolist()]  # …that starts it
+
+
+def _lowered(para: features.Paragraphs) -> list[str]:
+    """The paragraphs' texts lower-cased: those the features made, or (a page built by
+    hand, without them) made now."""
+    return para.lowered or [text.lower() for text in para.texts]
 
 
 def _finds(text: str, stem: str) -> list[int]:
@@ -440,8 +447,6 @@ RELATED_WORDS = re.compile("(?:" + "|".join(RELATED_PHRASES) + r")[\s:.»›>|-]
 #: the letters such a heading starts with (each phrase starts with a literal one): a line
 #: starting otherwise is no heading of the kind, without the whole pattern
 _RELATED_FIRST = frozenset(phrase[0] for phrase in RELATED_PHRASES)
-#: the literal start of each phrase (up to its first pattern character): a line starting
-#: with none of them is no heading of the kind, without the whole pattern
 def _literal_start(pattern: str) -> str:
     """The characters every match of ``pattern`` starts with: up to its first pattern
     character (less the character before a ``?``, ``*`` or ``{``, which may be absent)."""
@@ -451,6 +456,8 @@ def _literal_start(pattern: str) -> str:
     return pattern[:found.start() - (found.group() in "?*{")]
 
 
+#: the literal start of each phrase (up to its first pattern character), and its first
+#: word: a line starting with none of them is no heading of the kind, without the pattern
 _RELATED_PREFIXES = tuple(sorted({_literal_start(phrase) for phrase in RELATED_PHRASES}))
 _RELATED_FIRST_WORDS = tuple(sorted({prefix.split(" ")[0] for prefix in _RELATED_PREFIXES}))
 #: a related box's heading is at most this long…
@@ -483,7 +490,7 @@ def _drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.
     short = np.flatnonzero((para.chars <= RELATED_CHARS) & (kept_before >= RELATED_ARTICLE_CHARS)
                            & (_column(para, "link_density") < 0.5))
     found = []
-    lowered = para.lowered or [text.lower() for text in para.texts]
+    lowered = _lowered(para)
     for i in short.tolist():
         # a phrase's first word first (whitespace collapsed or not, it starts the line)
         if not lowered[i].lstrip().startswith(_RELATED_FIRST_WORDS) or not related_mark(para.texts[i]):
@@ -774,10 +781,9 @@ def _keep_boundary_lines(page: Page, para: features.Paragraphs, keep: np.ndarray
     if _csteps is None:
         _keep_boundary_lines_numpy(page, para, keep, barred, probability)
         return
-    columns, groups, social, groups_meta, social_meta = _boundary_columns()
     _csteps.keep_boundary_lines(para.X, keep, np.ascontiguousarray(barred), para.chars, probability, _span_keys(para),
                                 para.signature, para.texts, partial(_address_lines, page, para), _closing_sentence,
-                                columns, groups, social, groups_meta, social_meta, _BOUNDARY_PARAMETERS)
+                                _boundary_columns(), *_boxes(), *_boxes(("meta",)), _BOUNDARY_PARAMETERS)
 
 
 def _keep_boundary_lines_numpy(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
@@ -984,16 +990,12 @@ _BOUNDARY_PARAMETERS = (BOUNDARY_FLOOR, PLAIN_LINKS, EDGE_CHARS, GAP, EDGE, LIKE
 
 
 @lru_cache(maxsize=1)
-def _boundary_columns() -> tuple[tuple[int, ...], np.ndarray, int, np.ndarray, int]:
-    """What ``_csteps.keep_boundary_lines`` reads of the features: the link density,
-    quote, figure, code and media columns; the boilerplate boxes' columns and the
-    position of the social one among them, all boxes and all but "meta"."""
+def _boundary_columns() -> tuple[int, ...]:
+    """The feature columns ``_csteps.keep_boundary_lines`` reads: link density, quote,
+    figure, code and media."""
     positions = _positions()
-    columns = tuple(positions[name] for name in ("link_density", "dist_t_quote", "dist_t_figure", "dist_t_code",
-                                                  "dist_media"))
-    meta = tuple(group for group in BOUNDARY_GROUPS if group != "meta")
-    return (columns, _group_columns(BOUNDARY_GROUPS), BOUNDARY_GROUPS.index("social"),
-            _group_columns(meta), meta.index("social"))
+    return tuple(positions[name] for name in ("link_density", "dist_t_quote", "dist_t_figure", "dist_t_code",
+                                              "dist_media"))
 
 
 def _column(para: features.Paragraphs, name: str) -> np.ndarray:
@@ -1051,8 +1053,7 @@ def _clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: 
     ``allowed`` ones: its container or parent) that the kept paragraph ``others`` beside
     it is not inside too; an embedded post (a ``<blockquote class="twitter-tweet">``) is
     a quote, not a share bar."""
-    groups = tuple(group for group in BOUNDARY_GROUPS if group not in allowed)
-    columns, social = _group_columns(groups), groups.index("social") if "social" in groups else -1
+    columns, social = _boxes(allowed)
     if _csteps is not None:
         return _csteps.clear_of_boilerplate(para.X, _indices(lines), _indices(others), columns,
                                             _positions()["dist_t_quote"], social)
@@ -1069,6 +1070,14 @@ def _clear_of_boilerplate_numpy(X: np.ndarray, lines: np.ndarray, others: np.nda
 
 
 @lru_cache(maxsize=8)
+def _boxes(allowed: tuple[str, ...] = ()) -> tuple[np.ndarray, int]:
+    """The columns of the boilerplate boxes (:data:`BOUNDARY_GROUPS` but ``allowed``) and
+    the position of the social one among them (-1: allowed)."""
+    groups = tuple(group for group in BOUNDARY_GROUPS if group not in allowed)
+    return _group_columns(groups), groups.index("social") if "social" in groups else -1
+
+
+@lru_cache(maxsize=8)
 def _group_columns(groups: tuple[str, ...]) -> np.ndarray:
     """The feature columns ``dist_<group>`` of ``groups``, in order."""
     positions = _positions()
@@ -1078,7 +1087,7 @@ def _group_columns(groups: tuple[str, ...]) -> np.ndarray:
 def _drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     """Leave out the kept lines that are a control, not text: "Click to expand...",
     "Show more" (a forum quote's or a long post's toggle)."""
-    lowered = para.lowered or [text.lower() for text in para.texts]
+    lowered = _lowered(para)
     for i in np.flatnonzero(keep & (para.chars <= CONTROL_CHARS)).tolist():
         line = lowered[i].strip()
         if line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line):
@@ -1107,8 +1116,8 @@ def _keep_figures(page: Page, para: features.Paragraphs, keep: np.ndarray, barre
         _keep_figures_numpy(page, para, keep, barred)
         return
     _csteps.keep_figures(para.X, keep, np.ascontiguousarray(barred), para.chars, _span_keys(para),
-                         partial(_illustrated, page, para), _FIGURE_COLUMNS, _group_columns(FIGURE_GROUPS),
-                         FIGURE_GROUPS.index("social"), (GAP, FIGURE_EDGE, FIGURE_LEAD))
+                         partial(_illustrated, page, para), _FIGURE_COLUMNS, *_boxes(_FIGURE_ALLOWED),
+                         (GAP, FIGURE_EDGE, FIGURE_LEAD))
 
 
 def _illustrated(page: Page, para: features.Paragraphs, i: int) -> bool:
@@ -1160,7 +1169,6 @@ FIGURE_LEAD = 12
 #: the boilerplate boxes an article's image may sit in: an "overlay" (a figure's zoom
 #: layer; the vocabulary also reads ``no_overlay`` so)
 _FIGURE_ALLOWED = ("overlay",)
-FIGURE_GROUPS = tuple(group for group in BOUNDARY_GROUPS if group not in _FIGURE_ALLOWED)
 #: the feature columns ``_csteps.keep_figures`` reads: image, figure and quote
 _FIGURE_COLUMNS = tuple(features.names().index(name) for name in ("is_image", "dist_t_figure", "dist_t_quote"))
 
