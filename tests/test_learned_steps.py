@@ -587,3 +587,76 @@ def test_a_lead_image_above_a_byline_and_a_share_bar_is_kept(compiled):
 
     assert kept_image(learned.FIGURE_LEAD - 1)
     assert not kept_image(learned.FIGURE_LEAD + 1)
+
+
+def test_a_standfirst_between_the_title_block_and_the_body_is_kept():
+    """A standfirst in a box of its own, byline, date, share bar and a figure between it
+    and the body (too far for the gaps), comes back when the model doubts it; a byline
+    does not (too few words), nor the standfirst the model rejects outright."""
+    html = shell("<main><article><div class='title-block'><h1>Council approves the harbour plan</h1>"
+                 "<p class='byline'>By Jane Doe</p><p class='date'>May 2, 2026</p>"
+                 "<div class='post-meta excerpt'><p>The works start in spring and cost the town twelve million.</p>"
+                 "</div></div><ul class='share'><li><a href='/fb'>Facebook</a></li><li><a href='/x'>X</a></li></ul>"
+                 "<figure><img src='/harbour.jpg' width='900' height='600'><figcaption>The harbour</figcaption>"
+                 f"</figure><div class='article-body'>{story(4)}</div></article></main>")
+    lines = extract(html, LONG_LINES).text.splitlines()
+    assert "The works start in spring and cost the town twelve million." in lines
+    assert "By Jane Doe" not in lines and "Facebook" not in lines
+    assert "The works start in spring" not in extract(html, ONLY_LONG).text
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_closing_credit_line_with_links_is_kept(compiled, monkeypatch):
+    """The sentence just after the text that links its authors or its source is kept;
+    a line that is all link is not, nor a linked sentence in a box of its own."""
+    if compiled and learned._csteps is None:
+        pytest.skip("the compiled _csteps is not built")
+    if not compiled:
+        monkeypatch.setattr(learned, "_csteps", None)
+    credit = ("<p><em>Additional contributions by <a href='/a/uy'>Michelle Rae Uy</a>, "
+              "<a href='/a/abraham'>Danielle Abraham</a>, and Georgie Peru.</em></p>")
+    html = shell(f"<main><article><div class='body'>{story(4)}{credit}</div>"
+                 "<p><a href='/news'>More articles in International</a></p></article></main>")
+    lines = extract(html, LONG_LINES).text.splitlines()
+    assert "Additional contributions by Michelle Rae Uy, Danielle Abraham, and Georgie Peru." in lines
+    assert "More articles in International" not in lines
+    boxed = shell(f"<main><article><div class='body'>{story(4)}</div><div class='related'>{credit}</div>"
+                  "</article></main>")
+    assert "Additional contributions" not in extract(boxed, LONG_LINES).text
+
+
+@pytest.mark.parametrize("line, promo", [
+    ("Start Receiving PR-inside.com News Headlines per email.", True),
+    ("• Discuss this story on the Ontario Hockey League message board ...", True),
+    ("News Your Way: Get KHOU.com headlines", True), ("Support our mission to keep content open and free.", True),
+    ("Jetzt abonnieren und nichts verpassen", False), ("Newsletter abonnieren", True),
+    ("The council will discuss the plan on Tuesday.", False), ("Supporters of the plan met on Monday.", False)])
+def test_promo_lines(line, promo):
+    assert learned.promo_line(line.lower()) is promo
+
+
+def test_a_publisher_s_box_closing_the_text_is_dropped():
+    box = ("<div class='storybox'><h5>Inside the Gazette</h5><p><strong>Gazette by mail:</strong> Get Gazette "
+           "headlines in your inbox every morning.</p><p><strong>Submit your photos:</strong> Upload your "
+           "pictures of the town and browse others.</p><p>Find activities in your neighbourhood.</p></div>")
+    html = shell(f"<main><article><h1>Council approves the harbour plan</h1>{story(3)}</article>{box}</main>")
+    result = extract(html, EVERYTHING)
+    assert "Paragraph 2 of the story" in result.text
+    assert "Inside the Gazette" not in result.text and "Submit your photos" not in result.text
+    assert "Find activities" not in result.text
+    assert result.labels.details["learned"]["closing_promo"] == "Inside the Gazette"
+    # one call to action closing a short text whose box would be most of it: kept
+    short = shell("<main><article><h1>Council approves the harbour plan</h1>" + story(2)
+                  + "<p>Subscribe to the Gazette to read the council's full report on the harbour, its costs, "
+                  "the calendar of the works, the votes of each member and the objections heard in the long "
+                  "public meeting that preceded the decision, and the answers of the mayor.</p></article></main>")
+    assert "Subscribe to the Gazette" in extract(short, EVERYTHING).text
+
+
+def test_a_related_box_led_by_a_line_ending_with_a_colon_is_dropped():
+    links = "".join(f"<li><a href='/p{i}'>Another story number {i} about the harbour</a></li>" for i in range(3))
+    result = extract(shell(f"<main><div class='entry'><h1>Council approves the harbour plan</h1>{story(5)}"
+                           "<h3>Related articles</h3><p>You may also be interested in the following articles:</p>"
+                           f"<ul>{links}</ul></div></main>"), EVERYTHING)
+    assert "Paragraph 4" in result.text and "Another story" not in result.text
+    assert "following articles" not in result.text

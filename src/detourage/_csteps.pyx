@@ -86,22 +86,23 @@ cdef long long _previous_kept(const cnp.npy_bool[::1] keep, long long[::1] previ
 def keep_boundary_lines(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bool[::1] barred,
                         const long long[::1] chars, const double[::1] probability,
                         const long long[:, ::1] keys, const int[::1] signature, list texts,
-                        object address_lines, object closing_sentence, tuple columns,
+                        object address_lines, object closing_sentence, object linked_sentence, tuple columns,
                         const long long[::1] groups, Py_ssize_t social,
                         const long long[::1] groups_meta, Py_ssize_t social_meta, tuple parameters):
     """The twin of ``methods.learned._keep_boundary_lines_numpy`` (its lines, in order:
     the like-kept structures, the gaps, the edges), on the page's arrays: ``keep`` is
-    changed in place.  ``address_lines(lines)`` and ``closing_sentence(text)`` are the
-    text tests, asked only of the lines they can still decide; ``columns`` the feature
-    columns (link density, quote, figure, code, media distances); ``groups`` the
-    boilerplate boxes' columns (``social`` the position of the social one), and
-    ``groups_meta`` the same but for the "meta" box; ``parameters`` the step's
-    constants (floor, plain links, edge chars, gap, edge, like-kept count and share, link line)."""
+    changed in place.  ``address_lines(lines)``, ``closing_sentence(text)`` and
+    ``linked_sentence(text)`` (a closing sentence with links) are the text tests, asked
+    only of the lines they can still decide; ``columns`` the feature columns (link
+    density, quote, figure, code, media distances); ``groups`` the boilerplate boxes'
+    columns (``social`` the position of the social one), and ``groups_meta`` the same
+    but for the "meta" box; ``parameters`` the step's constants (floor, plain links,
+    edge chars, gap, edge, like-kept count and share, link line, edge links)."""
     cdef Py_ssize_t n = keep.shape[0], i, j, k, line, before, after, last, stop
     cdef Py_ssize_t c_density = columns[0], c_quote = columns[1], c_figure = columns[2]
     cdef Py_ssize_t c_code = columns[3], c_media = columns[4]
     cdef double floor = parameters[0]
-    cdef float plain_links = parameters[1], link_line = parameters[7]  # compared as numpy does: in float32
+    cdef float plain_links = parameters[1], link_line = parameters[7], edge_links = parameters[8]  # as numpy: float32
     cdef long long edge_chars = parameters[2]
     cdef Py_ssize_t gap = parameters[3], edge = parameters[4], like_count = parameters[5]
     cdef double like_share = parameters[6]
@@ -177,16 +178,31 @@ def keep_boundary_lines(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp
 
     # the edges: the short lines after each kept run, one after the other while each
     # joins the line before it (the first may also sit a level further out)
-    ends = [i for i in range(n - 1) if keep[i] and not keep[i + 1] and _short(eligible, plain, chars, i + 1, edge_chars)]
+    ends = [i for i in range(n - 1) if keep[i] and not keep[i + 1]
+            and (_short(eligible, plain, chars, i + 1, edge_chars) or _linked(X, eligible, plain, chars, i + 1,
+                                                                             edge_chars, c_density, edge_links))]
     for last in ends:
         line = last + 1
         stop = min(n, last + 1 + edge)
+        if _linked(X, eligible, plain, chars, line, edge_chars, c_density, edge_links):
+            # a sentence with some links, of the run's own element or parent (a credit line)
+            if (X[line, c_media] <= 1 or not _shares(keys, line, last, 1, 1) or not linked_sentence(texts[line])
+                    or not _clear(X, line, last, groups, c_quote, social)):
+                continue
+            keep[line] = True
+            line += 1
         while line < stop and _short(eligible, plain, chars, line, edge_chars) and not keep[line]:
             if not _joins(X, keys, texts, closing_sentence, line, line == last + 1, c_quote, c_media,
                           groups, social, groups_meta, social_meta):
                 break
             keep[line] = True
             line += 1
+
+
+cdef inline bint _linked(const float[:, ::1] X, const cnp.npy_bool[::1] eligible, const cnp.npy_bool[::1] plain,
+                         const long long[::1] chars, Py_ssize_t i, long long edge_chars, Py_ssize_t c_density,
+                         float edge_links) noexcept:
+    return eligible[i] and not plain[i] and chars[i] <= edge_chars and X[i, c_density] < edge_links
 
 
 cdef inline bint _short(const cnp.npy_bool[::1] eligible, const cnp.npy_bool[::1] plain,

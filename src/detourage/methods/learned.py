@@ -145,11 +145,15 @@ def label(page: Page, options: Options = Options()) -> Labels:
     if appended:
         details["appended_articles"] = appended
     _drop_boxes_beside(para, keep, barred)
+    promo = _drop_closing_promos(para, keep, barred)
+    if promo:
+        details["closing_promo"] = promo
     _whole_code_blocks(para, keep)
     _keep_title(para, keep)
     if options.fallback:
         details.update(_fallback(para, keep, probability, choice, barred))
     closed = barred | ~choice  # what no step that adds lines back may take
+    _keep_standfirst(para, keep, closed, probability)
     _keep_boundary_lines(page, para, keep, closed, probability)
     _keep_parent_items(para, keep, closed, probability)
     _drop_controls(para, keep)
@@ -413,7 +417,7 @@ _COMMENT_LINE_START = re.compile(r"\x1f[ \t\xa0]*(?:posted|written|submitted|add
 #: X", "most popular languages" and a bare "recommended:" do)
 RELATED_PHRASES = (
     r"latest (?:news|stories|articles|headlines|posts)", r"the latest (?:news|stories|articles|headlines|posts)",
-    r"related(?: (?:articles?|stories|news|posts|content|links|coverage|topics|videos))?",
+    r"related(?: (?:articles?|stories|news|posts|content|links|coverage|topics|videos|publications|reports))?",
     r"more (?:news|stories|articles|headlines)", r"more from .+",
     r"most (?:read|popular|viewed|shared|emailed)(?: (?:stories|articles|news|posts|now|today))?",
     r"top (?:stories|news|headlines)", r"recommended (?:for you|stories|articles|reading|posts)",
@@ -519,6 +523,8 @@ def related_line(text: str) -> bool:
 
 #: a related line is at most this long
 RELATED_LINE_CHARS = 250
+#: the line leading a related box's links is at most this long
+RELATED_LEAD_CHARS = 100
 _RELATED_LEAD = re.compile(r"\s*(?:" + "|".join((*RELATED_PHRASES, "read more", "more")) + r")\s*[:：»›|]\s*\S")
 _RELATED_LEAD_FIRST = _RELATED_FIRST | {"r", "m"}
 
@@ -527,7 +533,8 @@ def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int
     """One past the last paragraph of the box headed by paragraph ``i`` (``i + 1``:
     none): the smallest ancestor holding paragraphs after it, when it holds none of the
     kept text above; in the article's own container (flat markup), the run of link lines
-    (titles of other pages) that follows the heading."""
+    (titles of other pages) that follows the heading, and the short line ending with a
+    colon that may lead it ("You may also be interested in the following articles:")."""
     kept = _running(keep[:i])  # kept paragraphs before each index up to i
     for start, end in para.spans[:, :, i].tolist():
         if kept[i] > kept[start]:  # the box would hold the kept text above the heading
@@ -536,6 +543,9 @@ def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int
             return end
     link = _column(para, "link_density")
     end = i + 1
+    if (end < len(keep) and not para.heading[end] and para.chars[end] <= RELATED_LEAD_CHARS
+            and para.texts[end].rstrip().endswith((":", "：", "…", "..."))):
+        end += 1
     while end < len(keep) and not para.heading[end] and (link[end] >= 0.5 or not para.chars[end]):
         end += 1
     return end if link[i + 1:end].any() else i + 1
@@ -603,6 +613,68 @@ def _drop_boxes_beside(para: features.Paragraphs, keep: np.ndarray, barred: np.n
     dropped = lines[(para.X[lines][:, _group_columns(BESIDE_GROUPS)] <= 2).any(axis=1)]
     keep[dropped] = False
     barred[dropped] = True
+
+
+def _drop_closing_promos(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> str:
+    """Drop the publisher's box that closes the kept text when it opens with a call to
+    action (:func:`promo_line`: "Start receiving … headlines per email", "Support our
+    mission…", "Discuss this story on…", "Submit your pics: …"), itself or after a short
+    heading ("Inside KHOU.com"), and mark it in ``barred``; its first line ("" when none).
+
+    It is dropped from that line to the end of the kept text, when that is at most
+    :data:`PROMO_LINES` paragraphs of at most :data:`PROMO_LINE_CHARS` each, holding at
+    most :data:`PROMO_SHARE` of the kept text before it (a third, or as much when it
+    holds two calls to action or more: a box of them), and at least
+    :data:`APPENDED_ARTICLE_CHARS` are kept before it.  The model keeps such boxes
+    readily (sentences of prose addressed to the reader), and they close a page's text
+    where a credit line or an author's note would: only the call to action tells them
+    apart, and a box of them never reads as the article's end."""
+    kept = np.flatnonzero(keep)
+    tail = kept[-PROMO_LINES:]
+    long = np.flatnonzero(para.chars[tail] > PROMO_LINE_CHARS)
+    if len(long):
+        tail = tail[long[-1] + 1:]
+    if not len(tail):
+        return ""
+    lowered = _lowered(para)
+    for at, i in enumerate(tail.tolist()):
+        if not promo_line(lowered[i]):
+            continue
+        before = _running(np.where(keep, para.chars, 0))
+        first = tail[at - 1] if at and para.chars[tail[at - 1]] <= PROMO_HEADING_CHARS else i
+        dropped = tail[tail >= first]
+        article = int(before[first])
+        calls = sum(promo_line(lowered[j]) for j in dropped.tolist())
+        if article < APPENDED_ARTICLE_CHARS or before[-1] - article > PROMO_SHARE[min(calls, 2) - 1] * article:
+            return ""
+        keep[dropped] = False
+        barred[first:dropped[-1] + 1] = True
+        return para.texts[first]
+    return ""
+
+
+#: a closing promotional box is at most this many kept paragraphs…
+PROMO_LINES = 10
+#: …of at most this many characters each…
+PROMO_LINE_CHARS = 450
+#: …holding at most this share of the kept text before it (one call to action, two or
+#: more); its heading is at most this long
+PROMO_SHARE = (1 / 3, 1.0)
+PROMO_HEADING_CHARS = 80
+#: a call to action to the reader, at a line's start (after a bullet or a short label)
+_PROMO = re.compile(
+    r"[\s•·*›»>|-]*(?:[^:.!?]{1,30}:\s*)?(?:subscribe\b|sign up\b|start receiving\b"
+    r"|get (?:\S+ ){0,3}(?:headlines|newsletters?|news alerts|updates)\b|discuss this\b|digg this\b"
+    r"|support (?:our|us)\b|donate\b|a message from\b|follow us\b|join (?:us|our)\b|submit your\b"
+    r"|rate this\b|download (?:our|the) app\b|newsletter\b|abonnieren\b|abonnez-vous\b|inscrivez-vous\b"
+    r"|suscr[ií]bete\b|inscreva-se\b|подпишитесь\b|присоединяйтесь\b|folgen sie uns\b|suivez-nous\b"
+    r"|s[ií]guenos\b|seguici\b|obserwuj nas\b|dołącz do nas\b|ακολουθήστε μας\b|关注我们|關注我們)")
+
+
+def promo_line(lowered: str) -> bool:
+    """Whether a lower-cased line opens with a call to action to the reader (to
+    subscribe, sign up, support, donate, discuss, submit…)."""
+    return _PROMO.match(lowered) is not None
 
 
 def _article_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] | None:
@@ -783,7 +855,7 @@ def _keep_boundary_lines(page: Page, para: features.Paragraphs, keep: np.ndarray
         return
     _csteps.keep_boundary_lines(para.X, keep, np.ascontiguousarray(barred), para.chars, probability, _span_keys(para),
                                 para.signature, para.texts, partial(_address_lines, page, para), _closing_sentence,
-                                _boundary_columns(), *_boxes(), *_boxes(("meta",)), _BOUNDARY_PARAMETERS)
+                                _linked_sentence, _boundary_columns(), *_boxes(), *_boxes(("meta",)), _BOUNDARY_PARAMETERS)
 
 
 def _keep_boundary_lines_numpy(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
@@ -799,7 +871,8 @@ def _keep_boundary_lines_numpy(page: Page, para: features.Paragraphs, keep: np.n
     media = _column(para, "dist_media") <= 1
     _keep_like_kept(para, keep, eligible & plain & ~media)
     _fill_gaps(para, keep, eligible, plain, density >= LINK_LINE, media)
-    _extend_edges(para, keep, eligible & plain & (para.chars <= EDGE_CHARS), media, quoted)
+    within = eligible & (para.chars <= EDGE_CHARS)
+    _extend_edges(para, keep, within & plain, within & ~plain & (density < EDGE_LINKS), media, quoted)
 
 
 def _keep_parent_items(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
@@ -915,8 +988,8 @@ def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray
         keep[lines[chosen[_clear_of_boilerplate(para, lines[chosen], before[chosen])]]] = True
 
 
-def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray, media: np.ndarray,
-                  quoted: np.ndarray) -> None:
+def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray, linked: np.ndarray,
+                  media: np.ndarray, quoted: np.ndarray) -> None:
     """Keep the ``short`` lines after the last paragraph of each kept run, one after the
     other while each is a line of the previous one's own element or parent
     (``<br>``-separated lines, the next ``<p>``), or a sentence
@@ -925,9 +998,12 @@ def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray
     most :data:`EDGE`; a line in a box named as a caption or a credit, its very
     parent).  The line just after the run may sit a level further out, in a box of its
     own, even one named for an article's meta data, when it is a sentence ("Walter
-    Gibbs contributed reporting.", "John Harris can be reached at …")."""
+    Gibbs contributed reporting.", "John Harris can be reached at …"); or it may hold
+    some links (``linked``: under :data:`EDGE_LINKS` of its text) when it is a sentence
+    of the run's own element or parent ("Additional contributions by <a>…</a>, <a>…</a>.",
+    "A version of this post also appeared in <a>the Register</a>.")."""
     n = len(keep)
-    ends = np.flatnonzero(keep[:-1] & ~keep[1:] & short[1:]).tolist()
+    ends = np.flatnonzero(keep[:-1] & ~keep[1:] & (short | linked)[1:]).tolist()
     if not ends:
         return
     # how each line that may follow a run joins the line before it, for all at once
@@ -944,11 +1020,31 @@ def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray
     joins, first = dict(zip(lines.tolist(), joined.tolist())), dict(zip(lines.tolist(), outer.tolist()))
     for last in ends:
         line = last + 1
+        if linked[line]:
+            if not _linked_closing(para, line, media):
+                continue
+            keep[line] = True
+            line += 1
         while line < min(n, last + 1 + EDGE) and short[line] and not keep[line]:
             if not (joins[line] or (line == last + 1 and first[line])):
                 break
             keep[line] = True
             line += 1
+
+
+def _linked_closing(para: features.Paragraphs, line: int, media: np.ndarray) -> bool:
+    """Whether a line with some links, just after a kept run, closes it: a sentence of
+    the previous line's own element or parent, outside boilerplate boxes."""
+    lines, before = np.array([line]), np.array([line - 1])
+    return (not media[line] and bool(_share(para, lines, before, 1, 1)[0])
+            and _linked_sentence(para.texts[line]) and bool(_clear_of_boilerplate(para, lines, before)[0]))
+
+
+def _linked_sentence(text: str) -> bool:
+    """Whether a line with links reads as a sentence closing an article
+    (:func:`_closing_sentence`) that is no call to action ("Join us on Facebook,
+    Twitter.": :func:`promo_line`)."""
+    return _closing_sentence(text) and not promo_line(text.lower())
 
 
 def _closing_sentence(text: str) -> bool:
@@ -980,13 +1076,17 @@ EDGE_CHARS = 250
 BOUNDARY_FLOOR = 0.05
 #: a line of at least this link density (a link alone) may fill a gap inside its parent
 LINK_LINE = 0.9
+#: the line just after a kept run may hold less than this share of link text (a credit
+#: line linking its authors, a source line linking its source) when it is a sentence
+EDGE_LINKS = 0.6
 #: a line in a box named so (class/id/role or tag, its container or parent) is no boundary line
 BOUNDARY_GROUPS = ("nav", "footer", "header", "sidebar", "comment", "social", "related", "ad", "meta", "overlay",
                    "t_nav", "t_footer", "t_aside", "t_form", "t_header")
 
 
 #: the constants of the boundary step, in the order ``_csteps.keep_boundary_lines`` reads them
-_BOUNDARY_PARAMETERS = (BOUNDARY_FLOOR, PLAIN_LINKS, EDGE_CHARS, GAP, EDGE, LIKE_KEPT, LIKE_KEPT_SHARE, LINK_LINE)
+_BOUNDARY_PARAMETERS = (BOUNDARY_FLOOR, PLAIN_LINKS, EDGE_CHARS, GAP, EDGE, LIKE_KEPT, LIKE_KEPT_SHARE, LINK_LINE,
+                        EDGE_LINKS)
 
 
 @lru_cache(maxsize=1)
@@ -1182,6 +1282,54 @@ def _keep_captions(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarr
             if 0 <= j < len(keep) and not keep[j] and not barred[j] and figure[j] <= 1 and para.chars[j]:
                 if _share(para, np.array([j]), np.array([i]), 1, 1)[0]:
                     keep[j] = True
+
+
+def _keep_standfirst(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+                     probability: np.ndarray) -> None:
+    """Keep the standfirst: of the lines between the kept title heading and the first
+    kept paragraph after it (at most :data:`STANDFIRST_GAP` apart), the one the model
+    ranks best, when it is a sentence of prose (:data:`STANDFIRST_WORDS` words, no
+    link), not a caption, the model gives it :data:`STANDFIRST_FLOOR` and it sits in
+    no boilerplate box (a box named for the article's meta data aside: the title block's).
+
+    A standfirst (the summary under a headline: "Explore a shape that can't pass
+    through itself…") sits in a box of its own between the title block's byline, date
+    and share buttons and the body, too far from the body for the boundary step's gaps,
+    and the model doubts it (0.3–0.45): a lone sentence among meta lines.  A teaser that
+    repeats the body's first lines (its first :data:`STANDFIRST_SAME` characters in one
+    of the first three kept paragraphs) stays out."""
+    title = para.title_index
+    if title < 0 or not para.heading[title] or not keep[title]:
+        return
+    after = np.flatnonzero(keep[title + 1:title + 2 + STANDFIRST_GAP])
+    if not len(after) or after[0] == 0:
+        return
+    lines = np.arange(title + 1, title + 1 + int(after[0]))
+    lines = lines[~barred[lines] & (probability[lines] >= STANDFIRST_FLOOR)
+                  & (_column(para, "link_density")[lines] == 0) & (_column(para, "dist_t_figure")[lines] > 1)
+                  & (para.heading[lines] == 0)]
+    lines = np.array([i for i in lines.tolist() if len(para.texts[i].split()) >= STANDFIRST_WORDS], dtype=np.int64)
+    if not len(lines):
+        return
+    # a teaser repeating the body's first lines is no standfirst: it would be read twice
+    body = " ".join(" ".join(para.texts[i].split()) for i in (np.flatnonzero(keep[title + 1:])[:3] + title + 1).tolist())
+    lines = np.array([i for i in lines.tolist() if " ".join(para.texts[i].split())[:STANDFIRST_SAME] not in body],
+                     dtype=np.int64)
+    if not len(lines):
+        return
+    lines = lines[_clear_of_boilerplate(para, lines, np.full(len(lines), title), allowed=("meta",))]
+    if len(lines):
+        keep[lines[np.argmax(probability[lines])]] = True
+
+
+#: the standfirst lies at most this many paragraphs after the title heading…
+STANDFIRST_GAP = 12
+#: …is a line of at least this many words…
+STANDFIRST_WORDS = 8
+#: …that the model gives at least this probability, and whose first characters (this
+#: many) do not start one of the body's first kept paragraphs
+STANDFIRST_FLOOR = 0.25
+STANDFIRST_SAME = 50
 
 
 def _keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
