@@ -22,15 +22,15 @@ from detourage.evaluation.daniel import (
     shared_repeats,
     zoning,
 )
-from detourage.evaluation.tasks import (
+from detourage.errors import UnknownTask
+from detourage.evaluation.downstream import (
     Prediction,
     TaskDocument,
     TaskLabel,
-    UnknownTask,
-    get_task,
     load_task_dataset,
     score_relevance,
 )
+from detourage.evaluation.tasks import get_task
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -16,7 +16,8 @@ import detourage
 from detourage.api import load, run
 from detourage.cli import main
 from detourage.learned import context, features, forest, train
-from detourage.learned.forest import Forest, Model, ModelError
+from detourage.errors import ModelError
+from detourage.learned.forest import Forest, Model
 from detourage.methods import learned
 from detourage.segment import BLOCK_LEVEL
 

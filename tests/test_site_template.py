@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from detourage import methods
 from detourage.api import extract, load, run, with_models
 from detourage.cli import main
-from detourage.errors import DetourageError
+from detourage.errors import DetourageError, TemplateError
 from detourage.learned.forest import load_model
 from detourage.methods import template as tm
 from detourage.site import content
@@ -156,7 +156,7 @@ def test_save_load_round_trip(tmp_path) -> None:
     st.save(again, tmp_path / "u.json.gz")
     assert (tmp_path / "u.json.gz").read_bytes() == path.read_bytes()
     (tmp_path / "bad.json.gz").write_bytes(b"not gzip")
-    with pytest.raises(st.TemplateError):
+    with pytest.raises(TemplateError):
         st.load(tmp_path / "bad.json.gz")
 
 

@@ -16,9 +16,10 @@ from detourage.api import extract, load
 from detourage.cli import main
 from detourage.model import Label
 from detourage.victor import features, training
-from detourage.victor.config import ABLATIONS, Config, ConfigError, default
+from detourage.errors import ConfigError, ModelError
+from detourage.victor.config import ABLATIONS, Config, default
 from detourage.errors import DetourageError
-from detourage.victor.crf import Example, Model, ModelError, load_model, train, train_more
+from detourage.victor.crf import Example, Model, load_model, train, train_more
 from detourage.victor.crossval import Sample, assign_folds, crossval, setting_config, table
 
 from conftest import DATASETS

@@ -14,7 +14,7 @@ from detourage.api import load
 from detourage.errors import DatasetError, DetourageError
 from detourage.model import Label
 from detourage.victor import anno
-from detourage.victor.anno import AnnoError
+from detourage.errors import AnnoError
 
 P, H, L, C, O = Label.PARAGRAPH, Label.HEADER, Label.LIST, Label.CONTINUATION, Label.OTHER
 

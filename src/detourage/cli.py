@@ -628,7 +628,8 @@ def _victor_base(base: str | None, **fixed: Any):
     ``fixed`` must then be unset: the base model's own settings are used."""
     if base is None:
         return None
-    from .victor.crf import ModelError, load_model
+    from .errors import ModelError
+    from .victor.crf import load_model
 
     given = ["--" + name.replace("_", "-") for name, value in fixed.items() if value is not None]
     if given:

@@ -9,7 +9,12 @@
     ├── WorkerCrashed           the process running a page (``timeout=``) died on it
     ├── MissingExtra            a method needs an optional extra (``pip install 'detourage[…]'``)
     ├── DatasetError            a dataset folder or gold file that cannot be read
-    └── RunError                a corpus run folder that cannot be created or resumed
+    │   └── AnnoError           a Victor ``.anno`` annotation that cannot be read or does not fit its page
+    ├── RunError                a corpus run folder that cannot be created or resumed
+    ├── ModelError              a model file (learned extractor, Victor CRF) that cannot be read or used
+    ├── ConfigError             a Victor configuration file that cannot be read
+    ├── TemplateError           a site template file that cannot be read, or of another format or version
+    └── UnknownPage             a key that names no page of the inspector's session
 
 Decoding never raises: it always returns a string and says which encoding it used
 (bytes that are no text document at all are refused before: :class:`NotHTML`).
@@ -89,3 +94,34 @@ class RunError(DetourageError):
     """A corpus run folder that cannot be created or resumed with these inputs and options."""
 
     reason = "run"
+
+
+class AnnoError(DatasetError):
+    """A ``.anno`` file that cannot be read, or that does not fit its page."""
+
+    reason = "anno"
+
+    def __init__(self, message: str, *, name: str | None = None, line: int | None = None) -> None:
+        self.name = name
+        self.line = line
+        where = f"{name}:{line}: " if name and line else f"{name}: " if name else ""
+        super().__init__(where + message)
+
+
+class ModelError(DetourageError):
+    """A model file that cannot be read or used: a learned-extractor model (or one made
+    for other features), a Victor CRF model."""
+
+
+class ConfigError(DetourageError):
+    """A Victor configuration file that cannot be read."""
+
+
+class TemplateError(DetourageError):
+    """A template file that cannot be read, or of another format or version."""
+
+
+class UnknownPage(DetourageError):
+    """A key that names no page of the inspector's session."""
+
+    reason = "unknown-page"

@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from detourage.errors import DatasetError
-from detourage.evaluation.tasks import (
+from detourage.evaluation.downstream import (
     Prediction,
     TaskDocument,
     TaskLabel,

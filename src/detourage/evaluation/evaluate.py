@@ -359,7 +359,8 @@ def task_table(evaluation: Evaluation, name: str, resources: str | Path) -> Reco
     """Seed 002 Table 3: the task's scores on each method's output and on the gold
     ("Référence"), per language and overall, for the datasets that carry its labels."""
     from .daniel import SEED_REFERENCE
-    from .tasks import TaskDocument, get_task, read_labels, score_relevance
+    from .downstream import TaskDocument, read_labels, score_relevance
+    from .tasks import get_task
 
     task = get_task(name, lexicon_dir=resources)
     labelled = [d for d in evaluation.datasets if _has_task_labels(d)]

@@ -24,16 +24,12 @@ from typing import Any
 import numpy as np
 
 from ..compiled import optional
-from ..errors import DetourageError
+from ..errors import ModelError
 from ..shipped import model_bytes
 from . import context
 
 FORMAT = "detourage-learned/1"
 DEFAULT_MODEL = "learned-default.zip"
-
-
-class ModelError(DetourageError):
-    """A learned-extractor model file that cannot be read or does not fit the features."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from ..errors import DetourageError
+from ..errors import TemplateError
 from ..model import Page
 from ..parse import DEFAULT_LIMITS, Limits
 from . import cluster as site_cluster
@@ -57,10 +57,6 @@ RADIUS_MARGIN = 0.05
 #: a new page that holds this share of a template's common text (the pairs at least half
 #: its pages hold) is of that template, without computing its signature
 CORE_SHARE = 0.5
-
-
-class TemplateError(DetourageError):
-    """A template file that cannot be read, or of another format or version."""
 
 
 def site_key(url: str | None) -> str:

@@ -35,9 +35,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import DetourageError, MissingExtra
+from ..errors import DetourageError, MissingExtra, UnknownPage
 from ..victor.anno import LETTERS, TAGS
-from .catalog import UnknownPage
 from .session import Session
 from .training import MODELS, Trainer
 

@@ -20,15 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..corpus import read_inputs, read_page
-from ..errors import DetourageError
+from ..errors import DetourageError, UnknownPage
 from ..evaluation.gold import Dataset, Document, load_dataset
 from ..parse import DEFAULT_LIMITS
-
-
-class UnknownPage(DetourageError):
-    """A key that names no page of the session."""
-
-    reason = "unknown-page"
 
 
 @dataclass(frozen=True, slots=True)

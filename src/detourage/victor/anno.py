@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..api import load
-from ..errors import DatasetError
+from ..errors import AnnoError
 from ..evaluation.metrics import matching_blocks, normalize_text
 from ..model import Block, Label, Page
 
@@ -76,18 +76,6 @@ PAGE_SUFFIXES = (".html", ".htm", ".html.gz")
 
 _ENTRY = re.compile(r"\[([^\]\s]*)\](.*)", re.DOTALL)
 _SOURCE = re.compile(r"#\s*source\s*:(.*)", re.IGNORECASE)
-
-
-class AnnoError(DatasetError):
-    """A ``.anno`` file that cannot be read, or that does not fit its page."""
-
-    reason = "anno"
-
-    def __init__(self, message: str, *, name: str | None = None, line: int | None = None) -> None:
-        self.name = name
-        self.line = line
-        where = f"{name}:{line}: " if name and line else f"{name}: " if name else ""
-        super().__init__(where + message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +365,7 @@ def _openers(labels: Sequence[Label]) -> list[int]:
 
 
 __all__ = [
-    "LETTERS", "PAGE_SUFFIXES", "TAGS", "AnnoError", "Annotation", "Attachment",
+    "LETTERS", "PAGE_SUFFIXES", "TAGS", "Annotation", "Attachment",
     "align_entries", "attach", "collapse", "dumps", "load_annotated", "loads", "page_bytes",
     "page_for",
     "read", "relative_source", "settle", "write",

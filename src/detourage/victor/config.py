@@ -18,7 +18,7 @@ from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
-from ..errors import DetourageError
+from ..errors import ConfigError
 
 #: features computed by :mod:`detourage.victor.features` and how they are discretised
 #: ("values": thresholds, "scale": ratio buckets, "flag": 0/1, "raw": small integer)
@@ -55,10 +55,6 @@ ABLATIONS = {
 
 _REGEX_VARIABLES = re.compile(r"regexp-[\w.-]+|bullet-patterns")
 _LINE = re.compile(r"\s*([\w.-]+)\s*:\s?(.*)$")
-
-
-class ConfigError(DetourageError):
-    """A Victor configuration file that cannot be read."""
 
 
 @dataclass(frozen=True)

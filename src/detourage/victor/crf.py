@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pycrfsuite
 
-from ..errors import DetourageError
+from ..errors import DetourageError, ModelError
 from ..shipped import model_bytes
 from ..model import Block, Label
 from . import features
@@ -41,10 +41,6 @@ from .config import Config
 
 FORMAT = "detourage-victor/1"
 LABELS = {label.value: label for label in Label}
-
-
-class ModelError(DetourageError):
-    """A Victor model file that cannot be read."""
 
 
 @dataclass
