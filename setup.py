@@ -1,5 +1,6 @@
-"""Build the optional compiled loops (``detourage._csegment``, ``_cvictor``, ``_cfeatures``,
-``_cforest``, ``_csteps``).
+"""Build the optional compiled loops, each beside the Python it twins
+(``detourage._csegment``, ``detourage.victor._cvictor``, ``detourage.learned._cfeatures``,
+``detourage.learned._cforest``, ``detourage.methods._csteps``).
 
 Everything else lives in pyproject.toml.  The extension is optional: where Cython or a C
 compiler is missing, or the build fails, the install goes on without it and
@@ -34,11 +35,12 @@ def extensions() -> list:
         from setuptools import Extension
     except ImportError:
         return []
-    exts = [Extension(f"detourage.{name}", [f"src/detourage/{name}.pyx"],
+    exts = [Extension(f"detourage.{name}", [f"src/detourage/{name.replace('.', '/')}.pyx"],
                       include_dirs=lxml.get_include(), optional=True)
-            for name in ("_csegment", "_cvictor", "_cfeatures")]
-    exts += [Extension(f"detourage.{name}", [f"src/detourage/{name}.pyx"],
-                       include_dirs=[numpy.get_include()], optional=True) for name in ("_cforest", "_csteps")]
+            for name in ("_csegment", "victor._cvictor", "learned._cfeatures")]
+    exts += [Extension(f"detourage.{name}", [f"src/detourage/{name.replace('.', '/')}.pyx"],
+                       include_dirs=[numpy.get_include()], optional=True)
+             for name in ("learned._cforest", "methods._csteps")]
     try:
         return cythonize(exts, language_level=3, quiet=True)
     except Exception:  # noqa: BLE001 - a Cython error must not stop the install
@@ -49,5 +51,5 @@ setup(
     ext_modules=extensions(),
     cmdclass={"build_ext": OptionalBuildExt},
     # the generated C file and the Cython source are build inputs, not package data
-    exclude_package_data={"detourage": ["*.c", "*.pyx"]},
+    exclude_package_data={"": ["*.c", "*.pyx"]},
 )

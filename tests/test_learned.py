@@ -218,7 +218,7 @@ def test_compiled_stop_words_match_python(texts):
 @pytest.mark.parametrize("title", ["The title of the page", "Ελλάδας", "x_y 中文", ""])
 @pytest.mark.parametrize("texts", [WORDS, features.compute(load(ARTICLE)).texts])
 def test_compiled_title_overlap_matches_python(texts, title):
-    from detourage import _cfeatures
+    from detourage.learned import _cfeatures
 
     lowered = "\x1f".join(texts).lower()
     chars = np.array([len(t) for t in texts], dtype=np.float64)
@@ -289,7 +289,7 @@ def test_compiled_vocabulary_matches_python_around_every_word():
     the compiled matcher (which tries only the words of a token's first two letters) and
     the Python one agree; and a vocabulary with a one-letter word (matched by first
     letter only) agrees with a plain scan."""
-    from detourage import _cfeatures
+    from detourage.learned import _cfeatures
 
     vocabulary = features.compiled_vocabulary()
     words = [entry[0] for entry in vocabulary.__reduce__()[1][0]]

@@ -1,5 +1,5 @@
-"""The optional compiled twins (``_csegment``, ``_cvictor``, ``_cfeatures``, ``_cforest``,
-``_csteps``).
+"""The optional compiled twins, each beside the Python it twins: ``_csegment`` (segment),
+``victor._cvictor``, ``learned._cfeatures``, ``learned._cforest`` and ``methods._csteps``.
 
 Each is built from its ``.pyx`` at install time when Cython and a C compiler are there
 (``setup.py``); every one has a pure-Python (or numpy) twin that gives the same result.
@@ -14,7 +14,8 @@ from types import ModuleType
 
 
 def optional(name: str) -> ModuleType | None:
-    """The compiled module ``detourage.<name>``, or None when it is not built or
+    """The compiled module ``detourage.<name>`` (``name`` dotted below the package:
+    ``"learned._cforest"``), or None when it is not built or
     ``DETOURAGE_PURE_PYTHON`` is set."""
     if os.environ.get("DETOURAGE_PURE_PYTHON", "") not in ("", "0"):
         return None

@@ -112,5 +112,5 @@ def _page(q: np.ndarray, w: np.ndarray, kept: np.ndarray, cs_kw: np.ndarray, out
     out[:, 7] = (total - cs_kw[idx + 1]) / total
 
 
-_cfeatures = optional("_cfeatures")
+_cfeatures = optional("learned._cfeatures")
 _compiled = None if _cfeatures is None else _cfeatures.context_columns

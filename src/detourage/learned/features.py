@@ -598,7 +598,7 @@ class _Tree:
 
 def walk_python(firsts: list[Block], tag_bits: dict[str, int], vocabulary, block_level: frozenset[str]):  # type: ignore[no-untyped-def]
     """(parent, first, last, container, bits) of the elements above the paragraphs' first
-    blocks; the reference of the compiled ``detourage._cfeatures.walk``."""
+    blocks; the reference of the compiled ``detourage.learned._cfeatures.walk``."""
     containers = [_container(b) for b in firsts]
     index: dict = {}
     elements: list = []
@@ -946,7 +946,7 @@ def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # t
                 _walk_ld(value, bodies, types, depth + 1)
 
 
-_cfeatures = optional("_cfeatures")
+_cfeatures = optional("learned._cfeatures")
 _compiled_walk = None if _cfeatures is None else _cfeatures.walk
 _compiled_distances = None if _cfeatures is None else _cfeatures.distances
 _compiled_char_stats = None if _cfeatures is None else _cfeatures.char_stats

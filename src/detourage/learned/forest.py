@@ -3,7 +3,7 @@
 Training uses scikit-learn's ``HistGradientBoostingClassifier`` (:mod:`.train`); running
 needs only numpy: the trees are flattened into one node table (feature, threshold,
 left, right, leaf value) and scored by :func:`raw_scores`, which uses the compiled
-``detourage._cforest`` when it is built and a vectorised numpy walk otherwise (the two
+``detourage.learned._cforest`` when it is built and a vectorised numpy walk otherwise (the two
 agree to float rounding; the test suite checks it).  A model file is a zip holding
 ``forest.npz`` and ``meta.json`` (feature names, decision threshold, training
 provenance).
@@ -227,7 +227,7 @@ def load_model(path: str | None = None) -> Model:
     return Model.from_bytes(raw, DEFAULT_MODEL)
 
 
-_cforest = optional("_cforest")
+_cforest = optional("learned._cforest")
 _compiled = None if _cforest is None else _cforest.raw_scores
 #: which scorer :meth:`Forest.raw_scores` runs: ``"compiled"`` or ``"numpy"``
 IMPLEMENTATION = "numpy" if _compiled is None else "compiled"

@@ -66,7 +66,7 @@ from ..model import Block, Labels, Page
 from ..segment import BLOCK_LEVEL
 from .common import label_paragraphs
 
-_csteps = optional("_csteps")
+_csteps = optional("methods._csteps")
 
 NAME = "learned"
 SEED = "own"

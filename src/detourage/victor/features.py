@@ -377,7 +377,7 @@ def _noise_words() -> frozenset[str]:
     return frozenset(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
 
 
-_compiled = optional("_cvictor")
+_compiled = optional("victor._cvictor")
 
 
 # --------------------------------------------------------------------- document features
