@@ -64,10 +64,11 @@ def test_training_pages_are_counted_for_each_shipped_model() -> None:
 
 @needs_shared
 def test_a_model_given_by_the_user_is_not_judged() -> None:
-    from detourage.methods import with_model
+    from detourage import methods
 
     jobs = list(page_jobs([load_dataset(SHARED / "cleanportaleval")], ["victor"], 5))
-    given = with_model("victor", "my-own.zip")
+    victor = methods.get("victor")
+    given = {victor.name: victor.options(model="my-own.zip")}
     assert training_notes(jobs, given) == []
 
 

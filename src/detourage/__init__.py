@@ -10,7 +10,7 @@ CSV; ``document`` gives the main content with the page's ``Metadata`` (title, au
 dates, site, URL, language, tags…).
 """
 
-from .api import document, extract, load, run
+from .api import document, extract, load, run, with_models
 from .decode import decode
 from .errors import (
     DatasetError,
@@ -20,6 +20,7 @@ from .errors import (
     NotHTML,
     UnknownFormat,
     UnknownMethod,
+    UnknownOption,
     UnknownTask,
     WorkerCrashed,
 )
@@ -27,6 +28,7 @@ from .metadata import Document, Metadata
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
 from .parse import Limits
 from .render import render
+from .structure import RenderOptions
 
 __version__ = "0.1.0"
 
@@ -44,10 +46,12 @@ __all__ = [
     "MissingExtra",
     "NotHTML",
     "Page",
+    "RenderOptions",
     "Result",
     "Unit",
     "UnknownFormat",
     "UnknownMethod",
+    "UnknownOption",
     "UnknownTask",
     "WorkerCrashed",
     "decode",
@@ -56,4 +60,5 @@ __all__ = [
     "load",
     "render",
     "run",
+    "with_models",
 ]

@@ -8,6 +8,7 @@ page's structure, so the next method sees what the cleaners of the seed saw.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import time
@@ -18,12 +19,13 @@ from typing import Any
 
 from . import bounded, methods
 from .decode import decode, looks_binary, repair as repair_text
-from .errors import DetourageError, NotHTML, UnknownFormat, UnknownMethod
+from .errors import DetourageError, NotHTML, UnknownFormat, UnknownMethod, UnknownOption
 from .metadata import Document, metadata
 from .model import Decoded, Labels, Page, Result
 from .parse import DEFAULT_LIMITS, Limits, parse, repaired
-from .render import render, render_units_html, units
+from .render import render as render_result, render_units_html, units
 from .segment import page_title, segment, show_noscript
+from .structure import RenderOptions
 
 
 def load(
@@ -177,15 +179,17 @@ def extract(
     limits: Limits = DEFAULT_LIMITS,
     repair: bool = False,
     timeout: float | None = None,
+    render: RenderOptions | None = None,
     **render_options: Any,
 ) -> str:
     """The main content of a page, rendered in ``format`` (txt, cleaneval, markdown, html, json,
     xml, csv; json, xml and csv carry the page's metadata).
 
-    ``render_options`` go to :func:`detourage.render.render`: ``links``, ``images``,
-    ``tables``, ``formatting`` (:class:`~detourage.render.RenderOptions`),
-    ``with_metadata`` (a YAML header before txt and Markdown) and the format's own
-    (``id``, ``url_line``, ``blocks``).
+    What the structured formats keep is ``render`` (a :class:`RenderOptions`: ``links``,
+    ``images``, ``tables``, ``formatting``), or the same names as keywords; the other
+    keywords are ``with_metadata`` (a YAML header before txt and Markdown) and the
+    format's own (``id``, ``url_line``, ``blocks``).  An unknown keyword raises
+    :class:`UnknownOption`, naming it and the valid ones, before any work.
 
     ``model`` gives the methods that take a trained model theirs (a file, or a mapping
     from a step of the chain to its file): see :func:`with_models`.  ``repair`` undoes
@@ -202,12 +206,12 @@ def extract(
     (the default) nothing is bounded and no process is started.  Bytes that are not a
     text document raise :class:`NotHTML` (see :func:`load`).
     """
-    _check_render_options(format, render_options)
+    render_options = _render_keywords(format, render, render_options)
     options = _with_model_options(method, model, options)
 
     def extracted() -> str:
         page = load(html, url=url, headers=headers, limits=limits, repair=repair)
-        return render(run(page, method, options), format, **render_options)
+        return render_result(run(page, method, options), format, **render_options)
 
     return extracted() if timeout is None else bounded.call(extracted, _seconds(timeout))
 
@@ -223,9 +227,10 @@ def document(
     limits: Limits = DEFAULT_LIMITS,
     repair: bool = False,
     timeout: float | None = None,
+    render: RenderOptions | None = None,
     **render_options: Any,
 ) -> Document:
-    """The page's main content (as ``txt``, with ``render_options`` as in :func:`extract`)
+    """The page's main content (as ``txt``, with ``render`` and ``render_options`` as in :func:`extract`)
     and its metadata (:class:`~detourage.metadata.Metadata`), as one frozen object.
 
     ``timeout``: seconds the page may take, bounded as in :func:`extract`: the page runs
@@ -234,12 +239,12 @@ def document(
     cross between processes: the page costs twice its time, and the document is the same
     as without ``timeout``.
     """
-    _check_render_options("txt", render_options)
+    render_options = _render_keywords("txt", render, render_options)
     options = _with_model_options(method, model, options)
 
     def built() -> Document:
         result = run(load(html, url=url, headers=headers, limits=limits, repair=repair), method, options)
-        return Document(metadata(result.page), render(result, "txt", **render_options), result)
+        return Document(metadata(result.page), render_result(result, "txt", **render_options), result)
 
     def tried() -> None:  # in the child: only whether the page ends in time matters
         built()
@@ -249,19 +254,22 @@ def document(
     return built()
 
 
-def _check_render_options(format: str, given: Mapping[str, Any]) -> None:
-    """Refuse an unknown format or option before any work (a typo such as ``timout=5``
+def _render_keywords(format: str, render: RenderOptions | None, given: dict[str, Any]) -> dict[str, Any]:
+    """The renderer's keywords: ``render``'s fields, then the keywords given (which win).
+    An unknown format or keyword is refused before any work (a typo such as ``lnks=True``
     must not cost a whole unbounded run before the renderer rejects it)."""
     from .render import RENDERERS
 
     if format not in RENDERERS:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(RENDERERS)})")
-    if not given:
-        return
-    unknown = sorted(given.keys() - _render_options(format))
+    if render is not None and not isinstance(render, RenderOptions):
+        raise UnknownOption(f"render: a RenderOptions, not {type(render).__name__}")
+    valid = _render_options(format)
+    unknown = sorted(given.keys() - valid)
     if unknown:
-        raise TypeError(f"extract(): unknown option{'s' * (len(unknown) > 1)} {', '.join(unknown)} "
-                        f"for format {format!r}")
+        raise UnknownOption(f"unknown option{'s' * (len(unknown) > 1)} {', '.join(unknown)} for format "
+                            f"{format!r} (valid: {', '.join(sorted(valid))})")
+    return {**(dataclasses.asdict(render) if render is not None else {}), **given}
 
 
 @lru_cache(maxsize=None)

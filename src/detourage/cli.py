@@ -457,7 +457,7 @@ def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], o
         for name in method_names:
             methods.chain(name)
             if model is not None:
-                options.update(methods.with_model(name, model))
+                options.update(_models(name, (model,)))
             if template_file is not None:
                 options.update(methods.with_template(name, template_file))
         resources = _task_resources(task, task_resources, datasets)

@@ -4,6 +4,7 @@
     ├── LimitExceeded           input over a configured limit (bytes, nodes, depth, blocks, time)
     ├── UnknownMethod           a method name (or a part of a chain) not in the registry
     ├── UnknownFormat           an output format no renderer handles
+    ├── UnknownOption           a keyword no renderer of the format takes (also a ``TypeError``)
     ├── UnknownTask             a downstream task name not in the registry
     ├── NotHTML                 bytes that are no text document (an image, an archive…)
     ├── WorkerCrashed           the process running a page (``timeout=``) died on it
@@ -57,6 +58,14 @@ class UnknownMethod(DetourageError):
 
 class UnknownFormat(DetourageError):
     reason = "unknown-format"
+
+
+class UnknownOption(DetourageError, TypeError):
+    """A render keyword the format's renderer does not take (``extract(p, lnks=True)``);
+    the message names it and the valid ones.  A ``TypeError`` too, as for any unknown
+    keyword argument."""
+
+    reason = "unknown-option"
 
 
 class UnknownTask(DetourageError):

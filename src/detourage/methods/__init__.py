@@ -111,11 +111,6 @@ def chain(spec: str) -> list[Method]:
     return [get(name) for name in names]
 
 
-def with_model(spec: str, model: str | None) -> dict[str, Any]:
-    """Options giving ``model`` to every method of a chain whose ``Options`` takes one."""
-    return _with_field(spec, "model", model)
-
-
 def with_template(spec: str, template: str | None) -> dict[str, Any]:
     """Options giving a template file to every method of a chain that takes one."""
     return _with_field(spec, "template", template)

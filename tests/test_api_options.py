@@ -1,0 +1,51 @@
+"""Render options given typed or as keywords, refused by name when unknown; models
+attached one way, checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import detourage
+from detourage.cli import main
+from detourage.errors import DetourageError, UnknownOption
+
+PAGE = "<html><body><h1>Harbour</h1><p>The council met. See <a href='/report'>the report</a>.</p></body></html>"
+
+
+def test_an_unknown_render_keyword_is_named_with_the_valid_ones() -> None:
+    with pytest.raises(UnknownOption) as info:
+        detourage.extract(PAGE, lnks=True)
+    message = str(info.value)
+    assert "lnks" in message and "links" in message and "with_metadata" in message
+    assert isinstance(info.value, DetourageError) and isinstance(info.value, TypeError)
+    with pytest.raises(UnknownOption, match="url_line"):
+        detourage.document(PAGE, url_line=True)  # a CleanEval option, not txt's
+
+
+def test_render_options_typed_or_as_keywords() -> None:
+    url = "https://gazette.example/2026/harbour.html"
+    typed = detourage.extract(PAGE, "fulltext", "markdown", url=url, render=detourage.RenderOptions(links=True))
+    keywords = detourage.extract(PAGE, "fulltext", "markdown", url=url, links=True)
+    assert "[the report](https://gazette.example/report)" in typed and typed == keywords
+    # a keyword given beside the object wins
+    assert "[the report]" not in detourage.extract(PAGE, "fulltext", "markdown", url=url,
+                                                   render=detourage.RenderOptions(links=True), links=False)
+    with pytest.raises(UnknownOption, match="RenderOptions"):
+        detourage.extract(PAGE, render={"links": True})  # type: ignore[arg-type]
+
+
+def test_evaluate_checks_its_model_as_extract_does(tmp_path: Path) -> None:
+    bogus = tmp_path / "model.zip"
+    bogus.write_bytes(b"not a model")
+    gold = tmp_path / "set"
+    (gold / "html").mkdir(parents=True)
+    (gold / "gold").mkdir()
+    (gold / "html" / "1.html").write_text(PAGE)
+    (gold / "gold" / "1.txt").write_text("Harbour\nThe council met.\n")
+    result = CliRunner().invoke(main, ["evaluate", str(gold), "-m", "learned", "--model", str(bogus),
+                                       "-o", str(tmp_path / "ev")])
+    assert result.exit_code == 2, result.output
+    assert f"--model {bogus}: not a learned-extractor model for learned" in result.output
