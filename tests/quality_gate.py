@@ -13,6 +13,7 @@ from typing import Any
 
 from detourage.evaluation.evaluate import Evaluation, PageScorer, digest, evaluate
 from detourage.evaluation.gold import load_dataset
+from detourage.settings import Settings
 
 PAGES = 10
 METHODS = ("fulltext", "baseline", "eatiht", "boilerpipe", "justext", "justext-nostop", "ncleaner",
@@ -32,7 +33,7 @@ def measure(root: Path) -> tuple[Evaluation, dict[str, dict[str, float]]]:
     for name in DATASETS:
         ds = load_dataset(root / name)
         datasets.append(replace(ds, documents=ds.scorable[:PAGES]))
-    ev = evaluate(datasets, METHODS, scorer=PageScorer(timeout=60))
+    ev = evaluate(datasets, METHODS, scorer=PageScorer(settings=Settings(timeout=60)))
     rows = ev.summary(bootstrap=0)["rows"]
     scores: dict[str, dict[str, float]] = {}
     for row in rows:

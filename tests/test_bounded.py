@@ -21,6 +21,7 @@ from detourage import bounded
 from detourage.corpus import Job, Step, attempt, execute
 from detourage.errors import LimitExceeded, UnknownMethod, WorkerCrashed
 from detourage.parse import Limits
+from detourage.settings import Settings
 
 pytestmark = pytest.mark.skipif(not bounded.CAN_FORK, reason="the kill needs fork (POSIX)")
 
@@ -66,7 +67,7 @@ def test_a_page_stuck_in_libxml2_is_killed_and_the_pages_after_it_come_out() -> 
     jobs = [Job("before", data=PAGE), Job("slow", data=many_attributes())] + [
         Job(f"after{i}", data=PAGE) for i in range(3)]
     t0 = time.perf_counter()
-    records = list(execute(jobs, Step(method="fulltext", timeout=1, limits=unguarded()), 1))
+    records = list(execute(jobs, Step(settings=Settings(method="fulltext", timeout=1, limits=unguarded())), 1))
     assert time.perf_counter() - t0 < 1 + 2
     assert [r["id"] for r in records] == [j.id for j in jobs]
     assert records[1]["error"] == "limit:time" and "killed" in records[1]["message"]
@@ -131,7 +132,7 @@ def test_the_careful_path_of_corpus_runs_kills_a_stuck_page_into_a_row(tmp_path,
     that has ``timeout`` and ``max_memory``; the killed page's record becomes its row."""
     from detourage.corpusrun import readers, work
 
-    config = work.Config(folder=str(tmp_path), method="fulltext", timeout=1)
+    config = work.Config(folder=str(tmp_path), settings=Settings(method="fulltext", timeout=1))
     monkeypatch.setattr(work.langid, "identify", lambda text: "en")  # no model to load: a quick test
 
     @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from detourage.corpus import Step, Job
 from detourage.errors import LimitExceeded
 from detourage.evaluation.stats import WORD_NOTE
 from detourage.victor.align import format_report
+from detourage.settings import Settings
 
 PAGE = b"<html><body><h1>Title</h1><p>Some body text.</p></body></html>"
 
@@ -28,7 +29,7 @@ def test_a_time_limit_message_does_not_compare_the_limit_with_itself() -> None:
     assert str(LimitExceeded("time", 0.0001, 0.0001)) == "time limit exceeded: over 0.0001 s"
     assert str(LimitExceeded("bytes", 12, 10)) == "bytes limit exceeded: 12 > 10"
     slow = b"<html><body>" + b"<div><p>text</p></div>" * 20000 + b"</body></html>"
-    record = Step(method="fulltext", timeout=0.0001)(Job("slow", data=slow))
+    record = Step(settings=Settings(method="fulltext", timeout=0.0001))(Job("slow", data=slow))
     assert record["error"] == "limit:time" and "0.0001 > 0.0001" not in record["message"]
 
 

@@ -13,6 +13,7 @@ from detourage.bounded import time_limit
 from detourage.corpus import Job, Step, Summary, Writer, execute, read_inputs
 from detourage.errors import LimitExceeded
 from detourage.parse import Limits
+from detourage.settings import Settings
 
 
 def test_read_inputs_recurses_and_names_pages_by_relative_path(tmp_path: Path) -> None:
@@ -25,10 +26,10 @@ def test_read_inputs_recurses_and_names_pages_by_relative_path(tmp_path: Path) -
 
 
 def test_step_turns_failures_into_records() -> None:
-    step = Step(method="fulltext", limits=Limits(max_bytes=10))
+    step = Step(settings=Settings(method="fulltext", limits=Limits(max_bytes=10)))
     record = step(Job("big", data=b"<p>" + b"x" * 100 + b"</p>"))
     assert record["ok"] is False and record["error"] == "limit:bytes"
-    record = Step(method="fulltext")(Job("missing", path="/nonexistent/file.html"))
+    record = Step(settings=Settings(method="fulltext"))(Job("missing", path="/nonexistent/file.html"))
     assert record["error"] == "exception:FileNotFoundError"
 
 
@@ -62,7 +63,7 @@ def test_pool_keeps_order_and_survives_a_dying_worker() -> None:
 
 def test_pool_and_single_process_agree(tmp_path: Path) -> None:
     jobs = [Job(str(i), data=f"<h1>T{i}</h1><p>body {i}</p>".encode()) for i in range(8)]
-    step = Step(method="baseline", format="cleaneval")
+    step = Step(settings=Settings(method="baseline"), format="cleaneval")
     strip = lambda rs: [{k: v for k, v in r.items() if k != "ms"} for r in rs]  # noqa: E731
     assert strip(execute(jobs, step, 1)) == strip(execute(jobs, step, 2))
 

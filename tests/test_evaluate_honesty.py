@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from detourage.cli import main
 from detourage.evaluation.evaluate import page_jobs, sampled, training_notes
 from detourage.evaluation.gold import load_dataset, split_of
+from detourage.settings import Settings
 
 SHARED = Path("/work/shared/datasets")
 needs_shared = pytest.mark.skipif(not (SHARED / "daniel").is_dir(), reason="shared datasets not here")
@@ -99,5 +100,5 @@ def test_the_scorer_applies_its_limits_to_every_page(tmp_path: Path) -> None:
     doc = load_dataset(small_dataset(tmp_path, "tiny", {"aa": 1})).scorable[0]
     job = PageJob("tiny", doc, "fulltext")
     assert PageScorer()(job)["ok"]
-    record = PageScorer(limits=Limits(max_bytes=20))(job)  # the page has ~90 bytes
+    record = PageScorer(settings=Settings(limits=Limits(max_bytes=20)))(job)  # the page has ~90 bytes
     assert not record["ok"] and record["error"] == "limit:bytes", record

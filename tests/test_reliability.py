@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from detourage.cli import main
 from detourage.corpus import Job, Step, Summary, counted, execute, read_inputs
 from detourage.parse import Limits
+from detourage.settings import Settings
 
 CASES = Path(__file__).parent / "cases"
 PAGE = b"<html><body><nav>menu</nav><h1>Title</h1><p>Some body text of the page.</p></body></html>"
@@ -85,7 +86,7 @@ def test_a_folder_of_good_and_hostile_pages_gives_one_record_each(tmp_path: Path
 
 def test_a_gzip_bomb_is_refused_without_unpacking_it(tmp_path: Path) -> None:
     (tmp_path / "bomb.html.gz").write_bytes(gzip_bomb(256))  # 256 MiB unpacked
-    record = Step(method="fulltext")(Job("bomb", path=str(tmp_path / "bomb.html.gz")))
+    record = Step(settings=Settings(method="fulltext"))(Job("bomb", path=str(tmp_path / "bomb.html.gz")))
     assert record["error"] == "limit:bytes" and record["ms"] < 2_000
     jobs = list(read_inputs([str(tmp_path / "bomb.html.gz")]))
     assert [j.id for j in jobs] == ["bomb"]
@@ -104,7 +105,7 @@ def test_a_page_over_the_memory_ceiling_is_an_error_record_and_the_run_goes_on(
     (tmp_path / "big.html").write_bytes(big)
     job = Job("big", path=str(tmp_path / "big.html")) if given_as == "path" else Job("big", data=big)
     ceiling = _address_space() + (32 << 20)  # workers are forked: they start at our size
-    step = Step(method="fulltext", max_memory=ceiling, limits=Limits(max_bytes=1 << 26))
+    step = Step(settings=Settings(method="fulltext", max_memory=ceiling, limits=Limits(max_bytes=1 << 26)))
     records = list(execute([Job("before", data=PAGE), job, Job("after", data=PAGE)], step, workers=1))
     assert [r["id"] for r in records] == ["before", "big", "after"]
     assert [r.get("error") for r in records] == [None, "limit:memory", None]
@@ -122,7 +123,7 @@ def test_summary_states_the_balance() -> None:
 
 @pytest.mark.parametrize("case", sorted(p.parent.name for p in CASES.glob("*/page.html")))
 def test_no_golden_page_is_refused_by_the_runner(case: str) -> None:
-    record = Step(method="fulltext")(Job(case, path=str(CASES / case / "page.html")))
+    record = Step(settings=Settings(method="fulltext"))(Job(case, path=str(CASES / case / "page.html")))
     assert record["ok"], record
 
 
@@ -178,7 +179,7 @@ def test_the_library_refuses_binary_bytes_with_not_html(data: bytes) -> None:
     for call in (detourage.extract, detourage.document, detourage.load):
         with pytest.raises(detourage.NotHTML):
             call(data)
-    assert Step(method="fulltext")(Job("x", data=data))["error"] == "not-html"
+    assert Step(settings=Settings(method="fulltext"))(Job("x", data=data))["error"] == "not-html"
     assert isinstance(detourage.extract(data.decode("latin-1"), "fulltext"), str)  # text as str is taken
 
 

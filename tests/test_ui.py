@@ -19,6 +19,7 @@ pytest.importorskip("flask", reason="the ui extra (Flask) is not installed")
 
 from detourage import api  # noqa: E402
 from detourage.cli import main  # noqa: E402
+from detourage.settings import Settings  # noqa: E402
 from detourage.evaluation.report import INSPECTOR, WORST_PAGES, histograms, render_html, write_reports  # noqa: E402
 from detourage.ui import make_server  # noqa: E402
 from detourage.ui.browser import running  # noqa: E402
@@ -280,7 +281,7 @@ def test_a_page_over_the_time_limit_is_cut_and_shown_as_an_error(tmp_path: Path)
     from detourage.ui.catalog import catalog as pages
 
     folder = _pages_with_a_slow_one(tmp_path / "pages")
-    session = Session(pages([str(folder)]), ["fulltext"], tmp_path / "annotations", timeout=0.5)
+    session = Session(pages([str(folder)]), ["fulltext"], tmp_path / "annotations", settings=Settings(timeout=0.5))
     client = create_app(session).test_client()
     started = time.perf_counter()
     response = client.get("/api/page", query_string={"key": "pages/slow"})

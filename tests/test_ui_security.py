@@ -30,6 +30,7 @@ from detourage.evaluation.evaluate import PageJob, PageScorer
 from detourage.evaluation.gold import load_dataset
 from detourage.evaluation.stats import corpus_stats
 from detourage.parse import DEFAULT_LIMITS
+from detourage.settings import Settings
 
 ARTICLE = "news/article"
 #: the access token of the test servers off the loopback
@@ -323,7 +324,7 @@ def test_a_gzip_bomb_is_unpacked_no_further_than_the_limit_by_evaluate(tmp_path:
     outcome, peak = _peak(doc.read_html)
     assert isinstance(outcome, LimitExceeded) and outcome.value == DEFAULT_LIMITS.max_bytes + 1
     assert peak < 3 * DEFAULT_LIMITS.max_bytes  # 200 MiB before the fix
-    record = PageScorer(timeout=10)(PageJob("bombs", doc, "fulltext"))
+    record = PageScorer(settings=Settings(timeout=10))(PageJob("bombs", doc, "fulltext"))
     assert (record["ok"], record["error"]) == (False, "limit:bytes")
     assert time.perf_counter() - started < 3
 

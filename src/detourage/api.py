@@ -68,7 +68,7 @@ def load(
         blocks = segment(tree, limits)
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}
-    return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings)
+    return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits)
 
 
 def run(page: Page, method: str = "default", options: Mapping[str, Any] | None = None) -> Result:
@@ -82,7 +82,7 @@ def run(page: Page, method: str = "default", options: Mapping[str, Any] | None =
     result: Result | None = None
     for i, step in enumerate(chain):
         if result is not None:
-            page = load(render_units_html(result), url=page.url)
+            page = load(render_units_html(result), url=page.url, limits=page.limits or DEFAULT_LIMITS)
         t0 = time.perf_counter()
         labels = step.run(page, options.get(step.name))
         timings[f"label:{i}:{step.name}" if len(chain) > 1 else "label"] = time.perf_counter() - t0

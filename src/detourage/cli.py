@@ -18,6 +18,7 @@ from .corpus import (PAGE_PATTERNS, Job, Step, Summary, Writer, default_max_memo
 from .errors import DetourageError
 from .parse import Limits
 from .render import RENDERERS, RenderOptions
+from .settings import Settings
 
 
 class _Refused(click.ClickException):
@@ -165,8 +166,8 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
                      "timings": timings, "max_bytes": max_bytes, "timeout": timeout}
         if repair_text:  # only when on: runs started before the option stay resumable
             described["repair"] = True
-        config = _run_config(out, run_to, method, options, render, max_bytes, timeout, max_memory,
-                             with_markdown, with_html, timings, repair_text)
+        config = _run_config(out, run_to, _settings(method, options, render, max_bytes, timeout, max_memory,
+                                                    repair_text), with_markdown, with_html, timings)
         _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
                     fit_batch)
         return
@@ -179,14 +180,13 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
     if fit_batch and len(jobs) == 1:
         click.echo(f"detourage: {method}: no --template, and a template is fitted on several pages "
                    f"of a site: this page falls back to {_fallback(method)}", err=True)
+    settings = _settings(method, options, render, max_bytes, timeout, max_memory, repair_text)
     if fit_batch and len(jobs) > 1:
-        with _fitted(jobs, workers or default_workers(), Limits(max_bytes=max_bytes), timeout) as path:
-            options.update(methods.with_template(method, path))
-            _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, render,
-                     progress, max_memory, repair_text)
+        with _fitted(jobs, workers or default_workers(), settings) as path:
+            _extract(jobs, settings.with_options(methods.with_template(method, path)), fmt, out, workers,
+                     cleaneval_id, progress)
         return
-    _extract(jobs, method, fmt, out, workers, timeout, max_bytes, cleaneval_id, options, render, progress,
-             max_memory, repair_text)
+    _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress)
 
 
 def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
@@ -226,13 +226,21 @@ def _models(method: str, given: tuple[str, ...]) -> dict[str, Any]:
     return with_models(method, given[0])
 
 
-def _extract(jobs: list[Job], method: str, fmt: str, out: str | None, workers: int, timeout: float,
-             max_bytes: int, cleaneval_id: bool, options: dict, render: dict, progress: bool | None,
-             max_memory: int | None = None, repair: bool = False) -> None:
+def _settings(method: str, options: dict, render: dict, max_bytes: int, timeout: float,
+              max_memory: int | None, repair: bool) -> Settings:
+    """The page's road from the command's flags (``--max-memory`` in MiB; none given: the
+    default ceiling, 0: none)."""
     memory = default_max_memory() if max_memory is None else max_memory << 20
-    step = Step(method=method, format=fmt, limits=Limits(max_bytes=max_bytes), timeout=timeout,
-                cleaneval_wrapper=cleaneval_id, options=tuple(options.items()),
-                render_options=tuple(render.items()), max_memory=memory or None, repair=repair)
+    flags = dict(render)
+    with_metadata = flags.pop("with_metadata", False)
+    return Settings(method=method, options=tuple(options.items()), limits=Limits(max_bytes=max_bytes),
+                    timeout=timeout, max_memory=memory or None, repair=repair, render=RenderOptions(**flags),
+                    with_metadata=with_metadata)
+
+
+def _extract(jobs: list[Job], settings: Settings, fmt: str, out: str | None, workers: int, cleaneval_id: bool,
+             progress: bool | None) -> None:
+    step = Step(settings=settings, format=fmt, cleaneval_wrapper=cleaneval_id)
     writer = Writer(out, fmt, headers=len(jobs) > 1 and not cleaneval_id)
     summary = _run(jobs, step, workers or default_workers(), writer, progress)
     click.echo(f"detourage: {summary}", err=True)
@@ -247,16 +255,12 @@ def _check_repair() -> None:
     text_fixer()
 
 
-def _run_config(out: str, to: str, method: str, options: dict, render: dict, max_bytes: int,
-                timeout: float, max_memory: int | None, markdown: bool, html: bool, timings: bool,
-                repair: bool = False) -> Any:
+def _run_config(out: str, to: str, settings: Settings, markdown: bool, html: bool, timings: bool) -> Any:
     """The workers' settings of a corpus run (``--to``)."""
     from .corpusrun import Config
 
-    memory = default_max_memory() if max_memory is None else max_memory << 20
-    return Config(folder=os.path.abspath(out), to=to, method=method, options=tuple(options.items()),
-                  render_options=tuple(render.items()), limits=Limits(max_bytes=max_bytes), timeout=timeout,
-                  max_memory=memory or None, markdown=markdown, html=html, timings=timings, repair=repair)
+    return Config(folder=os.path.abspath(out), to=to, settings=settings, markdown=markdown, html=html,
+                  timings=timings)
 
 
 def _corpus_run(paths: tuple[str, ...], config: Any, described: dict, shard_size: int, resume: bool,
@@ -380,13 +384,11 @@ def _with_urls(jobs: list[Job], urls: str | None) -> list[Job]:
 
 
 @contextlib.contextmanager
-def _fitted(jobs: Iterable[Job], workers: int, limits: Limits, timeout: float,
-            group_by: str = "host") -> Iterator[str]:
+def _fitted(jobs: Iterable[Job], workers: int, settings: Settings, group_by: str = "host") -> Iterator[str]:
     """Fit a template on the pages themselves, in a temporary file (``-m template`` on a batch)."""
     from .site import template as site_template
 
-    template, failed = site_template.fit_jobs(jobs, workers=workers, group_by=group_by,
-                                              limits=limits, timeout=timeout)
+    template, failed = site_template.fit_jobs(jobs, workers=workers, group_by=group_by, settings=settings)
     rows = site_template.describe(template)
     _warn_no_site(template)
     click.echo(f"detourage: template fitted on {template.pages} pages of {len(rows)} sites "
@@ -472,7 +474,7 @@ def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], o
             docs = {job.doc.id: job.doc for job in page_jobs([load_dataset(d) for d in datasets],
                                                               ["-"], sample, split)}
             jobs = [Job(doc.id, str(doc.html_path), None, doc.meta.get("url")) for doc in docs.values()]
-            path = stack.enter_context(_fitted(jobs, workers or default_workers(), Limits(), timeout))
+            path = stack.enter_context(_fitted(jobs, workers or default_workers(), Settings(timeout=timeout)))
             for name in method_names:
                 if methods.uses_template(name):
                     options.update(methods.with_template(name, path))
@@ -487,8 +489,8 @@ def _evaluate(datasets: tuple[str, ...], method_names: tuple[str, ...], out: str
     from .evaluation.evaluate import PageScorer, evaluate, task_table
     from .evaluation.report import write_reports
 
-    scorer = PageScorer(timeout=timeout, keep_blocks=task is not None, options=tuple(options.items()),
-                        repair=repair)
+    scorer = PageScorer(settings=Settings(options=tuple(options.items()), timeout=timeout, repair=repair),
+                        keep_blocks=task is not None)
     show = sys.stderr.isatty() if progress is None else progress
     with click.progressbar(length=0, file=sys.stderr, label="pages", hidden=not show) as bar:
         ev = evaluate(datasets, method_names, workers=workers or default_workers(), sample=sample,
@@ -839,7 +841,7 @@ def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: st
     jobs = _with_urls(jobs, urls)
     template, failed = site_template.fit_jobs(jobs, workers=workers or default_workers(),
                                               group_by=group_by, method=clustering,  # type: ignore[arg-type]
-                                              timeout=timeout)
+                                              settings=Settings(timeout=timeout))
     site_template.save(template, out)
     for record in failed:
         click.echo(f"detourage: {record['id']}: {record['error']}: {record.get('message', '')}", err=True)

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from .api import load, run
 from .bounded import CAN_FORK, Failure, failure, supervised, time_limit
 from .errors import DetourageError, LimitExceeded
 from .parse import DEFAULT_LIMITS, Limits
 from .metadata import CSV_COLUMNS, csv_row, csv_text, metadata
 from .render import EXTENSIONS, as_record, render
+from .settings import Settings
 
 Record = dict[str, Any]
 
@@ -157,22 +157,21 @@ def _gzipped(path: Path) -> bool:
 class Step:
     """Extract one page: a picklable callable, so process pools can run it."""
 
-    method: str = "default"
+    #: the page's road: method, options, limits, timeout, memory, repair, render options
+    settings: Settings = field(default_factory=Settings)
     format: str = "txt"
-    limits: Limits = DEFAULT_LIMITS
-    #: seconds per page; 0 or less for no limit.  With a limit, :func:`execute` runs pages
-    #: in worker processes, killed past it (the only way to stop a page stuck in C code)
-    timeout: float = 30.0
-    render_options: tuple[tuple[str, Any], ...] = ()
     #: CleanEval submission format: each page wrapped in ``<text id="…">`` with a URL line
     cleaneval_wrapper: bool = False
-    #: method name → its ``Options`` instance (e.g. NCleaner with a trained model)
-    options: tuple[tuple[str, Any], ...] = ()
-    #: bytes of address space per worker process (``RLIMIT_AS``); None for no ceiling.
-    #: :func:`execute` then always runs pages in worker processes, never in the caller's.
-    max_memory: int | None = None
-    #: undo double-encoded text (mojibake) with ftfy after decoding (:func:`detourage.decode.repair`)
-    repair: bool = False
+
+    @property
+    def timeout(self) -> float:
+        """Seconds per page (:func:`execute` runs pages in killable workers with one)."""
+        return self.settings.timeout
+
+    @property
+    def max_memory(self) -> int | None:
+        """The ceiling per worker: :func:`execute` then always runs pages in workers."""
+        return self.settings.max_memory
 
     def __call__(self, job: Job) -> Record:
         t0 = time.perf_counter()
@@ -183,11 +182,10 @@ class Step:
         return record
 
     def _extract(self, job: Job) -> Record:
-        data = job_bytes(job, self.limits)
-        page = load(data, url=job.url, limits=self.limits, repair=self.repair)
-        result = run(page, self.method, dict(self.options))
+        settings = self.settings
+        result = settings.run(settings.load(job_bytes(job, settings.limits), url=job.url))
         record: Record = {"id": job.id, "ok": True}
-        options = dict(self.render_options)
+        options = settings.render_options()
         if self.format == "json":
             options.pop("with_metadata", None)
             record.update(as_record(result, **options))

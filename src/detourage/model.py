@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml.etree import _Element as HtmlElement
+
+if TYPE_CHECKING:
+    from .parse import Limits
 
 
 class Label(str, enum.Enum):
@@ -102,6 +105,8 @@ class Page:
     url: str | None = None
     #: seconds spent in decode / parse / segment
     timings: dict[str, float] = field(default_factory=dict)
+    #: the limits it was loaded within (a chain's next step loads its output within them too)
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True, slots=True)

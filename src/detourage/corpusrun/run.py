@@ -270,9 +270,8 @@ def _with_template(request: Request, config: Config, shards: Sequence[Shard],
         temporary = path.with_name(path.name + ".tmp")
         site_template.save(template, temporary)
         temporary.replace(path)
-    options = dict(config.options)
-    options.update(methods.with_template(config.method, str(path)))
-    return replace(config, options=tuple(options.items()))
+    settings = config.settings
+    return replace(config, settings=settings.with_options(methods.with_template(settings.method, str(path))))
 
 
 def _run_shards(pending: Sequence[Shard], config: Config, executor: executors.Executor,

@@ -24,7 +24,7 @@ PAGES_PER_TASK = 500
 
 def summarise_shard(shard: Shard, config: Config, group_by: str) -> tuple[list[tuple[str, Any]], int]:
     """(site, page summary) of the shard's pages that could be read, and how many could not."""
-    step = site_template.Summarise(limits=config.limits, timeout=config.timeout, group_by=group_by)
+    step = site_template.Summarise(settings=config.settings, group_by=group_by)
     found, failed = [], 0
     for item in _counted(shard_items(shard, config), collections.Counter()):
         record = step(item)

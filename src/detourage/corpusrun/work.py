@@ -19,16 +19,15 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..api import load, run
 from ..bounded import die_with_parent, limit_memory
 from ..corpus import attempt, execute, job_bytes
 from ..metadata import metadata
-from ..parse import DEFAULT_LIMITS, Limits
 from ..render import render
+from ..settings import Settings
 from . import langid, readers, sinks
 from .plan import Shard, atomic_write
 
@@ -42,18 +41,11 @@ class Config:
 
     folder: str
     to: str = "parquet"
-    method: str = "default"
-    #: method name → its ``Options`` (a trained model, a template…)
-    options: tuple[tuple[str, Any], ...] = ()
-    render_options: tuple[tuple[str, Any], ...] = ()
-    limits: Limits = DEFAULT_LIMITS
-    timeout: float = 30.0
-    max_memory: int | None = None
+    #: the page's road: method, options, limits, timeout, memory, repair, render options
+    settings: Settings = field(default_factory=Settings)
     markdown: bool = False
     html: bool = False
     timings: bool = True
-    #: undo double-encoded text with ftfy after decoding (``--repair-text``)
-    repair: bool = False
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -68,8 +60,8 @@ def page_row(item: readers.Item, config: Config) -> Row:
     """The row of one page: what the input says of it, then its content, or why it failed."""
     t0 = time.perf_counter()
     row: Row = {"id": item.id, "source": item.source, "url": item.url, "record_id": item.record_id,
-                "date": item.date, "method": config.method}
-    values, reason, message = attempt(lambda: _content(item, config), config.timeout)
+                "date": item.date, "method": config.settings.method}
+    values, reason, message = attempt(lambda: _content(item, config), config.settings.timeout)
     if values is None:
         row.update(error=reason or "error", message=_noted(message or "", item.note)[:500])
     else:
@@ -86,10 +78,10 @@ def _noted(message: str, note: str) -> str:
 
 
 def _content(item: readers.Item, config: Config) -> Row:
-    page = load(job_bytes(item, config.limits), url=item.url, headers=item.headers, limits=config.limits,
-                repair=config.repair)
-    result = run(page, config.method, dict(config.options))
-    options = dict(config.render_options)
+    settings = config.settings
+    page = settings.load(job_bytes(item, settings.limits), url=item.url, headers=item.headers)
+    result = settings.run(page)
+    options = settings.render_options()
     text = render(result, "txt", **options)
     values: Row = {"language": langid.identify(text), "title": metadata(page, page_dates=False).title,
                    "text": text, "encoding": page.decoded.encoding, "encoding_reason": page.decoded.reason}
@@ -111,7 +103,7 @@ def shard_items(shard: Shard, config: Config) -> Iterator[readers.Read]:
         return
     label = shard.label or Path(shard.path).name  # runs planned before labels: the file's name
     if shard.kind == "warc":
-        source = readers.warc_items(shard.path, shard.offset, shard.count, config.limits.max_bytes, label)
+        source = readers.warc_items(shard.path, shard.offset, shard.count, config.settings.limits.max_bytes, label)
     else:
         source = readers.jsonl_items(shard.path, shard.offset, shard.count, label)
     renamed = dict(shard.ids)
@@ -137,11 +129,11 @@ class RowStep:
 
     @property
     def timeout(self) -> float:
-        return self.config.timeout
+        return self.config.settings.timeout
 
     @property
     def max_memory(self) -> int:
-        return self.config.max_memory or 0
+        return self.config.settings.max_memory or 0
 
     def __call__(self, item: readers.Item) -> Row:
         return page_row(item, self.config)
@@ -213,7 +205,7 @@ def _as_row(record: Row, item: readers.Item, config: Config) -> Row:
     if "method" in record:
         return record
     row: Row = {"id": item.id, "source": item.source, "url": item.url, "record_id": item.record_id,
-                "date": item.date, "method": config.method, "error": record.get("error"),
+                "date": item.date, "method": config.settings.method, "error": record.get("error"),
                 "message": record.get("message")}
     if config.timings:
         row["ms"] = 0.0
@@ -223,7 +215,7 @@ def _as_row(record: Row, item: readers.Item, config: Config) -> Row:
 def warm(config: Config) -> None:
     """Load what the method and the language identifier need, once per worker process,
     before the first page: cap the process's memory, then clean a small page."""
-    limit_memory(config.max_memory)
+    limit_memory(config.settings.max_memory)
     langid.warm()
     page_row(readers.Item("warm-up", data=b"<html><body><p>A page to load the models with.</p></body></html>"),
              config)

@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..api import load, run
 from ..corpus import attempt, execute
 from ..errors import LimitExceeded
-from ..parse import DEFAULT_LIMITS, Limits
 from ..render import MARKERS
+from ..settings import Settings
 from . import metrics
 from .gold import Block, Dataset, Document, load_dataset, split_of
 from .metrics import Counts, Mode
@@ -52,21 +51,26 @@ class PageJob:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PageScorer:
-    """Extract and score one page; picklable, so process pools can run it."""
+    """Extract and score one page; picklable, so process pools can run it.  The method
+    is the job's (several are scored in one run); the rest of the page's road is
+    ``settings``."""
 
-    timeout: float = 30.0
-    limits: Limits = DEFAULT_LIMITS
+    settings: Settings = field(default_factory=Settings)
     #: keep the predicted blocks in the record (needed by downstream tasks)
     keep_blocks: bool = False
-    #: method name → its ``Options`` instance (e.g. NCleaner with a trained model)
-    options: tuple[tuple[str, Any], ...] = ()
-    #: undo double-encoded text (mojibake) with ftfy after decoding (:func:`detourage.decode.repair`)
-    repair: bool = False
+
+    @property
+    def timeout(self) -> float:
+        """Seconds per page (:func:`detourage.corpus.execute` kills a page's worker past it)."""
+        return self.settings.timeout
+
+    @property
+    def max_memory(self) -> int | None:
+        return self.settings.max_memory
 
     def __call__(self, job: PageJob) -> Record:
         t0 = time.perf_counter()
-        blocks, reason, message = attempt(lambda: _clean(job, dict(self.options), self.repair, self.limits),
-                                          self.timeout)
+        blocks, reason, message = attempt(lambda: _clean(job, self.settings), self.timeout)
         ms = (time.perf_counter() - t0) * 1000
         record: Record = {"dataset": job.dataset, "id": job.doc.id, "lang": job.doc.lang,
                           "method": job.method, "ok": reason is None, "error": reason,
@@ -78,10 +82,9 @@ class PageScorer:
         return record
 
 
-def _clean(job: PageJob, options: Mapping[str, Any], repair: bool = False,
-           limits: Limits = DEFAULT_LIMITS) -> list[Block]:
-    page = load(job.doc.read_html(limits.max_bytes), url=job.doc.meta.get("url"), repair=repair, limits=limits)
-    result = run(page, job.method, options)
+def _clean(job: PageJob, settings: Settings) -> list[Block]:
+    page = settings.load(job.doc.read_html(settings.limits.max_bytes), url=job.doc.meta.get("url"))
+    result = settings.run(page, job.method)
     return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
 
 
@@ -159,7 +162,7 @@ def evaluate(
     (``split``: only the pages of one half of :func:`gold.split_of`)."""
     loaded = [d if isinstance(d, Dataset) else load_dataset(d) for d in datasets]
     jobs = list(page_jobs(loaded, methods, sample, split))
-    notes = training_notes(jobs, dict(scorer.options))
+    notes = training_notes(jobs, dict(scorer.settings.options))
     t0 = time.perf_counter()
     pages = []
     for record in execute(jobs, scorer, workers):

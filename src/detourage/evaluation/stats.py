@@ -59,6 +59,7 @@ from typing import Any, Literal
 
 from detourage import methods
 from detourage.corpus import Job, Record, Step, error_record, execute, read_page
+from detourage.settings import Settings
 from detourage.decode import decode
 from detourage.errors import DetourageError
 from detourage.evaluation.gold import Document, load_dataset
@@ -320,7 +321,7 @@ def _plan(
             raise ValueError('source "method" needs a method name')
         methods.chain(method)  # an unknown name fails here, not once per page
         jobs = [Job(d.id, path=str(d.html_path), url=d.meta.get("url")) for d in docs]
-        return [], jobs, _CountMethod(Step(method=method, format="cleaneval", timeout=timeout))
+        return [], jobs, _CountMethod(Step(settings=Settings(method=method, timeout=timeout), format="cleaneval"))
     raise ValueError(f"unknown source {source!r} (known: raw, gold, method)")
 
 

@@ -50,10 +50,11 @@ def make_server(inputs: Sequence[str], method_names: Sequence[str] = (), *, port
 
     from .app import create_app, on_loopback
     from .catalog import catalog
+    from ..settings import Settings
     from .session import Session
 
     session = Session(catalog(inputs), method_names, annotations, remote_assets=remote_assets,
-                      timeout=timeout)
+                      settings=Settings(timeout=timeout or 0))
     access_token = None if on_loopback(host) else secrets.token_urlsafe(32)
     app = create_app(session, hosts=[host], access_token=access_token)
     server = werkzeug_server(host, port, app, threaded=True)

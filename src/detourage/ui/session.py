@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .. import bounded, methods
-from ..api import load, run
+from ..settings import Settings
 from ..errors import DetourageError
 from ..model import Label, Page
 from ..render import units
@@ -82,15 +82,16 @@ class Session:
     """The state behind one ``detourage ui`` server."""
 
     def __init__(self, catalog: Catalog, method_names: Sequence[str], annotations: str | os.PathLike[str], *,
-                 remote_assets: bool = False, timeout: float | None = PAGE_TIMEOUT) -> None:
+                 remote_assets: bool = False, settings: Settings = Settings(timeout=PAGE_TIMEOUT)) -> None:
         for name in method_names:
             methods.chain(name)  # an unknown method fails now, not on the first page
         self.catalog = catalog
         self.methods = list(dict.fromkeys(method_names)) or ["default"]
         self.annotations = Path(annotations).absolute()
         self.remote_assets = remote_assets
-        #: seconds a page's work may take (None or 0: unbounded, run in the server's thread)
-        self.timeout = timeout
+        #: how pages are loaded and labelled (limits, repair, method options), and the
+        #: seconds a page's work may take (0: unbounded, run in the server's thread)
+        self.settings = settings
         #: the per-session secret every write must carry (header X-Detourage-Token)
         self.token = secrets.token_urlsafe(32)
         self._lock = threading.Lock()
@@ -99,6 +100,10 @@ class Session:
         self._kinds: dict[str, Any] = {}
         #: the files beside the pages loaded so far that the pages reference (resolved)
         self._assets: set[Path] = set()
+
+    @property
+    def timeout(self) -> float:
+        return self.settings.timeout
 
     # ------------------------------------------------------------------ pages
 
@@ -122,7 +127,7 @@ class Session:
         return Loaded(page, shown)
 
     def _shown(self, entry: Entry, data: bytes, base: str) -> tuple[Page, Display]:
-        page = load(data, url=entry.url)
+        page = self.settings.load(data, url=entry.url)
         return page, display(*twin(page.tree, page.blocks), base=base, style=PAGE_STYLE)
 
     def _tried(self, work: Callable[[], Any]) -> None:
@@ -199,7 +204,7 @@ class Session:
         if source == "anno":
             return self._annotated(entry, page)
         if source != "gold":
-            return self._bounded(lambda: run(page, source).labels.labels)  # type: ignore[no-any-return]
+            return self._bounded(lambda: self.settings.run(page, source).labels.labels)  # type: ignore[no-any-return]
         if not entry.has_gold or entry.doc is None:
             raise DetourageError(f"{entry.key}: no gold text to align")
         kinds = self._kinds.get(entry.group) or align.dataset_kinds(self.catalog.datasets[entry.group])
