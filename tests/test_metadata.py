@@ -213,12 +213,12 @@ def test_with_metadata_puts_front_matter_before_txt_and_in_jsonl(tmp_path: Path)
 
 
 def test_comments_flag_sets_the_option_or_refuses() -> None:
-    from detourage.cli import _with_comments
+    from detourage.methods import with_comments
 
-    options = _with_comments("learned", {})
+    options = with_comments("learned", {})
     assert options["learned"].comments is True
     with pytest.raises(detourage.DetourageError, match="--comments"):
-        _with_comments("fulltext", {})
+        with_comments("fulltext", {})
 
 
 def test_double_escaped_markup_in_attributes_is_resolved_and_site_names_are_not_authors() -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from .bounded import CAN_FORK, Failure, failure, supervised, time_limit
-from .errors import DetourageError, LimitExceeded
+from .errors import DatasetError, DetourageError, LimitExceeded
 from .parse import DEFAULT_LIMITS, Limits
 from .metadata import CSV_COLUMNS, csv_row, csv_text, metadata
 from .render import EXTENSIONS, as_record, render
@@ -201,6 +201,23 @@ class Step:
         if options.get("with_metadata"):
             record["metadata"] = metadata(result.page).as_dict()
         return record
+
+
+def with_urls(jobs: list[Job], urls: str | None) -> list[Job]:
+    """The jobs with the URLs of a JSON-lines file of ``{"id", "url"}`` (ids as
+    :func:`read_inputs` names pages); a line of another shape is a :class:`DatasetError`."""
+    if urls is None:
+        return jobs
+    known = {}
+    with open(urls, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                    known[str(row["id"])] = row.get("url")
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise DatasetError(f"{urls}:{number}: not a {{\"id\", \"url\"}} line ({exc})") from None
+    return [Job(j.id, j.path, j.data, known.get(j.id, j.url)) for j in jobs]
 
 
 def job_bytes(job: Job, limits: Limits = DEFAULT_LIMITS) -> bytes:

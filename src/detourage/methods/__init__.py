@@ -7,12 +7,14 @@ and owns nothing else.  Chains (``a+b``, seed 002 §3) are run by :mod:`detourag
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
 
-from ..errors import UnknownMethod
+from ..errors import DetourageError, UnknownMethod
 from ..model import Labels, Page
 
 #: name → module, in the order ``detourage methods`` lists them
@@ -58,7 +60,7 @@ GROUPS: tuple[str, ...] = ("detourage.methods.peers",)
 
 #: ``default`` names the method that does best on datasets it never saw: the learned
 #: extractor, judged leave-one-dataset-out beside trafilatura, Readability and boilerpipe
-#: on the same pages (README, "Choosing the default"; ``benchmarks/learned_lodo.py``).
+#: on the same pages (docs/choosing-the-default.md; ``benchmarks/learned_lodo.py``).
 ALIASES = {"default": "learned"}
 
 
@@ -114,6 +116,25 @@ def chain(spec: str) -> list[Method]:
 def with_template(spec: str, template: str | None) -> dict[str, Any]:
     """Options giving a template file to every method of a chain that takes one."""
     return _with_field(spec, "template", template)
+
+
+def with_comments(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with ``comments=True`` for every method of the chain whose ``Options``
+    has that field (keeping a model or template already set); an error when none has."""
+    out = dict(options)
+    for step in chain(spec):
+        if _takes(step, "comments"):
+            base = out.get(step.name) or step.options(**dict(step.defaults))
+            out[step.name] = dataclasses.replace(base, comments=True)
+    if out.keys() == options.keys() and all(out[k] is options[k] for k in out):
+        raise DetourageError(f"--comments: no method of {spec!r} keeps comments (try -m learned)")
+    return out
+
+
+def fallback_of(spec: str) -> str:
+    """The method that labels a page without a template (the template step's ``fallback``)."""
+    found = [getattr(m.options(**dict(m.defaults)), "fallback", None) for m in chain(spec)]
+    return next((f for f in found if f), "its fallback method")
 
 
 def _takes(method: Method, name: str) -> bool:

@@ -23,13 +23,15 @@ in which case the method falls back to a single-page method.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
 import os
 import re
+import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -358,6 +360,19 @@ def fit_jobs(jobs: Iterable[Any], *, workers: int = 1, group_by: str = "host",
             failed.append(record)
     summaries.sort(key=lambda item: (item[0], item[1].id))  # the same pages, the same template
     return fit(summaries, method=method), failed
+
+
+@contextlib.contextmanager
+def fitted(jobs: Iterable[Any], *, workers: int = 1, group_by: str = "host",
+           settings: Settings | None = None) -> Iterator[tuple[str, Template, list[dict[str, Any]]]]:
+    """Fit a template on the pages themselves (``-m template`` on a batch): its file, in
+    a temporary folder removed afterwards, the template, and the pages that could not be
+    read."""
+    template, failed = fit_jobs(jobs, workers=workers, group_by=group_by, settings=settings)
+    with tempfile.TemporaryDirectory(prefix="detourage-template-") as folder:
+        path = os.path.join(folder, "template.json.gz")
+        save(template, path)
+        yield path, template, failed
 
 
 def describe(template: Template) -> list[dict[str, Any]]:

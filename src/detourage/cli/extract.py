@@ -1,0 +1,284 @@
+"""``detourage extract``: pages to text, Markdown, HTML, JSON… one by one or as a corpus run
+(``--to``)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from .. import methods
+from ..corpus import (PAGE_PATTERNS, Job, Step, Summary, Writer, default_max_memory, default_workers, execute,
+                      output_kind, read_inputs)
+from ..errors import DetourageError
+from ..parse import Limits
+from ..render import RENDERERS, RenderOptions
+from ..settings import Settings
+from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_message, with_urls
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-m", "--method", default="default", show_default=True,
+              help="Method or chain a+b (see `detourage methods`).")
+@click.option("-f", "--format", "fmt", type=click.Choice(list(RENDERERS)), default="txt",
+              show_default=True, help="Output format.")
+@click.option("-o", "--out", default=None,
+              help="FOLDER for one file per page, FILE.jsonl for one JSON line per page, (-f csv) "
+                   "FILE.csv for one row per page, or a file with an extension (out.txt) for one "
+                   "page; default: standard output (several pages: each after a line ==> ID <==).")
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Worker processes (0: one per CPU).")
+@click.option("--timeout", type=float, default=30.0, show_default=True,
+              help="Seconds allowed per page (0: no limit).")
+@click.option("--max-bytes", type=int, default=Limits().max_bytes, show_default=True,
+              help="Largest page accepted, in bytes (gzipped .html.gz pages: unpacked).")
+@click.option("--max-memory", type=int, default=None,
+              help="Memory ceiling of each worker process, in MiB; a page needing more is an "
+                   "error record limit:memory (default: 4096, or half the machine's memory if "
+                   "less; 0: none).")
+@click.option("--to", "run_to", type=click.Choice(["parquet", "jsonl", "jsonl.gz", "jsonl.zst"]),
+              default=None, help="A corpus run: -o is then a run folder of shards in this format, "
+                                 "with a manifest and a summary (docs/corpus-runs.md). Exit status 3: "
+                                 "done, but the input was damaged; 130: interrupted (--resume).")
+@click.option("--shard-size", type=int, default=1000, show_default=True,
+              help="--to: records per shard (WARC and JSON-lines records, or page files).")
+@click.option("--resume", is_flag=True, help="--to: finish the run of this folder, skipping finished shards.")
+@click.option("--dask", default=None,
+              help="--to: run the shards on Dask: local:N (a LocalCluster of N workers) or "
+                   "tcp://HOST:8786 (a running cluster).")
+@click.option("--with-markdown", is_flag=True, help="--to: also a markdown column.")
+@click.option("--with-html", is_flag=True, help="--to: also an html column.")
+@click.option("--timings/--no-timings", default=True, show_default=True,
+              help="--to: the ms column (without it, a run writes the same bytes on any executor).")
+@click.option("--url", default=None, help="URL of the page (single input only).")
+@click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs.")
+@click.option("--model", multiple=True,
+              help="A trained model for the method (see `detourage train`); in a chain, STEP=FILE "
+                   "for each step (--model ncleaner=a.json.gz --model victor=b.zip).")
+@click.option("--template", "template_file", default=None,
+              help="A site template for -m template (see `detourage template fit`); without "
+                   "one, -m template fits one on the pages given.")
+@click.option("--cleaneval-id", is_flag=True,
+              help="With --format cleaneval: wrap each page in <text id=\"…\"> with a URL: line.")
+@click.option("--links/--no-links", default=RenderOptions().links, show_default=True,
+              help="markdown, html, json: links as [text](href), resolved against the page URL.")
+@click.option("--images/--no-images", default=RenderOptions().images, show_default=True,
+              help="markdown, html, json: images as ![alt](src); off: their alt text.")
+@click.option("--tables/--no-tables", default=RenderOptions().tables, show_default=True,
+              help="Data tables as tables (txt: a row per line); off: a paragraph per cell.")
+@click.option("--formatting/--no-formatting", default=RenderOptions().formatting, show_default=True,
+              help="markdown, html, json: emphasis, strong, inline code, line breaks.")
+@click.option("--with-metadata", is_flag=True,
+              help="txt, markdown: the page's metadata first, as YAML front matter (json, xml and "
+                   "csv always carry it).")
+@click.option("--comments", is_flag=True,
+              help="Keep comment sections (methods that can: learned).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: when standard error is a terminal).")
+@click.option("--glob", "patterns", multiple=True,
+              help="In folders, also read the files whose name matches this pattern (repeatable; "
+                   "always read: *.html, *.htm, *.xhtml, *.shtml and their .gz).")
+@click.option("--repair-text", is_flag=True, help=REPAIR_HELP)
+def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
+            timeout: float, max_bytes: int, url: str | None, urls: str | None, model: tuple[str, ...],
+            template_file: str | None, cleaneval_id: bool, progress: bool | None,
+            max_memory: int | None, run_to: str | None, shard_size: int, resume: bool, dask: str | None,
+            with_markdown: bool, with_html: bool, timings: bool,
+            links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
+            comments: bool, patterns: tuple[str, ...], repair_text: bool) -> None:
+    """Extract the main content of pages: files, folders (recursive) or - for stdin."""
+    if cleaneval_id and fmt != "cleaneval":
+        raise click.BadParameter("goes with -f cleaneval (the <text id=…> wrapper of CleanEval "
+                                 "submissions)", param_hint="'--cleaneval-id'")
+    if repair_text:
+        check_repair()
+    render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
+    if with_metadata:
+        render["with_metadata"] = True
+    try:
+        options = models_option(method, model)
+        options.update(methods.with_template(method, template_file))
+        if comments:
+            options = methods.with_comments(method, options)
+        fit_batch = template_file is None and methods.uses_template(method)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    if run_to is not None:
+        given = {"-f": fmt != "txt", "--url": url, "--urls": urls, "--cleaneval-id": cleaneval_id,
+                 "--with-metadata": with_metadata}
+        if out is None:
+            raise click.UsageError("--to writes a run folder: give it with -o FOLDER")
+        if any(given.values()):
+            raise click.UsageError(f"{', '.join(k for k, v in given.items() if v)}: not for --to, whose "
+                                   "rows hold the text as txt (--with-markdown, --with-html add columns)")
+        described = {"method": method, "to": run_to, "models": list(model), "template": template_file,
+                     "comments": comments, "render": render, "markdown": with_markdown, "html": with_html,
+                     "timings": timings, "max_bytes": max_bytes, "timeout": timeout}
+        if repair_text:  # only when on: runs started before the option stay resumable
+            described["repair"] = True
+        config = _run_config(out, run_to, _settings(method, options, render, max_bytes, timeout, max_memory,
+                                                    repair_text), with_markdown, with_html, timings)
+        _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
+                    fit_batch)
+        return
+    jobs = _inputs(paths, patterns, out, fmt)
+    if url is not None:
+        if len(jobs) != 1:
+            raise click.UsageError("--url needs exactly one input page")
+        jobs = [Job(jobs[0].id, jobs[0].path, jobs[0].data, url)]
+    jobs = with_urls(jobs, urls)
+    if fit_batch and len(jobs) == 1:
+        click.echo(f"detourage: {method}: no --template, and a template is fitted on several pages "
+                   f"of a site: this page falls back to {methods.fallback_of(method)}", err=True)
+    settings = _settings(method, options, render, max_bytes, timeout, max_memory, repair_text)
+    if fit_batch and len(jobs) > 1:
+        with fitted(jobs, workers or default_workers(), settings) as path:
+            _extract(jobs, settings.with_options(methods.with_template(method, path)), fmt, out, workers,
+                     cleaneval_id, progress)
+        return
+    _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress)
+
+
+def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
+    """The pages of PATHS, checked before the run: every path exists, an output folder
+    inside an input folder is not read back, one output file is for one page."""
+    from ..corpusrun.plan import input_kind
+
+    named = [p for p in paths if input_kind(p) != "page" and not os.path.isdir(p)]
+    if named:
+        raise click.UsageError(f"{named[0]}: WARC and JSON-lines files are read by a corpus run: "
+                               "-o RUN_FOLDER --to parquet (or jsonl, jsonl.gz, jsonl.zst)")
+    try:
+        jobs = list(read_inputs(paths, patterns=patterns, exclude=[out] if out else []))
+    except FileNotFoundError as exc:
+        raise click.BadParameter(os_message(exc), param_hint="PATHS") from None
+    if not jobs:
+        raise click.UsageError("no input pages found (folders are read for "
+                               f"{', '.join(PAGE_PATTERNS)}; add others with --glob)")
+    if output_kind(out, fmt) == "page" and len(jobs) > 1:
+        raise click.BadParameter(f"{out} is one file, for one page; for {len(jobs)} pages give a "
+                                 "folder or FILE.jsonl", param_hint="'-o'")
+    return jobs
+
+
+def _settings(method: str, options: dict, render: dict, max_bytes: int, timeout: float,
+              max_memory: int | None, repair: bool) -> Settings:
+    """The page's road from the command's flags (``--max-memory`` in MiB; none given: the
+    default ceiling, 0: none)."""
+    memory = default_max_memory() if max_memory is None else max_memory << 20
+    flags = dict(render)
+    with_metadata = flags.pop("with_metadata", False)
+    return Settings(method=method, options=tuple(options.items()), limits=Limits(max_bytes=max_bytes),
+                    timeout=timeout, max_memory=memory or None, repair=repair, render=RenderOptions(**flags),
+                    with_metadata=with_metadata)
+
+
+def _extract(jobs: list[Job], settings: Settings, fmt: str, out: str | None, workers: int, cleaneval_id: bool,
+             progress: bool | None) -> None:
+    step = Step(settings=settings, format=fmt, cleaneval_wrapper=cleaneval_id)
+    writer = Writer(out, fmt, headers=len(jobs) > 1 and not cleaneval_id)
+    summary = _run(jobs, step, workers or default_workers(), writer, progress)
+    click.echo(f"detourage: {summary}", err=True)
+    if summary.ok == 0 or not summary.balanced:
+        sys.exit(1)
+
+
+def _run_config(out: str, to: str, settings: Settings, markdown: bool, html: bool, timings: bool) -> Any:
+    """The workers' settings of a corpus run (``--to``)."""
+    from ..corpusrun import Config
+
+    return Config(folder=os.path.abspath(out), to=to, settings=settings, markdown=markdown, html=html,
+                  timings=timings)
+
+
+def _corpus_run(paths: tuple[str, ...], config: Any, described: dict, shard_size: int, resume: bool,
+                workers: int, dask: str | None, patterns: tuple[str, ...], progress: bool | None,
+                fit_template: bool) -> None:
+    """A corpus run (``--to``): shards of rows in a run folder, a progress bar with pages/s
+    and the time left on a terminal, the run's summary on stderr (and in the folder).
+    Exits with :attr:`detourage.corpusrun.RunSummary.exit_status` (0, 1, 3 for a damaged
+    input, 130 after Ctrl-C)."""
+    import time
+
+    from ..corpusrun import Request, Stop, run
+
+    request = Request(paths=paths, config=config, shard_records=shard_size, resume=resume,
+                      workers=workers or default_workers(), dask=dask, patterns=patterns,
+                      fit_template=fit_template, described=described)
+    show = sys.stderr.isatty() if progress is None else progress
+    stop = Stop()
+    with contextlib.ExitStack() as stack:
+        bar: list[Any] = []
+        pages, t0 = [0], time.perf_counter()
+
+        def on_plan(records: int) -> None:
+            bar.append(stack.enter_context(click.progressbar(
+                length=records, label="records", file=sys.stderr, hidden=not show,
+                item_show_func=lambda rate: rate)))
+
+        def on_shard(marker: dict) -> None:
+            pages[0] += marker["rows"]
+            bar[0].update(marker["records"], f"{pages[0] / (time.perf_counter() - t0):.1f} pages/s")
+
+        stack.enter_context(_ctrl_c(stop))
+        summary = run(request, on_shard, on_plan, stop)
+    click.echo(f"detourage: {summary}", err=True)
+    if summary.interrupted:
+        click.echo(f"detourage: interrupted: {summary.done} of {summary.shards} shards done; finish with "
+                   "--resume", err=True)
+    sys.exit(summary.exit_status)
+
+
+@contextlib.contextmanager
+def _ctrl_c(stop: Any) -> Iterator[None]:
+    """Ctrl-C during a corpus run: the first starts no more shards and gives the running
+    ones a few seconds; the second kills the workers and ends at once (status 130)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # no handler there: Python's own
+        yield
+        return
+
+    def interrupted(signum: int, frame: Any) -> None:
+        if not stop.requested:
+            stop.request()
+            _say(f"detourage: stopping: no more shards start; the running ones get {stop.grace:g} s "
+                 "(Ctrl-C again to quit now)")
+            return
+        stop.abort()
+        _say(f"detourage: interrupted: {stop.done} of {stop.total} shards done; finish with --resume")
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _say(line: str) -> None:
+    """A line on standard error from a signal handler (no buffered stream, which the
+    interrupted code may be writing to)."""
+    os.write(2, (line + "\n").encode("utf-8", "replace"))
+
+
+def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bool | None) -> Summary:
+    summary = Summary(inputs=len(jobs))
+    show = sys.stderr.isatty() if progress is None else progress
+    records = execute(jobs, step, workers)
+    try:
+        with click.progressbar(records, length=len(jobs), file=sys.stderr, label="pages",
+                               hidden=not show) as bar:
+            for record in bar:
+                writer.write(record)
+                summary.add(record)
+    finally:
+        writer.close()
+    return summary

@@ -1,0 +1,256 @@
+"""``detourage train`` (ncleaner, victor, learned), ``detourage crossval victor`` and
+``detourage anno``: models trained and cross-validated, annotations written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..corpus import default_workers
+from ..errors import DetourageError
+from .main import main
+
+
+@main.group()
+def train() -> None:
+    """Train a method's model on (raw page, cleaned text) pairs."""
+
+
+@train.command("ncleaner")
+@click.argument("pairs", nargs=-1, required=True)
+@click.option("-o", "--out", required=True, help="Model file to write (gzipped JSON).")
+@click.option("--nonlexical", is_flag=True, help="Letters → a, digits → 0 before training (NCNL).")
+@click.option("--order", type=int, default=3, show_default=True, help="Character n-gram order.")
+def train_ncleaner(pairs: tuple[str, ...], out: str, nonlexical: bool, order: int) -> None:
+    """NCleaner (seed 002 §3.2) from PAIRS: dataset folders (html/ + gold/) or PAGE.html:CLEAN.txt."""
+    from ..methods import ncleaner
+
+    try:
+        found = ncleaner.pairs_from_args(pairs)
+        model = ncleaner.train_from_paths(found, nonlexical=nonlexical, order=order)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    model.save(out)
+    click.echo(f"detourage: trained ncleaner on {len(found)} pairs → {out}", err=True)
+
+
+def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
+                     limit: int | None, threshold: float):
+    """Labelled pages for Victor, with the alignment report on standard error."""
+    from ..victor import align, training
+
+    def labelled(count: int) -> None:
+        if count % 100 == 0:
+            click.echo(f"detourage: {count} pages labelled from their gold…", err=True)
+
+    try:
+        material = training.gather(inputs, split=split, langs=langs, limit=limit,
+                                   options=align.Options(threshold=threshold), progress=labelled)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    if material.reports:
+        click.echo(align.format_report(material.reports), err=True)
+    for name, reason in material.skipped[:20]:
+        click.echo(f"detourage: skipped {name}: {reason}", err=True)
+    if not material.samples:
+        raise click.UsageError("no labelled page to train on")
+    return material
+
+
+def _victor_config(config: str | None, ablation: str | None):
+    from ..victor.config import Config
+    from ..victor.crossval import setting_config
+
+    try:
+        base = Config.load(config)
+        return setting_config(base, ablation) if ablation else base
+    except (DetourageError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _victor_base(base: str | None, **fixed: Any):
+    """The --base model (a file, or 'default'); None without --base.  The options in
+    ``fixed`` must then be unset: the base model's own settings are used."""
+    if base is None:
+        return None
+    from ..errors import ModelError
+    from ..victor.crf import load_model
+
+    given = ["--" + name.replace("_", "-") for name, value in fixed.items() if value is not None]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: with --base the base model's settings are used")
+    try:
+        model = load_model(None if base == "default" else base)
+    except ModelError as exc:
+        raise click.UsageError(str(exc)) from None
+    if model.training_data() is None:
+        raise click.UsageError(f"{base}: the model does not keep its training pages "
+                               "(train it with --keep-data)")
+    return model
+
+
+def _victor_options(f):
+    """Options shared by `train victor` and `crossval victor`."""
+    for option in reversed([
+        click.option("--config", "config", default=None, help="Victor configuration file (default: the shipped victor.conf)."),
+        click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
+                     help="Only dataset pages of one half of the fixed split."),
+        click.option("--lang", "langs", multiple=True, help="Only dataset pages of this language (repeatable)."),
+        click.option("--limit", type=int, default=None, help="At most N pages per dataset and language (or per folder of .anno files)."),
+        click.option("--threshold", type=float, default=0.5, show_default=True,
+                     help="Gold alignment: share of a block's tokens that makes it content."),
+        click.option("--c1", type=float, default=None, help="L1 coefficient (default: the configuration's)."),
+        click.option("--c2", type=float, default=None, help="L2 coefficient (default: the configuration's)."),
+        click.option("--max-iterations", type=int, default=None, help="L-BFGS iterations (default: the configuration's)."),
+    ]):
+        f = option(f)
+    return f
+
+
+@train.command("victor")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--out", required=True, help="Model file to write (a zip: CRF + configuration + provenance).")
+@click.option("--ablation", default=None, help="Switch features off: none, seed, exp2, exp3, content-only, markup-only, without:F,G.")
+@click.option("--base", default=None,
+              help="Retrain this model (a file, or 'default' for the shipped one) on its own training pages "
+                   "plus INPUTS, with its configuration and parameters; it must keep its pages (--keep-data).")
+@click.option("--keep-data", is_flag=True,
+              help="Store the training pages in the model (features and labels, no text), so that it can be a --base.")
+@_victor_options
+def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: str | None, keep_data: bool,
+                 config: str | None, split: str | None, langs: tuple[str, ...], limit: int | None,
+                 threshold: float, c1: float | None, c2: float | None, max_iterations: int | None) -> None:
+    """Victor's CRF (seed 003) from labelled pages.
+
+    INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
+    from ..victor.crf import Example, train as train_crf, train_more
+
+    base_model = _victor_base(base, config=config, ablation=ablation, c1=c1, c2=c2,
+                              max_iterations=max_iterations)
+    cfg = _victor_config(config, ablation) if base_model is None else base_model.config
+    material = _victor_material(inputs, split, langs, limit, threshold)
+    examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
+    provenance = {"inputs": list(inputs), "split": split, "langs": list(langs), "limit": limit,
+                  "threshold": threshold, "ablation": ablation, "base": base}
+    try:
+        if base_model is None:
+            model = train_crf(examples, cfg, c1=c1, c2=c2, max_iterations=max_iterations,
+                              provenance=provenance, keep_data=keep_data)
+        else:
+            model = train_more(base_model, examples, keep_data=keep_data, provenance=provenance)
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    model.save(out)
+    size = Path(out).stat().st_size
+    added = f" + the {model.meta['base']['pages']} pages of {base}" if base is not None else ""
+    click.echo(f"detourage: trained victor on {len(examples)} pages{added} in {model.meta['seconds']} s "
+               f"→ {out} ({size / 1024:.0f} KiB)", err=True)
+
+
+@train.command("learned")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("-o", "--out", required=True, help="Model file to write (a zip: trees + feature names + provenance).")
+@click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
+              help="Only dataset pages of one half of the fixed split.")
+@click.option("--max-iter", type=int, default=None, help="Boosting rounds (default: the shipped model's).")
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Processes labelling pages (0: one per CPU).")
+def train_learned(datasets: tuple[str, ...], out: str, split: str | None, max_iter: int | None,
+                  workers: int) -> None:
+    """detourage's learned extractor from DATASETS (folders of html/ + gold/ text).
+
+    Pages are labelled by aligning their blocks with the gold; add the shared datasets
+    to your own to keep what the shipped model knows.  Needs scikit-learn (the train extra)."""
+    from ..learned import train as learned_train
+
+    try:
+        pages = learned_train.collect(datasets, workers=workers, split=split)
+        params = {"max_iter": max_iter} if max_iter else None
+        model = learned_train.fit(pages, params, meta={"name": Path(out).stem, "inputs": list(datasets),
+                                                       "split": split})
+    except (DetourageError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    model.save(out)
+    click.echo(f"detourage: trained learned on {len(pages)} pages ({model.meta['rows']} paragraphs) in "
+               f"{model.meta['fit_seconds']} s → {out} ({Path(out).stat().st_size / 1024:.0f} KiB)", err=True)
+
+
+@main.group()
+def crossval() -> None:
+    """Cross-validate a trainable method on labelled pages."""
+
+
+@crossval.command("victor")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--folds", type=int, default=6, show_default=True, help="Number of folds (seed 003: 6).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fold shuffle.")
+@click.option("--ablation", "ablations", multiple=True,
+              help="Setting to cross-validate (repeatable; default none): none, seed, exp2, exp3, "
+                   "content-only, markup-only, a+b combinations, without:F,G.")
+@click.option("--by", type=click.Choice(["dataset", "lang", "dataset-lang", "all"]), default="dataset",
+              show_default=True, help="Rows of the table.")
+@click.option("-w", "--workers", type=int, default=1, show_default=True, help="Folds trained in parallel (0: one per CPU).")
+@click.option("--json", "json_out", default=None, help="Also write every page's outcome as JSON lines here.")
+@click.option("--base", default=None,
+              help="Compare this model (a file, or 'default') with itself retrained on its pages plus "
+                   "the other folds (settings base, base+pages); it must keep its pages.")
+@_victor_options
+def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: tuple[str, ...], by: str,
+                    workers: int, json_out: str | None, base: str | None, config: str | None,
+                    split: str | None, langs: tuple[str, ...], limit: int | None, threshold: float,
+                    c1: float | None, c2: float | None, max_iterations: int | None) -> None:
+    """k-fold cross-validation of Victor (seed 003 Table 6.1): labelling accuracy, TO and TM.
+
+    INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
+    import json
+    from dataclasses import asdict
+
+    from ..victor import crossval as cv
+
+    base_model = _victor_base(base, config=config, ablation=ablations or None, c1=c1, c2=c2,
+                              max_iterations=max_iterations)
+    cfg = _victor_config(config, None)
+    settings = ablations or ("none",)
+    for setting in settings:
+        _victor_config(config, setting)  # fail early on a bad name
+    material = _victor_material(inputs, split, langs, limit, threshold)
+    train_options = {k: v for k, v in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)) if v is not None}
+    runs = len(cv.BASE_SETTINGS if base_model else settings) * folds
+    click.echo(f"detourage: crossval: {len(material.samples)} pages, {runs} runs (a fold under a setting); "
+               "a line after each", err=True)
+    try:
+        outcomes = cv.crossval(material.samples, cfg, folds=folds, seed=seed, settings=settings,
+                               workers=workers or default_workers(), train_options=train_options,
+                               base=base_model,
+                               progress=lambda line: click.echo(f"detourage: crossval: {line}", err=True))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    group = {"dataset": ("setting", "dataset"), "lang": ("setting", "lang"),
+             "dataset-lang": ("setting", "dataset", "lang"), "all": ("setting",)}[by]
+    click.echo(cv.markdown(cv.table(outcomes, group), group))
+    if json_out:
+        with open(json_out, "w", encoding="utf-8") as fh:
+            for o in outcomes:
+                fh.write(json.dumps(asdict(o)) + "\n")
+
+
+@main.command("anno")
+@click.argument("dataset")
+@click.option("-o", "--out", required=True, help="Folder for the <id>.anno files.")
+@click.option("--threshold", type=float, default=0.5, show_default=True,
+              help="Share of a block's tokens that makes it content.")
+def anno_command(dataset: str, out: str, threshold: float) -> None:
+    """Write Victor .anno files (seed 003 §2.3) for a dataset, labelled from its gold; edit
+    them by hand and train on them with `detourage train victor FOLDER`."""
+    from ..victor import align
+
+    try:
+        summary = align.write_anno_dataset(dataset, out, align.Options(threshold=threshold))
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"detourage: {summary.pages - summary.failed} .anno files → {out} ({summary.failed} pages "
+               f"failed{', ' + str(dict(summary.reasons)) if summary.reasons else ''}); alignment: mean "
+               f"coverage {summary.mean_coverage:.3f}, content precision {summary.mean_precision:.3f}, "
+               f"{summary.low_coverage} pages with coverage under 0.9", err=True)
