@@ -28,6 +28,7 @@ from .metadata import Document, Metadata
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
 from .parse import Limits
 from .render import render
+from .settings import Settings
 from .structure import RenderOptions
 
 __version__ = "0.1.0"
@@ -48,6 +49,7 @@ __all__ = [
     "Page",
     "RenderOptions",
     "Result",
+    "Settings",
     "Unit",
     "UnknownFormat",
     "UnknownMethod",
