@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 import detourage
-from detourage import metadata as md
+from detourage import formats, metadata as md
 from detourage.cli import main
 
 SRC = Path(detourage.__file__).parent
@@ -155,7 +155,7 @@ _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 def test_front_matter_reads_back_as_yaml(title: str, authors: list[str], description: str) -> None:
     yaml = pytest.importorskip("yaml")
     found = md.Metadata(title=title, authors=tuple(authors), description=description, date="2020-01-02")
-    text = md.front_matter(found)
+    text = formats.front_matter(found)
     assert text.startswith("---\n") and text.endswith("---\n")
     expected = {k: v for k, v in found.as_dict().items() if v}
     assert (yaml.safe_load(text.removeprefix("---\n").removesuffix("---\n")) or {}) == expected

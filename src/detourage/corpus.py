@@ -30,7 +30,8 @@ from typing import IO, Any, TypeVar
 from .bounded import CAN_FORK, Failure, failure, supervised, time_limit
 from .errors import DatasetError, DetourageError, LimitExceeded
 from .parse import DEFAULT_LIMITS, Limits
-from .metadata import CSV_COLUMNS, csv_row, csv_text, metadata
+from .formats import CSV_COLUMNS, csv_row, csv_text
+from .metadata import metadata
 from .render import EXTENSIONS, as_record, render
 from .settings import Settings
 
@@ -370,7 +371,7 @@ def counted(jobs: Iterable[T], summary: Summary) -> Iterator[T]:
 
 
 #: the CSV output's columns: the page's id, whether it succeeded and why not, then
-#: the metadata and the text (:data:`detourage.metadata.CSV_COLUMNS`)
+#: the metadata and the text (:data:`detourage.formats.CSV_COLUMNS`)
 CSV_RECORD_COLUMNS = ("id", "ok", "error", "message", *CSV_COLUMNS)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from . import metadata as meta
+from . import formats, metadata as meta
 from .errors import UnknownFormat
 from .model import Block, Label, Result, Unit
 from .segment import collector_paused
@@ -75,7 +75,7 @@ def render(result: Result, format: str = "txt", **options: Any) -> str:
     with collector_paused(len(result.page.blocks)):
         text = renderer(result, **options)
     if with_metadata and format in ("txt", "markdown"):
-        return meta.front_matter(meta.metadata(result.page)) + text
+        return formats.front_matter(meta.metadata(result.page)) + text
     return text
 
 
@@ -666,13 +666,13 @@ class _Html:
 
 def render_xml(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
     """``<doc>`` with the metadata as attributes and the structure in ``<main>``
-    (:func:`detourage.metadata.xml_document` documents the elements)."""
-    return meta.xml_document(result, meta.metadata(result.page), html_body(result, options))
+    (:func:`detourage.formats.xml_document` documents the elements)."""
+    return formats.xml_document(result, meta.metadata(result.page), html_body(result, options))
 
 
 def render_csv(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
     """A header and one row: the metadata's fields, then the text as ``txt`` gives it."""
-    return meta.csv_text([meta.csv_row(meta.metadata(result.page), render_txt(result, options=options))])
+    return formats.csv_text([formats.csv_row(meta.metadata(result.page), render_txt(result, options=options))])
 
 
 # ---------------------------------------------------------------------------- JSON
