@@ -347,12 +347,12 @@ def in_gold(text: str, grams: set[str], threshold: float = THRESHOLD) -> bool:
 
 def split_page(html: bytes | str, clean: str, threshold: float = THRESHOLD) -> tuple[list[str], list[str]]:
     """The content and the boilerplate paragraphs of one training pair."""
-    # pages must be built exactly as the ones label() sees; api imports the registry, so
-    # the import waits until training is asked for
-    from ..api import load
+    # pages must be built exactly as the ones label() sees; the settings load through the
+    # api, which imports the registry, so the import waits until training is asked for
+    from ..settings import Settings
 
     grams = gold_grams(clean)
-    _, texts = paragraphs(load(html).blocks)
+    _, texts = paragraphs(Settings().load(html).blocks)
     content: list[str] = []
     boilerplate: list[str] = []
     for text in texts:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..api import load, run
+from ..settings import Settings
 from ..errors import DetourageError
 from ..evaluation import metrics
 from ..evaluation.gold import format_cleaneval, load_dataset
@@ -150,7 +150,7 @@ def export(annotations: Path, out: Path) -> int:
         for file in sorted(folder.glob("*.anno")):
             annotation = anno.read(file)
             data = anno.page_bytes(anno.page_for(file, annotation))
-            page = load(data)
+            page = Settings().load(data)
             labels = anno.attach(page, annotation)
             gold = [(MARKERS[u.kind], u.text) for u in units(page.blocks, labels) if u.text]
             doc_id = f"{folder.name}__{file.stem}"
@@ -197,8 +197,8 @@ def _scores(doc: Any, model: Any) -> tuple[metrics.Counts, metrics.Counts]:
     """TO and TM counts of the learned extractor (``model``; None: the shipped one) on a page."""
     from ..methods import learned
 
-    page = load(doc.read_html(), url=doc.meta.get("url"))
-    result = run(page, "learned", {"learned": learned.Options(model=model)})
+    settings = Settings(method="learned", options=(("learned", learned.Options(model=model)),))
+    result = settings.run(settings.load(doc.read_html(), url=doc.meta.get("url")))
     pred = [(MARKERS[u.kind], u.text) for u in result.units if u.text]
     gold = list(doc.gold_blocks)
     return (metrics.cleaneval_scores(pred, gold, metrics.Mode.TO),

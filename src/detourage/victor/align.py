@@ -83,7 +83,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from ..api import load
+from ..settings import Settings
 from ..corpus import attempt
 from ..evaluation.gold import Block as GoldBlock
 from ..evaluation.gold import Dataset, Document, load_dataset
@@ -458,7 +458,7 @@ def label_document(doc: Document, options: Options = Options(), *, dataset: str 
 
     def work() -> tuple[Page, tuple[Label, ...], Report]:
         t0 = time.perf_counter()
-        page = load(doc.read_html(), url=doc.meta.get("url"))
+        page = Settings().load(doc.read_html(), url=doc.meta.get("url"))
         t1 = time.perf_counter()
         labels, report = label_page(page, doc.gold_blocks, options, lang=doc.lang)
         return page, labels, replace(report, id=doc.id, dataset=dataset, load_seconds=t1 - t0)

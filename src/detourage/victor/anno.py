@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..api import load
+from ..settings import Settings
 from ..errors import AnnoError
 from ..evaluation.metrics import matching_blocks, normalize_text
 from ..model import Block, Label, Page
@@ -270,7 +270,7 @@ def load_annotated(anno_path: str | os.PathLike[str], *,
     """Read a ``.anno``, load its page (gunzipped if ``.gz``) and attach the labels (see
     :func:`attach`)."""
     annotation = read(anno_path)
-    page = load(page_bytes(page_for(anno_path, annotation)))
+    page = Settings().load(page_bytes(page_for(anno_path, annotation)))
     return page, attach(page, annotation, strict=strict)
 
 
