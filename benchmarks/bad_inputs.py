@@ -52,7 +52,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+import _common
+
 DEFAULT_METHODS = ("fulltext", "baseline", "eatiht")
 #: the real page used as the good input and as the source of the 30 MB page's paragraphs
 GOOD_PAGE = ("cleanportaleval", "bbc.co.uk_news_01")
@@ -421,16 +422,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS,
-                        help="folder holding the shared datasets (default: %(default)s)")
+    _common.add_datasets(parser)
     parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), metavar="M",
                         help="methods to run (default: %(default)s); missing ones are skipped")
     parser.add_argument("--guard", type=float, default=GUARD,
                         help="wall-clock seconds allowed to one CLI run (default: %(default)s)")
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
                         help="write the inputs and outputs into DIR and keep them (default: a temp folder)")
-    parser.add_argument("--json", type=Path, default=None, metavar="PATH",
-                        help="also write every figure and check as JSON")
+    _common.add_json(parser, "every figure and check")
     args = parser.parse_args(argv)
     if not args.datasets.is_dir():
         parser.exit(2, f"bad_inputs: datasets folder not found: {args.datasets} (use --datasets)\n")

@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import _common
 from detourage.evaluation.behaviour import (
     Assertion,
     Outcome,
@@ -31,10 +32,9 @@ from detourage.evaluation.behaviour import (
     run_suite,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = _common.ROOT
 SUITE_DIR = ROOT / "tests" / "behaviour"
 EXPECTED = SUITE_DIR / "expected-default.json"
-DEFAULT_SHARED = ROOT.parent / "shared"
 #: characters of an assertion's string shown by --show-failures
 SHOWN = 70
 
@@ -68,11 +68,10 @@ def _parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--methods", nargs="+", default=["default"],
                         help="methods to run (default: %(default)s; see `detourage methods`)")
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
-                        help="the shared data folder (default: %(default)s)")
+    _common.add_shared(parser)
     parser.add_argument("--show-failures", action="store_true",
                         help="list each failing assertion with the output around it")
-    parser.add_argument("--json", type=Path, help="also write every outcome to this file")
+    _common.add_json(parser, "every outcome")
     parser.add_argument("--update-expected", action="store_true",
                         help=f"rewrite {EXPECTED.relative_to(ROOT)} from default's passes")
     return parser
@@ -83,14 +82,13 @@ def _table(results: dict[str, list[Outcome]], seconds: dict[str, float]) -> str:
     methods = list(results)
     per_method = {m: counts(results[m]) for m in methods}
     classes = list(per_method[methods[0]])
-    rows = ["| class | " + " | ".join(methods) + " |",
-            "|---|" + "---|" * len(methods)]
+    rows = [_common.table_head(["class", *methods])]
     for cls in classes:
         cells = [f"{per_method[m][cls][0]}/{per_method[m][cls][1]}" for m in methods]
-        rows.append(f"| {cls} | " + " | ".join(cells) + " |")
+        rows.append(_common.table_row([cls, *cells]))
     totals = [f"**{sum(o.passed for o in results[m])}/{len(results[m])}**" for m in methods]
-    rows.append("| **all** | " + " | ".join(totals) + " |")
-    rows.append("| seconds | " + " | ".join(f"{seconds[m]:.1f}" for m in methods) + " |")
+    rows.append(_common.table_row(["**all**", *totals]))
+    rows.append(_common.table_row(["seconds", *(f"{seconds[m]:.1f}" for m in methods)]))
     return "\n".join(rows)
 
 

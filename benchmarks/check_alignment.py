@@ -33,10 +33,10 @@ from typing import Any
 
 import lxml.html
 
+import _common
 from detourage.evaluation.gold import Block, load_dataset
 from detourage.evaluation.metrics import Counts, Mode, matching_blocks, mode_tokens
 
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 NOISE = ["Home", "|", "News", "|", "Contact", "Share", "this", "article", "©", "2012", "the", "of"]
 
 
@@ -141,7 +141,7 @@ def report(records: list[Record]) -> bool:
 def main() -> int:
     """Run the check over the datasets and print the summary."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    _common.add_datasets(parser)
     parser.add_argument("--only", default="", help="comma-separated dataset names (default: all)")
     parser.add_argument("--modes", default=",".join(m.value for m in Mode))
     parser.add_argument("--difflib-max-pairs", type=int, default=30_000_000)

@@ -27,16 +27,14 @@ from pathlib import Path
 
 import psutil
 
+import _common
 from detourage.corpusrun.readers import warc_record
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-FOLDERS = sorted((SHARED / "datasets").glob("*/")) + [SHARED / "datasets-extra" / "wcxb-dev"]
 
 
 def pages() -> list[tuple[str, bytes]]:
     """(URL, bytes) of every page of the shared datasets, in a fixed order."""
     out = []
-    for folder in FOLDERS:
+    for folder in _common.every_dataset():
         urls = {}
         for line in (folder / "meta.jsonl").read_text(encoding="utf-8").splitlines():
             row = json.loads(line)

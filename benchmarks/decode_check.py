@@ -88,7 +88,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+import _common
+
 SNIPPET = 30  # characters of context either side of a marker
 
 
@@ -364,12 +365,10 @@ def tolerance(folders: list[Path]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS,
-                        help="folder holding the shared datasets (default: %(default)s)")
+    _common.add_datasets(parser)
     parser.add_argument("--only", nargs="*", default=None, metavar="NAME",
                         help="check only these datasets (default: every folder with html/)")
-    parser.add_argument("--json", type=Path, default=None, metavar="PATH",
-                        help="also write the figures and every hit as JSON")
+    _common.add_json(parser, "the figures and every hit")
     parser.add_argument("--short", action="store_true",
                         help="one line per page whose own bytes hold the damage (no snippet)")
     parser.add_argument("--outputs", type=Path, default=None, metavar="PATH",

@@ -23,11 +23,8 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from speed import DEFAULT_DATASETS, load_pages  # noqa: E402
-
-DEFAULT_EXTRA = DEFAULT_DATASETS.parent / "datasets-extra"
+import _common
+from speed import load_pages
 
 
 def pages(datasets: Path, extra: Path) -> list[tuple[str, bytes]]:
@@ -68,8 +65,9 @@ def compare(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]])
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
-    ap.add_argument("--extra", type=Path, default=DEFAULT_EXTRA, help="folder of extra datasets (.html.gz pages)")
+    _common.add_datasets(ap)
+    ap.add_argument("--extra", type=Path, default=_common.DATASETS_EXTRA,
+                    help="folder of extra datasets (.html.gz pages)")
     ap.add_argument("--method", default="learned", help="the method whose labels are digested")
     ap.add_argument("--json", type=Path, help="write the digests here")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="compare two --json files")

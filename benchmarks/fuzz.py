@@ -44,7 +44,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+import _common
+
 #: longest input tried: small pages run faster, and every branch of the road is reached
 #: by 16 KB of markup as well as by a megabyte
 MAX_LEN = 32_768
@@ -188,7 +189,7 @@ def _alarm(seconds: float) -> Iterator[None]:
 
 # --- inputs ----------------------------------------------------------------------------------
 
-def seed_pages(limit: int = 200, seed_bytes: int = 16_384, shared: Path = SHARED) -> list[bytes]:
+def seed_pages(limit: int = 200, seed_bytes: int = 16_384, shared: Path = _common.SHARED) -> list[bytes]:
     """Up to ``limit`` shared pages (every dataset in turn, a fixed sample), each cut to
     ``seed_bytes``; a few synthetic pages when the shared data is absent."""
     files = sorted([*shared.glob("datasets/*/html/*.html"), *shared.glob("datasets-extra/*/html/*.html.gz")])
@@ -326,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--random-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "detourage-fuzz",
                         help="folder for the inputs of each crash and hang (default: %(default)s)")
-    parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="also write the report as JSON")
+    _common.add_json(parser, "the report")
     args = parser.parse_args(argv)
     engine = args.engine
     has_atheris = instrumented() if engine in ("auto", "atheris") else False

@@ -29,10 +29,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import _common
 import detourage
 from detourage.evaluation.gold import Document, load_dataset
 
-ROOT = Path(__file__).resolve().parents[2] / "shared"
 DATASETS = ("datasets/cleaneval-en-dev", "datasets/cleanportaleval", "datasets/daniel", "datasets/l3s-gn1",
             "datasets-extra/wcxb-dev")
 #: the attributes that carry an image's address, lazy-loading ones included
@@ -131,24 +131,23 @@ def measure(args: argparse.Namespace) -> dict[str, dict[str, dict[str, int]]]:
 
 
 def report(table: dict[str, dict[str, dict[str, int]]], methods: list[str]) -> str:
-    head = "| dataset | pages | with a figure | " + " | ".join(f"{m}: kept (share), images" for m in methods) + " |"
-    lines = [head, "|" + "---|" * (3 + len(methods))]
+    lines = [_common.table_head(["dataset", "pages", "with a figure", *(f"{m}: kept (share), images" for m in methods)])]
     for dataset, rows in table.items():
         first = rows[methods[0]]
         cells = [f"{r['kept']} ({r['kept'] / r['figure']:.2f}), {r['images']}" if r["figure"] else "–"
                  for r in (rows[m] for m in methods)]
-        lines.append(f"| {dataset} | {first['pages']} | {first['figure']} | " + " | ".join(cells) + " |")
+        lines.append(_common.table_row([dataset, first["pages"], first["figure"], *cells]))
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--root", type=Path, default=ROOT, help="folder holding datasets/ and datasets-extra/")
+    parser.add_argument("--root", type=Path, default=_common.SHARED, help="folder holding datasets/ and datasets-extra/")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--methods", nargs="+", default=["default", "trafilatura-images"])
     parser.add_argument("--sample", type=int, default=None, help="pages per dataset (seeded)")
     parser.add_argument("--seed", type=int, default=32)
-    parser.add_argument("--json", type=Path)
+    _common.add_json(parser, "the table")
     args = parser.parse_args()
     t0 = time.perf_counter()
     table = measure(args)

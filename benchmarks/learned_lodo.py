@@ -47,9 +47,10 @@ from detourage.evaluation.gold import Dataset, Document, load_dataset
 from detourage.learned import train
 from detourage.learned.forest import Model
 from detourage.methods.learned import Options as LearnedOptions
+from detourage.settings import Settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_learned import CACHE, dataset_paths, load_pages  # noqa: E402
+import _common
+from train_learned import CACHE, dataset_paths, load_pages
 
 PEERS = ("boilerpipe", "peer-trafilatura", "peer-readability")
 #: the issue's bar: learned at least this much above the better of trafilatura and Readability
@@ -101,7 +102,7 @@ def char_scores(keep: np.ndarray, y: np.ndarray, chars: np.ndarray) -> tuple[flo
 def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict, *, workers: int,
           stacked: bool, only: Sequence[str]) -> None:
     """Paragraph-level proxy: character F1 of the kept paragraphs against the aligned gold."""
-    print("| fold | pages | char P | char R | char F1 (page mean) |\n|---|---:|---:|---:|---:|")
+    print(_common.table_head(["fold", "pages", "char P", "char R", "char F1 (page mean)"], "lrrrr"))
     plan = [f for f in folds(pages, names) if not only or f[0] in only]
     with tempfile.TemporaryDirectory() as tmp:
         for (fold, _, scored), path in zip(plan, _fit_folds(pages, plan, params, stacked, tmp, workers)):
@@ -180,7 +181,7 @@ def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset
             t0 = time.perf_counter()
             name = fold.split("/")[0]
             subset = replace(datasets[name], documents=held_out(datasets[name], fold))
-            scorer = PageScorer(options=(("learned", LearnedOptions(model=path)),))
+            scorer = PageScorer(settings=Settings(options=(("learned", LearnedOptions(model=path)),)))
             run = evaluate([subset], ["learned"], workers=workers, scorer=scorer)
             label = "learned" if "/" not in fold else "learned (host folds)"
             records += [{**r, "method": label} for r in run.pages]
@@ -241,9 +242,9 @@ def report(records: Sequence[dict], page_types: dict[tuple[str, str], str]) -> t
     grouped = {m: groups(by_method[m], page_types) for m in methods}
     table = {m: {g: scores(rs) for g, rs in grouped[m].items()} for m in methods}
     rows = []
-    lines = ["| rows | pages | " + " | ".join(methods) + " | learned − best peer [95 % interval] "
-             f"| learned − boilerpipe [95 % interval] | bar: learned ≥ best peer + {MARGIN} and ≥ boilerpipe |",
-             "|---|---:|" + "---:|" * len(methods) + "---|---|---|"]
+    lines = [_common.table_head(["rows", "pages", *methods, "learned − best peer [95 % interval]",
+                                 "learned − boilerpipe [95 % interval]",
+                                 f"bar: learned ≥ best peer + {MARGIN} and ≥ boilerpipe"], "lr" + "r" * len(methods))]
     for g in sorted(table["learned"], key=_order):
         cell = {m: table[m].get(g) for m in methods}
         best = max((p for p in ("peer-trafilatura", "peer-readability") if cell.get(p)),
@@ -352,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fold", action="append", default=[], help="--quick: only these folds (repeatable)")
     parser.add_argument("--no-peer-cache", action="store_true")
     parser.add_argument("--params", default="{}", help="JSON overriding train.PARAMS")
-    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    _common.add_json(parser, "the rows and every page's record")
     parser.add_argument("--models", type=Path, default=None,
                         help="keep each fold's model here (FOLD.zip), to look at a held-out page with "
                              "`detourage extract PAGE --model DIR/FOLD.zip`")

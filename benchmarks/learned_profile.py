@@ -53,11 +53,9 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from speed import DEFAULT_DATASETS, load_pages  # noqa: E402
+import _common
+from speed import load_pages
 
 #: features' passes: attribute of detourage.learned.features (a function, or a method of _Tree)
 PASSES = {"f:text": "_text", "f:kind": "_kind", "f:walk": "_Tree.__init__", "f:distances": "_Tree.distances",
@@ -158,7 +156,7 @@ ORDER = ("parse-only", "load", "learned", "features", *PASSES, "f:rest", "forest
 
 def table(ms: dict[str, list[float]]) -> str:
     total = statistics.fmean(ms["learned"])
-    lines = ["| step | median ms | mean ms | share of learned (mean) |", "|---|---:|---:|---:|"]
+    lines = [_common.table_head(["step", "median ms", "mean ms", "share of learned (mean)"], "lrrr")]
     for name in ORDER:
         xs = ms.get(name)
         if not xs:
@@ -177,7 +175,7 @@ def table(ms: dict[str, list[float]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    _common.add_datasets(ap)
     ap.add_argument("--only", nargs="+", help="dataset folder names (default: all)")
     ap.add_argument("--sample", type=int, help="pages per dataset (default: all)")
     ap.add_argument("--seed", type=int, default=0)

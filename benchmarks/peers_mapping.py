@@ -35,9 +35,9 @@ import sys
 import time
 from collections import Counter, defaultdict
 from multiprocessing import Pool
-from pathlib import Path
 from typing import Any
 
+import _common
 from detourage.api import load
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import score_page
@@ -47,7 +47,6 @@ from detourage.model import Labels, Result
 from detourage.methods.common import label_paragraphs
 from detourage.render import MARKERS, render_txt, units
 
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 _SCRIPT = re.compile(r"<script[^>]*>(.*?)</script", re.I | re.S)
 _ATTR = re.compile(r'(?:alt|title|content|value|aria-label|placeholder)\s*=\s*["\']([^"\']*)["\']', re.I)
 
@@ -108,12 +107,12 @@ def _lost_lines(lines: list[str], ours: list[str], page: Any) -> list[tuple[str,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    _common.add_datasets(ap)
     ap.add_argument("--only", nargs="*", help="dataset names (default: all)")
     ap.add_argument("--peers", nargs="*", default=list(peers.PEERS))
     ap.add_argument("--sample", type=int, default=50, help="pages per dataset (seeded), 0 = all")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--json", type=Path)
+    _common.add_json(ap, "every page's record")
     args = ap.parse_args(argv)
     if not args.datasets.is_dir():
         print(f"no datasets folder at {args.datasets} (use --datasets)", file=sys.stderr)
@@ -145,10 +144,9 @@ def report(records: list[dict[str, Any]]) -> None:
     for r in records:
         for ds in (r["dataset"], "all"):
             groups[r["peer"], ds].append(r)
-    print("| peer | dataset | pages | errors | fidelity mean | fidelity median | pages ≥0.97 | "
-          "fidelity (all) mean | unmapped | TO F1 (macro) | shingle F1 | snippet acc | "
-          "ms/page peer (median) | ms/page align (median) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(_common.table_head(["peer", "dataset", "pages", "errors", "fidelity mean", "fidelity median", "pages ≥0.97",
+                              "fidelity (all) mean", "unmapped", "TO F1 (macro)", "shingle F1", "snippet acc",
+                              "ms/page peer (median)", "ms/page align (median)"]))
     for (name, ds), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] == "all", kv[0][1])):
         fid = [r["fidelity"] for r in rs]
         scored = [r for r in rs if "to_f1" in r]

@@ -12,19 +12,26 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import sys
-from pathlib import Path
+from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from quality_gate import FLOORS, measure, sample_digests  # noqa: E402
+import _common
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+def quality_gate() -> ModuleType:
+    """``tests/quality_gate.py``: the gate's sample and measurement, which its test shares."""
+    spec = importlib.util.spec_from_file_location("quality_gate", _common.ROOT / "tests" / "quality_gate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", type=Path, default=SHARED)
+    _common.add_datasets(parser)
     parser.add_argument("--margin", type=float, default=0.02)
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--allow-lower", action="store_true")
@@ -32,9 +39,11 @@ def main() -> int:
     args = parser.parse_args()
     if not args.datasets.is_dir():
         sys.exit(f"{args.datasets}: no shared datasets here")
-    _, scores = measure(args.datasets)
-    old = json.loads(FLOORS.read_text()) if FLOORS.exists() else {"floors": {}}
-    new = {"sample": {"pages_per_dataset": 10, "digests": sample_digests(args.datasets)}, "floors": {}}
+    gate = quality_gate()
+    floors_file = gate.FLOORS
+    _, scores = gate.measure(args.datasets)
+    old = json.loads(floors_file.read_text()) if floors_file.exists() else {"floors": {}}
+    new = {"sample": {"pages_per_dataset": 10, "digests": gate.sample_digests(args.datasets)}, "floors": {}}
     today = datetime.date.today().isoformat()
     print(f"{'method':10} {'dataset':18} {'measured':>8} {'old':>6} {'new':>6}")
     for method, per in scores.items():
@@ -49,8 +58,8 @@ def main() -> int:
             new["floors"].setdefault(method, {})[dataset] = {"value": floor, "history": history}
             print(f"{method:10} {dataset:18} {score:8.4f} {previous['value'] if previous else '-':>6} {floor:6.3f}")
     if args.write:
-        FLOORS.write_text(json.dumps(new, indent=1) + "\n")
-        print(f"written {FLOORS}")
+        floors_file.write_text(json.dumps(new, indent=1) + "\n")
+        print(f"written {floors_file}")
     return 0
 
 

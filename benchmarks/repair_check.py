@@ -41,19 +41,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from decode_check import find_hits, reference_text, visible  # noqa: E402
+import _common
+from decode_check import find_hits, reference_text, visible
+from detourage.api import load, run
+from detourage.decode import decode, repair, text_fixer
+from detourage.evaluation.evaluate import score_page
+from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.stats import UNSEGMENTED_LANGS
+from detourage.render import MARKERS as UNIT_MARKERS, render
 
-from detourage.api import load, run  # noqa: E402
-from detourage.decode import decode, repair, text_fixer  # noqa: E402
-from detourage.evaluation.evaluate import score_page  # noqa: E402
-from detourage.evaluation.gold import Document, load_dataset  # noqa: E402
-from detourage.evaluation.stats import UNSEGMENTED_LANGS  # noqa: E402
-from detourage.render import MARKERS as UNIT_MARKERS, render  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-DEFAULT_DATASETS = [*sorted(p for p in (SHARED / "datasets").glob("*") if (p / "html").is_dir()),
-                    SHARED / "datasets-extra" / "wcxb-dev"]
 SAME = 0.001  # an F1 change smaller than this is "same"
 
 
@@ -193,9 +189,9 @@ def page_list(changed: list[Changed], methods: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, nargs="*", default=DEFAULT_DATASETS)
+    parser.add_argument("--datasets", type=Path, nargs="*", default=_common.every_dataset())
     parser.add_argument("--method", dest="methods", nargs="*", default=["fulltext", "default"])
-    parser.add_argument("--json", type=Path, default=None, help="also write the figures and pages here")
+    _common.add_json(parser, "the figures and pages")
     args = parser.parse_args(argv)
     folders = [d for d in args.datasets if (d / "html").is_dir()]
     if not folders:

@@ -59,7 +59,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from pathlib import Path
 
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+import _common
+
 DEFAULT_METHODS = ("fulltext", "baseline", "eatiht")
 #: method → most its median may be, as a multiple of parse-only's median
 #: ratio to parse-only: issue 2 (fulltext, baseline, eatiht), issue 4 (seed 002's cleaners),
@@ -319,8 +320,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS,
-                        help="folder holding the shared datasets (default: %(default)s)")
+    _common.add_datasets(parser)
     parser.add_argument("--only", nargs="*", default=None, metavar="NAME",
                         help="datasets to time (default: all)")
     parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), metavar="M",
@@ -333,8 +333,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--order", choices=("pages", "stages"), default="pages",
                         help="time page by page, all stages of a page in a row (default), or stage by "
                              "stage, each over all the pages (its data stay in the CPU caches)")
-    parser.add_argument("--json", type=Path, default=None, metavar="PATH",
-                        help="also write every figure (and the per-page errors) as JSON")
+    _common.add_json(parser, "every figure (and the per-page errors)")
     parser.add_argument("--metadata", action="store_true",
                         help="also time each method followed by the page's metadata (<method>+metadata)")
     parser.add_argument("--strict", action="store_true",

@@ -27,8 +27,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+import _common
+
 SPEED = Path(__file__).resolve().parent / "speed.py"
-SOURCE = Path(__file__).resolve().parents[1] / "src"
+SOURCE = _common.ROOT / "src"
 
 
 def ratio(src: Path, method: str, sample: int, out: Path) -> float:
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
                 ratios[name].append(ratio(src, args.method, args.sample, Path(tmp) / f"{name}.json"))
             print(f"round {round_}: " + "  ".join(f"{n} {r[-1]:.2f}×" for n, r in ratios.items()), flush=True)
     print(f"\n{args.method} / parse-only, {args.rounds} runs each ({args.sample} pages per dataset a run):")
-    print("| tree | median | lowest | highest |\n|---|---:|---:|---:|")
+    print(_common.table_head(["tree", "median", "lowest", "highest"], "lrrr"))
     for name, values in ratios.items():
         print(f"| {name} ({trees[name]}) | {statistics.median(values):.2f}× | {min(values):.2f}× | {max(values):.2f}× |")
     return 0

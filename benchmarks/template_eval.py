@@ -42,6 +42,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import _common
 from detourage import methods as registry
 from detourage.corpus import Job, execute
 from detourage.evaluation import metrics
@@ -50,12 +51,10 @@ from detourage.evaluation.gold import Document, load_dataset
 from detourage.learned.forest import Model, load_model
 from detourage.methods import learned
 from detourage.site import template as site_template
+from detourage.settings import Settings
+from learned_lodo import host_fold
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learned_lodo import host_fold  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-DATASETS = {"daniel": SHARED / "datasets" / "daniel", "wcxb-dev": SHARED / "datasets-extra" / "wcxb-dev"}
+DATASETS = {"daniel": _common.DATASETS / "daniel", "wcxb-dev": _common.DATASETS_EXTRA / "wcxb-dev"}
 #: hosts with fewer pages are left out: 5 for DANIEL as seed 004; wcxb-dev has few hosts
 #: with several pages (31 with 3 or more, 9 with 5 or more)
 MIN_PAGES = {"daniel": 5, "wcxb-dev": 3}
@@ -135,7 +134,7 @@ def run_methods(dataset: str, docs: list[Document], names: list[str], template: 
         site_template.save(template, path)
         for model_path, group in sorted(by_model.items(), key=lambda kv: str(kv[0])):
             model = load_model(str(model_path)) if model_path is not None else None
-            scorer = PageScorer(options=options_for(names, path, model))
+            scorer = PageScorer(settings=Settings(options=options_for(names, path, model)))
             jobs = [PageJob(dataset, d, m) for m in names for d in group]
             for r in execute(jobs, scorer, workers):
                 by_method[r["method"]].append(r)
@@ -247,7 +246,7 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--clustering", choices=["agglomerative", "kmeans"], default="agglomerative")
     ap.add_argument("--sites", action="store_true", help="the per-site table of the first method")
-    ap.add_argument("--json", type=Path, default=None)
+    _common.add_json(ap)
     args = ap.parse_args()
     if args.folds is not None and args.model is not None:
         ap.error("--folds or --model, not both")

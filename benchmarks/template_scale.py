@@ -36,14 +36,15 @@ import numpy as np
 from lxml import etree
 from lxml import html as lxml_html
 
+import _common
 from detourage.api import load, run
 from detourage.corpus import Job, Step, execute
 from detourage.evaluation.gold import load_dataset
 from detourage.methods import with_template
 from detourage.site import template as site_template
+from detourage.settings import Settings
 
 MIN_WORDS = 8
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def _rotate(text: str | None, copy: int) -> str | None:
@@ -86,7 +87,7 @@ def time_size(jobs: list[Job], workers: int) -> tuple[float, float, dict]:
         path = str(Path(tmp) / "t.json.gz")
         site_template.save(template, path)
         size = Path(path).stat().st_size
-        step = Step(method="template", options=tuple(with_template("template", path).items()))
+        step = Step(settings=Settings(method="template", options=tuple(with_template("template", path).items())))
         t1 = time.perf_counter()
         records = list(execute(jobs, step, workers))
         extract_s = time.perf_counter() - t1
@@ -98,7 +99,7 @@ def time_size(jobs: list[Job], workers: int) -> tuple[float, float, dict]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    _common.add_datasets(ap)
     ap.add_argument("--host", default=None)
     ap.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 1000])
     ap.add_argument("--workers", type=int, default=1)

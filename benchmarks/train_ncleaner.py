@@ -1,7 +1,7 @@
 """Rebuild the shipped NCleaner models (NC, NCNL) from the shared datasets, and score
 NC, NCNL, NCT5 and NCT25 on the held-out pages.
 
-    python benchmarks/train_ncleaner.py [--datasets /work/shared/datasets] [--write]
+    python benchmarks/train_ncleaner.py [--datasets ../shared/datasets] [--write]
         [--sample N] [--json out.json]
 
 **Split** (fixed, documented): a page is in the *training* split when the first byte of
@@ -32,6 +32,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import _common
 from detourage.api import load, run
 from detourage.evaluation import metrics
 from detourage.evaluation.gold import Document, load_dataset, split_of
@@ -40,7 +41,7 @@ from detourage.render import MARKERS
 
 PER_GROUP = 100
 MIN_COUNT = 3
-DATA = Path(__file__).resolve().parents[1] / "src" / "detourage" / "data"
+DATA = _common.ROOT / "src" / "detourage" / "data"
 LANGS = ("en", "zh", "el", "pl", "ru")
 
 
@@ -114,11 +115,10 @@ def score(model: ncleaner.Model, docs: list[Document]) -> tuple[float, list[floa
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path,
-                        default=Path(__file__).resolve().parents[2] / "shared" / "datasets")
+    _common.add_datasets(parser)
     parser.add_argument("--write", action="store_true", help="save the shipped models")
     parser.add_argument("--sample", type=int, default=None, help="held-out pages per group")
-    parser.add_argument("--json", type=Path, default=None)
+    _common.add_json(parser)
     parser.add_argument("--save-nct", type=Path, default=None, metavar="DIR",
                         help="also save the NCT models (NCT25, NCT5-all, NCT5-<lang>) for "
                              "`detourage evaluate … -m ncleaner --model DIR/<name>.json.gz`")

@@ -23,18 +23,17 @@ import sys
 import time
 from pathlib import Path
 
+import _common
 from detourage.victor import align, training
 from detourage.victor.config import default
 from detourage.victor.crf import DEFAULT_MODEL, Example, train
 
-ROOT = Path(__file__).resolve().parents[1]
-DATASETS = ROOT.parent / "shared" / "datasets"
 NAMES = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, default=DATASETS)
+    _common.add_datasets(parser)
     parser.add_argument("--write", action="store_true", help="Write the shipped model into src/detourage/data/.")
     parser.add_argument("--out", type=Path, default=None, help="Write the model here instead.")
     args = parser.parse_args()
@@ -47,7 +46,7 @@ def main() -> int:
                   "datasets": list(NAMES), "selection": "sha256('<dataset>/<id>')[0] even"}
     model = train(examples, default(), provenance=provenance, keep_data=True)
     model.meta["name"] = "victor-default"
-    out = ROOT / "src" / "detourage" / "data" / DEFAULT_MODEL if args.write else args.out
+    out = _common.ROOT / "src" / "detourage" / "data" / DEFAULT_MODEL if args.write else args.out
     print(f"pages {len(examples)}, skipped {len(material.skipped)}; labelling {prepared:.1f} s, "
           f"training {model.meta['seconds']} s; labels {model.meta['labels']}")
     if out is not None:

@@ -39,7 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+import _common
+
 PASSES = ("boundary", "figures", "context", "hints")
 
 
@@ -132,7 +133,7 @@ def install(compare: Compare, patch=setattr) -> None:  # type: ignore[no-untyped
 
 def main(argv: list[str] | None = None, patch=setattr) -> int:  # type: ignore[no-untyped-def]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    _common.add_datasets(ap)
     ap.add_argument("--extra", type=Path, help="the .html.gz pages' root (default: datasets-extra beside --datasets)")
     ap.add_argument("--sample", type=int, help="pages per dataset, and no extra pages (default: all)")
     ap.add_argument("--seed", type=int, default=0)
@@ -156,8 +157,8 @@ def main(argv: list[str] | None = None, patch=setattr) -> int:  # type: ignore[n
             learned.label(load(data))
         except DetourageError:
             continue
-    print("| pass | pages | differ | changed | compiled µs (median, mean) | twin µs (median, mean) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(_common.table_head(["pass", "pages", "differ", "changed", "compiled µs (median, mean)",
+                              "twin µs (median, mean)"], "lrrrrr"))
     for name in PASSES:
         compared, differ, changed = compare.counts[name]
         fast, twin = compare.us[name]

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
 
+import _common
 from detourage.ui import make_server
 from detourage.ui.browser import browser, missing, running, wait_ready
 
@@ -60,7 +61,7 @@ def shoot(shared: Path, out: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared")
+    _common.add_shared(parser)
     parser.add_argument("--out", type=Path, default=Path("build/screenshots"))
     args = parser.parse_args(argv)
     why = missing()

@@ -11,8 +11,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-_SPEC = importlib.util.spec_from_file_location(
-    "fuzz", Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz.py")
+_BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(_BENCH))  # its imports, as when it runs
+_SPEC = importlib.util.spec_from_file_location("fuzz", _BENCH / "fuzz.py")
 assert _SPEC is not None and _SPEC.loader is not None
 fuzz = importlib.util.module_from_spec(_SPEC)
 sys.modules["fuzz"] = fuzz

@@ -11,9 +11,11 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def _bench(name: str):  # type: ignore[no-untyped-def]
-    """The script ``benchmarks/NAME.py`` as a module (benchmarks/ on the path for its imports)."""
+    """The script ``benchmarks/NAME.py`` (``studies/NAME`` for a study) as a module, with
+    benchmarks/ on the path for its imports, as when it runs."""
     sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    path = BENCH / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -48,7 +50,7 @@ def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
 
 
 def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch, capsys):
-    """benchmarks/learned_stability.py on a small set: the fold and its refit without one
+    """benchmarks/studies/learned_stability.py on a small set: the fold and its refit without one
     training page, the held-out decisions compared."""
     import dataclasses
 
@@ -59,7 +61,7 @@ def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch
 
     from detourage.learned import train
 
-    stability = _bench("learned_stability")
+    stability = _bench("studies/learned_stability")
     pages = train.collect([_dataset(tmp_path / "ds")])
     pages = [dataclasses.replace(p, dataset="daniel" if i < 3 else "l3s-gn1") for i, p in enumerate(pages)]
     monkeypatch.setattr(stability, "dataset_paths", lambda: [])
@@ -102,8 +104,29 @@ def test_reuse_reads_each_folds_saved_model_and_names_the_missing_ones(tmp_path)
         lodo.main(["--threshold", "0.4", "--report", str(tmp_path / "none.json")])
 
 
+def test_train_learned_labels_once_then_reads_the_cache_until_the_gold_changes(tmp_path, capsys):
+    """benchmarks/train_learned.py labels through train.collect, as `detourage train learned`
+    does, with the cache: read while current, relabelled and rewritten when a gold file changes."""
+    from test_learned import _dataset
+
+    from detourage.learned import train
+
+    module = _bench("train_learned")
+    folder, cache = _dataset(tmp_path / "ds"), tmp_path / "cache" / "pages.pkl"
+    first = module.load_pages([folder], workers=1, cache=cache)
+    assert cache.is_file() and "labelled 8 pages" in capsys.readouterr().err
+    again = module.load_pages([folder], workers=1, cache=cache)
+    assert capsys.readouterr().err == "" and [p.id for p in again] == [p.id for p in first]
+    train.collect([folder], cache=cache, split="train")  # another split: another key, the cache rewritten
+    module.load_pages([folder], workers=1, cache=cache)
+    assert "labelled 8 pages" in capsys.readouterr().err
+    (folder / "gold" / "p0.txt").write_text("Storm.\n", encoding="utf-8")
+    module.load_pages([folder], workers=1, cache=cache)
+    assert "labelled" in capsys.readouterr().err
+
+
 def test_gold_conventions_shares_what_gold_keeps_of_bylines_and_captions():
-    module = _bench("gold_conventions")
+    module = _bench("studies/gold_conventions")
     import numpy as np
 
     from detourage.learned import features, train

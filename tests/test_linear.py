@@ -21,7 +21,7 @@ import pytest
 from lxml import etree
 
 import detourage
-from detourage import metadata as md
+from detourage import formats, metadata as md
 from detourage.methods import boilerpipe as bp
 from detourage.methods import eatiht
 from detourage.methods import justext as jt
@@ -117,8 +117,8 @@ def unwrapped_spans(count: int = 16_000) -> etree._Element:
 
 def test_the_xml_output_gathers_text_in_linear_time() -> None:
     main = etree.Element("main")
-    texts = md._XmlTexts()
-    timed(lambda: (md._xml_children(unwrapped_spans(), main, texts), texts.write()))
+    texts = formats._XmlTexts()
+    timed(lambda: (formats._xml_children(unwrapped_spans(), main, texts), texts.write()))
     paragraph = main[0]
     assert paragraph.text == "ab " * 16_000
     assert [(child.tag, child.text, child.tail) for child in paragraph] == [("lb", None, "x"), ("hi", "y", "z")]

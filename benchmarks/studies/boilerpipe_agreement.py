@@ -1,8 +1,8 @@
 """Native ``boilerpipe`` against the peer BoilerPy3, per shared dataset (shingle F1 vs gold).
 
     pip install boilerpy3
-    python benchmarks/boilerpipe_agreement.py [--limit N] [--only NAME…] [--variant article|default|both]
-                                              [--explain] [--worst N] [--jobs N]
+    PYTHONPATH=benchmarks python benchmarks/studies/boilerpipe_agreement.py [--limit N] [--only NAME…]
+        [--variant article|default|both] [--explain] [--worst N] [--jobs N]
 
 Both sides start from the same decoded HTML (:func:`detourage.decode.decode`).  Per
 dataset with CleanEval-style gold it prints the shingle F1 of
@@ -50,6 +50,7 @@ from typing import Any
 
 import lxml.html
 
+import _common
 from detourage import methods
 from detourage.api import load, run
 from detourage.decode import decode
@@ -59,7 +60,6 @@ from detourage.methods import boilerpipe as bp
 from detourage.methods import peers
 from detourage.model import Page
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 PEERS = {"article": "ArticleExtractor", "default": "DefaultExtractor"}
 SAME = 0.9  # shingle F1 between two outputs above which they keep "nearly the same" text
 
@@ -409,7 +409,7 @@ def report(variant: str, name: str, recs: list[dict[str, Any]], want_explain: bo
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", type=Path, default=SHARED)
+    _common.add_datasets(parser)
     parser.add_argument("--only", nargs="*", help="dataset names (default: all)")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset")
     parser.add_argument("--variant", choices=["article", "default", "both"], default="both")

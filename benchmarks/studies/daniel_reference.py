@@ -5,7 +5,7 @@ texts of ``datasets/daniel`` and prints relevance P/R/F1 per language and overal
 the seed's figures.  With ``--texts DIR`` it scores a cleaner's CleanEval outputs
 (``DIR/<id>.txt``) instead, i.e. one of the other rows of Table 3.
 
-    PYTHONPATH=src python benchmarks/daniel_reference.py [--shared ../shared] [--texts DIR]
+    PYTHONPATH=benchmarks python benchmarks/studies/daniel_reference.py [--shared ../shared] [--texts DIR]
 
 On the gold texts this gives overall F1 68.57 against the seed's 76.36.  The detector is
 not the cause: the original DANIEL (rundimeco/daniel@ac1f5d0 with py-rstr-max, ported to
@@ -29,10 +29,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import _common
 from detourage.evaluation.daniel import SEED_REFERENCE, DanielTask, Options
-from detourage.evaluation.tasks import RelevanceScores, TaskScores, load_task_dataset
-
-DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
+from detourage.evaluation.downstream import RelevanceScores, TaskScores, load_task_dataset
 
 
 def run(shared: Path, texts: Path | None, options: Options) -> tuple[TaskScores, float, Counter[str]]:
@@ -68,7 +67,7 @@ def report(scores: TaskScores) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
+    _common.add_shared(parser)
     parser.add_argument("--texts", type=Path, default=None, help="CleanEval outputs to score instead of gold")
     parser.add_argument("--threshold", type=float, default=Options().threshold)
     args = parser.parse_args(argv)

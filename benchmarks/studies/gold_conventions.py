@@ -1,6 +1,6 @@
 """What each gold dataset counts as content around the article: bylines, dates, captions.
 
-    python benchmarks/gold_conventions.py
+    PYTHONPATH=benchmarks python benchmarks/studies/gold_conventions.py
 
 Datasets disagree on the lines around an article's body.  A model trained on the others
 learns their convention, and is judged on the one left out by its own, so a
@@ -16,16 +16,13 @@ aligner labels them for training (the pages ``train_learned.py`` caches).
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
 
+import _common
 from detourage.learned import features
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_learned import SHARED, dataset_paths, load_pages  # noqa: E402
+from train_learned import dataset_paths, load_pages
 
 #: a paragraph at most this long is a line around the article, not its body
 SHORT = 120
@@ -56,15 +53,14 @@ def shares(pages) -> dict[str, dict[str, tuple[float, int]]]:  # type: ignore[no
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (default: beside the repo)")
+    _common.add_shared(parser)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     table = shares(load_pages(dataset_paths(args.shared), workers=args.workers))
-    print("| rows | " + " | ".join(f"{g}: gold keeps (characters)" for g in GROUPS) + " |")
-    print("|---|" + "---:|" * len(GROUPS))
+    print(_common.table_head(["rows", *(f"{g}: gold keeps (characters)" for g in GROUPS)], "l" + "r" * len(GROUPS)))
     for row, groups in table.items():
         cells = [f"{groups[g][0]:.2f} ({groups[g][1]})" if g in groups else "–" for g in GROUPS]
-        print(f"| {row} | " + " | ".join(cells) + " |")
+        print(_common.table_row([row, *cells]))
     print(f"\nparagraphs of at most {SHORT} characters whose container or parent names the group "
           "by its class/id; the share of their characters the aligned gold keeps")
     return 0

@@ -1,9 +1,9 @@
 """Native ``justext`` against the jusText package, and both configurations against gold.
 
-    python benchmarks/justext_agreement.py agreement [--paragraphs justext|view] [--workers N]
-    python benchmarks/justext_agreement.py quality [--workers N]
-    python benchmarks/justext_agreement.py zh-sweep [--workers N]
-    python benchmarks/justext_agreement.py speed
+    PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py agreement [--paragraphs justext|view] [--workers N]
+    PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py quality [--workers N]
+    PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py zh-sweep [--workers N]
+    PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py speed
 
 *agreement* — for every page of every shared dataset, run native ``justext`` and the
 jusText package (``pip install justext lxml_html_clean``) with the same stop list: JTA with
@@ -31,19 +31,18 @@ import statistics
 import sys
 import time
 import types
-from pathlib import Path
 
+import _common
 from detourage import methods
 from detourage.api import load
 from detourage.methods import justext as native
 
-DATASETS = Path("/work/shared/datasets")
 PEER_LISTS = {"en": "English", "el": "Greek", "pl": "Polish", "ru": "Russian",
               "fr": "French", "de": "German", "es": "Spanish", "cs": "Czech"}
 
 
 def pages():
-    for root in sorted(DATASETS.glob("*/")):
+    for root in sorted(_common.DATASETS.glob("*/")):
         meta = [json.loads(line) for line in (root / "meta.jsonl").read_text().splitlines() if line]
         for m in meta:
             path = root / "html" / f"{m['id']}.html"
@@ -156,12 +155,12 @@ def _f1_table(names, datasets, workers):
 def quality(workers: int) -> None:
     register("justext", native.Options())
     register("justext-nostop", native.JTS_OPTIONS)
-    _f1_table(["justext", "justext-nostop"], sorted(str(p) for p in DATASETS.glob("*/")), workers)
+    _f1_table(["justext", "justext-nostop"], sorted(str(p) for p in _common.DATASETS.glob("*/")), workers)
 
 
 def zh_sweep(workers: int) -> None:
     from detourage.evaluation.gold import load_dataset
-    daniel = load_dataset(DATASETS / "daniel")
+    daniel = load_dataset(_common.DATASETS / "daniel")
     zh = dataclasses.replace(daniel, documents=tuple(d for d in daniel.documents if d.lang == "zh"))
     names = []
     register("zh-jts", native.JTS_OPTIONS)

@@ -10,7 +10,7 @@ uses (py3langid on the text's first 2 000 characters) and:
 * ``lingua`` — lingua-language-detector (75 languages, Rust), models in the wheel;
 * ``pycld2`` — Google's CLD2 (C++), tables in the wheel.
 
-    python benchmarks/langid_choice.py [--limit N]
+    PYTHONPATH=benchmarks python benchmarks/studies/langid_choice.py [--limit N]
 """
 
 from __future__ import annotations
@@ -21,11 +21,9 @@ import json
 import re
 import sys
 import time
-from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-DATASETS = [SHARED / "datasets" / n for n in ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")]
-DATASETS.append(SHARED / "datasets-extra" / "wcxb-dev")
+import _common
+
 _MARKER = re.compile(r"^<[phl]> ?", re.MULTILINE)
 
 
@@ -33,7 +31,7 @@ def samples(limit: int | None) -> list[tuple[str, str]]:
     """(language, gold text) of every page whose language is stated (at most ``limit`` per language)."""
     out: list[tuple[str, str]] = []
     seen: collections.Counter[str] = collections.Counter()
-    for folder in DATASETS:
+    for folder in _common.every_dataset():
         for line in (folder / "meta.jsonl").read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             lang, gold = row.get("lang"), folder / "gold" / f"{row['id']}.txt"

@@ -1,7 +1,7 @@
 """Which feature groups the learned extractor leans on, on datasets it never saw.
 
-    python benchmarks/learned_groups.py                 # fits the LODO models (~15 min on 2 cores)
-    python benchmarks/learned_groups.py --models DIR    # reuses/saves fold models in DIR
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_groups.py               # fits the LODO models (~15 min on 2 cores)
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_groups.py --models DIR  # reuses/saves fold models in DIR
 
 For every leave-one-dataset-out fold (``learned_lodo.folds``, the five datasets and two
 wcxb-dev host folds), the fold's model scores the pages left out twice: as they are, and
@@ -19,12 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+import _common
 from detourage.learned import features, train
 from detourage.learned.forest import load_model
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learned_lodo import char_scores, folds  # noqa: E402
-from train_learned import dataset_paths, load_pages  # noqa: E402
+from learned_lodo import char_scores, folds
+from train_learned import dataset_paths, load_pages
 
 KEPT_FOLDS = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1", "wcxb-dev",
               "wcxb-dev/hosts0", "wcxb-dev/hosts1")
@@ -62,8 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     args.models.mkdir(parents=True, exist_ok=True)
     by_group = groups()
     rng = np.random.default_rng(0)
-    print("| fold | pages | char F1 | " + " | ".join(f"− {g} ({len(c)})" for g, c in by_group.items()) + " |")
-    print("|---|---:|---:|" + "---:|" * len(by_group))
+    print(_common.table_head(["fold", "pages", "char F1", *(f"− {g} ({len(c)})" for g, c in by_group.items())],
+                             "lrr" + "r" * len(by_group)))
     for fold, training, scored in folds(pages, names):
         if fold not in KEPT_FOLDS:
             continue
@@ -87,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             shuffled = X.copy()
             shuffled[:, cols] = X[rng.permutation(len(X))][:, cols]
             drops.append(base - score(shuffled))
-        print(f"| {fold} | {len(held)} | {base:.4f} | " + " | ".join(f"{d:+.4f}" for d in drops) + " |", flush=True)
+        print(_common.table_row([fold, len(held), f"{base:.4f}", *(f"{d:+.4f}" for d in drops)]), flush=True)
     return 0
 
 

@@ -1,8 +1,9 @@
 """How far the learned extractor's held-out decisions move when its training set moves a little.
 
-    python benchmarks/learned_stability.py                          # the DANIEL fold, 2 pages dropped
-    python benchmarks/learned_stability.py --fold l3s-gn1 --drop 5 --seed 1
-    python benchmarks/learned_stability.py --params '{"bins": "subsample", "bags": 1}'   # one fit, scikit-learn's bins
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_stability.py    # the DANIEL fold, 2 pages dropped
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_stability.py --fold l3s-gn1 --drop 5 --seed 1
+    # one fit, scikit-learn's bins:
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_stability.py --params '{"bins": "subsample", "bags": 1}'
 
 A fold of ``learned_lodo.py`` (a dataset left out, or a wcxb-dev host fold) is fitted
 twice: on its training pages, and on the same less ``--drop`` pages drawn at random. Both
@@ -17,17 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learned_lodo import _fit_folds, char_scores, folds  # noqa: E402
-from train_learned import DATASETS, EXTRA, dataset_paths, load_pages  # noqa: E402
-
-from detourage.learned.forest import Model  # noqa: E402
+import _common
+from detourage.learned.forest import Model
+from learned_lodo import _fit_folds, char_scores, folds
+from train_learned import DATASETS, EXTRA, dataset_paths, load_pages
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(wanted) - {fold for fold, _, _ in plan}
     if unknown:
         parser.error(f"no such fold: {', '.join(sorted(unknown))}")
-    print("| fold | held-out pages | paragraphs | decisions flipped | pages moved > 0.1 char F1 "
-          "| char F1, all pages | char F1, less pages |\n|---|---:|---:|---:|---:|---:|---:|")
+    print(_common.table_head(["fold", "held-out pages", "paragraphs", "decisions flipped", "pages moved > 0.1 char F1",
+                              "char F1, all pages", "char F1, less pages"], "lrrrrrr"))
     with tempfile.TemporaryDirectory() as tmp:
         fitted = _fit_folds(pages, plan, params, True, tmp, args.workers)
         for k in range(0, len(plan), 2):

@@ -1,7 +1,7 @@
 """What the learned extractor loses on a language it has no stop list for.
 
-    python benchmarks/learned_stoplists.py                       # DANIEL's five languages (~6 min)
-    python benchmarks/learned_stoplists.py --langs el ru --model lodo-daniel.zip
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_stoplists.py    # DANIEL's five languages (~6 min)
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_stoplists.py --langs el ru --model lodo-daniel.zip
 
 Two of the learned extractor's features count a paragraph's stop words: the share of its
 words in the union of the shipped jusText lists (``data/stoplist_*.txt``: cs, de, el, en,
@@ -26,15 +26,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import _common
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
 from detourage.evaluation.gold import Dataset, load_dataset
 from detourage.learned import features, train
 from detourage.methods import justext
 from detourage.methods.learned import Options as LearnedOptions
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_learned import dataset_paths, load_pages  # noqa: E402
+from detourage.settings import Settings
+from train_learned import dataset_paths, load_pages
 
 LEFT_OUT = "daniel"
 
@@ -57,7 +57,7 @@ def without_stoplist(lang: str) -> Iterator[None]:
 def shingles(dataset: Dataset, model: str) -> dict[str, metrics.ShingleCounts]:
     """Each page's shingle counts, cleaned by ``learned`` with ``model`` in this process
     (so that :func:`without_stoplist` applies)."""
-    scorer = PageScorer(options=(("learned", LearnedOptions(model=model)),))
+    scorer = PageScorer(settings=Settings(options=(("learned", LearnedOptions(model=model)),)))
     run = evaluate([dataset], ["learned"], workers=1, scorer=scorer)
     return {r["id"]: metrics.ShingleCounts(r["shingle_tp"], r["shingle_fp"], r["shingle_fn"]) for r in run.pages}
 
@@ -83,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             train.fit(pages, meta={"name": "without-daniel"}).save(model)
             print(f"trained on {len(pages)} pages of the four other datasets in "
                   f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
-        print("| language | pages | shingle F1, every list | without its own list | difference [95 % interval] |")
-        print("|---|---:|---:|---:|---|")
+        print(_common.table_head(["language", "pages", "shingle F1, every list", "without its own list",
+                                  "difference [95 % interval]"], "lrrr"))
         for lang in args.langs:
             pages_of = replace(daniel, documents=tuple(d for d in daniel.documents if d.lang == lang))
             with_list = shingles(pages_of, model)

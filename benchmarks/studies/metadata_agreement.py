@@ -24,8 +24,8 @@ defaults: extensive date search), and prints:
 ``--samples PATH`` writes, per field, disagreements drawn at random (``--seed``) to read
 and judge.
 
-    python benchmarks/metadata_agreement.py                       # ~4 000 pages, a few minutes
-    python benchmarks/metadata_agreement.py --sample 100 --samples disagreements.md
+    PYTHONPATH=benchmarks python benchmarks/studies/metadata_agreement.py    # ~4 000 pages, a few minutes
+    PYTHONPATH=benchmarks python benchmarks/studies/metadata_agreement.py --sample 100 --samples disagreements.md
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from datetime import date as Date
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-DEFAULT_DATASETS = [*sorted((SHARED / "datasets").glob("*")), SHARED / "datasets-extra" / "wcxb-dev"]
+import _common
+
 #: detourage field → trafilatura's
 FIELDS = {"title": "title", "authors": "author", "date": "date", "site_name": "sitename",
           "description": "description", "url": "url", "hostname": "hostname", "image": "image",
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("datasets", nargs="*", type=Path, default=DEFAULT_DATASETS,
+    parser.add_argument("datasets", nargs="*", type=Path, default=_common.every_dataset(),
                         help="dataset folders (default: the shared datasets and wcxb-dev)")
     parser.add_argument("--sample", type=int, default=None, metavar="N", help="N pages per dataset")
     parser.add_argument("--seed", type=int, default=0)

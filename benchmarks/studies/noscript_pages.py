@@ -1,6 +1,6 @@
 """The shared pages read inside their ``<noscript>``, and how the methods clean them.
 
-    python benchmarks/noscript_pages.py        # ~10 s on 2 cores
+    PYTHONPATH=benchmarks python benchmarks/studies/noscript_pages.py        # ~10 s on 2 cores
 
 A page that shows (almost) no text without JavaScript, while its ``<noscript>`` holds
 more, is read with ``<noscript>`` shown (:func:`detourage.segment.show_noscript`: every
@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
-from pathlib import Path
 
+import _common
 from detourage import api, segment
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import evaluate
 from detourage.evaluation.gold import load_dataset
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_learned import dataset_paths  # noqa: E402
+from train_learned import dataset_paths
 
 METHODS = ("learned", "boilerpipe", "peer-trafilatura", "peer-readability")
 
@@ -58,7 +56,7 @@ def main() -> int:
     if not ids:
         return 0
     run = evaluate(chosen, list(METHODS), workers=2)
-    print("| method | pages | shingle F1 | P | R |\n|---|---:|---:|---:|---:|")
+    print(_common.table_head(["method", "pages", "shingle F1", "P", "R"], "lrrrr"))
     for method in METHODS:
         rows = [r for r in run.pages if r["method"] == method]
         s = metrics.shingle_summary([metrics.ShingleCounts(r["shingle_tp"], r["shingle_fp"], r["shingle_fn"])

@@ -7,7 +7,7 @@ Readability, which detourage does not run).  Each table is printed as
 :func:`detourage.evaluation.stats.stats_table` gives it, then compared with the seed
 column by column (ratio = ours / seed), then the differences are explained.
 
-    python benchmarks/seed000_tables.py [--workers N] [--methods baseline eatiht] [--json out.json]
+    PYTHONPATH=benchmarks python benchmarks/studies/seed000_tables.py [--workers N] [--methods baseline eatiht] [--json out.json]
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+import _common
 from detourage.evaluation.stats import ALL, Source, TextStats, as_dict, corpus_stats, stats_table
-
-DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 #: seed 000 Tables 1–3: (paragraphs, lines, words, "caractères", files) per language.
 #: The seed counted with scripts/stat.py of Slayerxoxo/CME_Project: grep '<p>' | wc -l,
@@ -134,11 +133,11 @@ def run_table(daniel: Path, source: Source, method: str | None,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the shared data folder")
+    _common.add_shared(parser)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all CPUs)")
     parser.add_argument("--methods", nargs="+", default=["baseline"],
                         help="methods whose output is counted (Table 3 for baseline; default: baseline)")
-    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    _common.add_json(parser)
     args = parser.parse_args(argv)
     daniel = args.shared / "datasets" / "daniel"
     if not daniel.is_dir():

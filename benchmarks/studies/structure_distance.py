@@ -11,7 +11,7 @@ shingle sets — and reports per host and overall:
   distance is the exact distance's nearest (NN@1), or one of its 2 nearest (NN@2);
 * the median time of a signature beside the median parse time, per page.
 
-    python benchmarks/structure_distance.py [--hosts 8] [--pages 8] [--seed 4] [--json out.json]
+    PYTHONPATH=benchmarks python benchmarks/studies/structure_distance.py [--hosts 8] [--pages 8] [--seed 4] [--json out.json]
 """
 
 from __future__ import annotations
@@ -23,17 +23,15 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+import _common
 from detourage.decode import decode
 from detourage.evaluation.gold import Document, load_dataset
 from detourage.parse import parse
 from detourage.site import distance as sd
-
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:
@@ -126,9 +124,8 @@ def _fmt(x: float) -> str:
 
 def report(results: dict[str, dict[str, Any]], runtime: float) -> dict[str, Any]:
     """Print the Markdown table; return the overall figures."""
-    print("| host | pages | nodes (median, capped) | mean d fast | mean d TED | ρ fast~TED "
-          "| ρ fast~Jaccard | NN@1 | NN@2 | TED s/pair |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(_common.table_head(["host", "pages", "nodes (median, capped)", "mean d fast", "mean d TED", "ρ fast~TED",
+                              "ρ fast~Jaccard", "NN@1", "NN@2", "TED s/pair"]))
     for host, r in results.items():
         print(f"| {host} | {r['pages']} | {r['nodes_median']:.0f} | {r['fast_mean']:.2f} "
               f"| {r['ted_mean']:.2f} | {_fmt(r['spearman_ted'])} | {_fmt(r['spearman_jaccard'])} "
@@ -162,7 +159,7 @@ def report(results: dict[str, dict[str, Any]], runtime: float) -> dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     """Command line: see the module docstring."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    _common.add_datasets(ap)
     ap.add_argument("--hosts", type=int, default=8, help="hosts sampled (default 8)")
     ap.add_argument("--pages", type=int, default=8, help="pages per host at most (default 8)")
     ap.add_argument("--seed", type=int, default=4)
@@ -172,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="MinHash permutations")
     ap.add_argument("--max-nodes", type=int, default=sd.TED_MAX_NODES,
                     help=f"exact distance cap in elements (default {sd.TED_MAX_NODES})")
-    ap.add_argument("--json", type=Path, help="also write every figure here")
+    _common.add_json(ap)
     args = ap.parse_args(argv)
     folder = args.datasets / "daniel"
     if not folder.exists():

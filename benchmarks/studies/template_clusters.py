@@ -8,7 +8,7 @@ outliers, the mean silhouette (over hosts where one was computed; how many ended
 determinism (clustered twice: identical labels), the clustering time per host, and the
 agreement of the two methods (adjusted Rand index, outliers each their own label).
 
-    python benchmarks/template_clusters.py [--hosts N] [--seed 4] [--max-k 10] [--json out.json]
+    PYTHONPATH=benchmarks python benchmarks/studies/template_clusters.py [--hosts N] [--seed 4] [--max-k 10] [--json out.json]
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,12 +28,11 @@ try:
 except ImportError:  # pragma: no cover - the script needs the extra
     raise SystemExit('template_clusters.py needs scikit-learn: pip install "detourage[site]"') from None
 
+import _common
 from detourage.api import load
 from detourage.evaluation.gold import Document, load_dataset
 from detourage.site import cluster as sc
 from detourage.site import distance as sd
-
-DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def hosts_of(docs: list[Document], hosts: int | None, seed: int) -> dict[str, list[Document]]:
@@ -92,9 +90,8 @@ def report(results: dict[str, dict[str, Any]], runtime: float) -> dict[str, Any]
     summary = {m: summarise(results, m) for m in sc.METHODS}
     ari = [r["ari"] for r in results.values()]
     print(f"{hosts} hosts, {pages} pages\n")
-    print("| method | mean k | outlier share | mean silhouette (hosts scored) | hosts k=1 "
-          "| identical on rerun | ms/host |")
-    print("|---|---|---|---|---|---|---|")
+    print(_common.table_head(["method", "mean k", "outlier share", "mean silhouette (hosts scored)", "hosts k=1",
+                              "identical on rerun", "ms/host"]))
     for method, s in summary.items():
         print(f"| {method} | {s['mean_k']:.2f} | {s['outlier_share']:.3f} "
               f"| {s['mean_silhouette']:.2f} ({s['hosts_split']}) | {s['hosts_one_cluster']} "
@@ -111,12 +108,12 @@ def report(results: dict[str, dict[str, Any]], runtime: float) -> dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     """Command line: see the module docstring."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    _common.add_datasets(ap)
     ap.add_argument("--hosts", type=int, default=None, help="seeded sample of hosts (default all)")
     ap.add_argument("--seed", type=int, default=4, help="host sample and K-Means seed")
     ap.add_argument("--max-k", type=int, default=None,
                     help=f"largest k tried (default {sc.DEFAULT_MAX_K})")
-    ap.add_argument("--json", type=Path, help="also write every figure here")
+    _common.add_json(ap)
     args = ap.parse_args(argv)
     folder = args.datasets / "daniel"
     if not folder.exists():

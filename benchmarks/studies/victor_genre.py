@@ -1,7 +1,7 @@
 """"Train for your genre": Victor trained on 50 pages of one DANIEL language vs the
 shipped default model, both scored on that language's held-out pages.
 
-    python benchmarks/victor_genre.py [--datasets ../shared/datasets] [--pages 50]
+    PYTHONPATH=benchmarks python benchmarks/studies/victor_genre.py [--datasets ../shared/datasets] [--pages 50]
         [--langs el en pl ru zh] [--source held-out|train] [--leave-out]
 
 For each language, ``--pages`` pages of the language are labelled from their gold (the
@@ -33,8 +33,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
+import _common
 from detourage.api import load
 from detourage.evaluation import metrics
 from detourage.evaluation.gold import load_dataset, split_of
@@ -43,7 +43,6 @@ from detourage.victor import training
 from detourage.victor.config import default
 from detourage.victor.crf import Example, Model, load_model, train, train_more
 
-DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 NAMES = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
 
 
@@ -59,7 +58,7 @@ def score(model: Model, docs: list) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, default=DATASETS)
+    _common.add_datasets(parser)
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--langs", nargs="+", default=["el", "en", "pl", "ru", "zh"])
     parser.add_argument("--source", choices=["held-out", "train"], default="held-out",

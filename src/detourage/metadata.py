@@ -13,7 +13,7 @@ Dates are ISO 8601 calendar dates (``YYYY-MM-DD``), as trafilatura and htmldate 
 them.  When the page declares none, the URL (``/2011/11/01/``) and then the page's short
 text runs are read (:func:`_page_date`): on DANIEL's news pages this dates more pages
 right than htmldate's fast search, in a fraction of its time and without a second parse
-(``benchmarks/metadata_agreement.py``), so htmldate is not used.
+(``benchmarks/studies/metadata_agreement.py``), so htmldate is not used.
 """
 
 from __future__ import annotations
@@ -529,7 +529,7 @@ def _page_date(page: Page) -> str | None:
     published… first; else the first short run holding a date at all.
 
     Read from the page's blocks, not by walking the tree again: a few hundred short
-    strings.  On 300 DANIEL pages (benchmarks/metadata_agreement.py's crawl window) the
+    strings.  On 300 DANIEL pages (benchmarks/studies/metadata_agreement.py's crawl window) the
     marked runs alone date 51 % right, with the unmarked ones 62 % (htmldate's fast
     search: 60 %).
     """

@@ -157,8 +157,11 @@ def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: 
 @click.option("--max-iter", type=int, default=None, help="Boosting rounds (default: the shipped model's).")
 @click.option("-w", "--workers", type=int, default=1, show_default=True,
               help="Processes labelling pages (0: one per CPU).")
+@click.option("--cache", type=click.Path(dir_okay=False), default=None,
+              help="Keep the labelled pages in this file and read them back while the labelling code, "
+                   "the gold files and the split are the same.")
 def train_learned(datasets: tuple[str, ...], out: str, split: str | None, max_iter: int | None,
-                  workers: int) -> None:
+                  workers: int, cache: str | None) -> None:
     """detourage's learned extractor from DATASETS (folders of html/ + gold/ text).
 
     Pages are labelled by aligning their blocks with the gold; add the shared datasets
@@ -166,7 +169,7 @@ def train_learned(datasets: tuple[str, ...], out: str, split: str | None, max_it
     from ..learned import train as learned_train
 
     try:
-        pages = learned_train.collect(datasets, workers=workers, split=split)
+        pages = learned_train.collect(datasets, workers=workers, split=split, cache=cache)
         params = {"max_iter": max_iter} if max_iter else None
         model = learned_train.fit(pages, params, meta={"name": Path(out).stem, "inputs": list(datasets),
                                                        "split": split})

@@ -2,7 +2,7 @@
 
 py3langid (langid.py's model in numpy, maintained; its model ships in the wheel, nothing
 is downloaded) was chosen on the shared datasets' gold texts
-(``benchmarks/langid_choice.py``): 99.8 % of 3 682 pages right in el, en, fr, pl, ru and
+(``benchmarks/studies/langid_choice.py``): 99.8 % of 3 682 pages right in el, en, fr, pl, ru and
 zh, beside lingua (99.9 %, a 96 MB wheel, 4× slower) and CLD2 (99.95 %, but CLD2 is no
 longer maintained).  Its few misses are Chinese pages from Hong Kong it calls ``yue``
 (Cantonese) and one ``wuu`` (Wu), and two English pages.
@@ -17,7 +17,7 @@ from ..errors import MissingExtra
 
 #: the text identified: its first characters.  On the shared gold texts, 2 000 characters
 #: give 99.78 % right against 99.81 % for the whole text (one English page more wrong),
-#: at 0.7 instead of 3.1 ms a page (``benchmarks/langid_choice.py --only py3langid``)
+#: at 0.7 instead of 3.1 ms a page (``benchmarks/studies/langid_choice.py --only py3langid``)
 MAX_CHARS = 2000
 
 

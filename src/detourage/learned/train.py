@@ -15,17 +15,21 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import hashlib
+import inspect
 import math
 import os
+import pickle
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
 
+from .. import api, segment
 from ..errors import MissingExtra
 from ..evaluation.gold import Dataset, Document, load_dataset, split_of
 from ..victor import align
@@ -34,7 +38,7 @@ from .forest import Forest, Model
 
 #: HistGradientBoosting settings, chosen by leave-one-dataset-out (benchmarks/learned_lodo.py)
 #: and by how far held-out decisions move when the training set moves a little
-#: (benchmarks/learned_stability.py).  Three keys are read here, not by scikit-learn:
+#: (benchmarks/studies/learned_stability.py).  Three keys are read here, not by scikit-learn:
 #: ``bags`` (N fits of ``max_iter / N`` trees on bootstraps of the pages, averaged: the
 #: same number of trees to walk), ``bag_learning_rate_scale`` (their learning rate, times
 #: this) and ``bins`` ("all-rows": :func:`quantize`, or "subsample": scikit-learn's own
@@ -107,8 +111,27 @@ def _job(args: tuple[Document, str, align.Options]) -> PageData | None:
 
 
 def collect(datasets: Iterable[str | os.PathLike[str] | Dataset], *, workers: int = 1,
-            split: str | None = None, progress: Any = None) -> list[PageData]:
-    """Every labellable page of the datasets (of one half of the fixed split, if given)."""
+            split: str | None = None, progress: Any = None,
+            cache: str | os.PathLike[str] | None = None) -> list[PageData]:
+    """Every labellable page of the datasets (of one half of the fixed split, if given).
+
+    ``cache``: a file of labelled pages this function wrote (a pickle), read when it was
+    written from the same labelling code, gold files and split; else the pages are
+    labelled afresh (``progress(done, total)`` called as they are) and written there.
+    """
+    datasets = list(datasets)
+    if cache is None:
+        return _label(datasets, workers, split, progress)
+    key = _cache_key(datasets, split)
+    pages = _cached(Path(cache), key)
+    if pages is None:
+        pages = _label(datasets, workers, split, progress)
+        _store(Path(cache), key, pages)
+    return pages
+
+
+def _label(datasets: Iterable[str | os.PathLike[str] | Dataset], workers: int, split: str | None,
+           progress: Any) -> list[PageData]:
     jobs = []
     for ds in datasets:
         ds = ds if isinstance(ds, Dataset) else load_dataset(ds)
@@ -129,6 +152,36 @@ def collect(datasets: Iterable[str | os.PathLike[str] | Dataset], *, workers: in
             if progress is not None:
                 progress(i + 1, len(jobs))
     return out
+
+
+def _cache_key(datasets: Sequence[str | os.PathLike[str] | Dataset], split: str | None) -> str:
+    """What labelled pages depend on: the feature, labelling and page-loading code, the gold
+    files (names and sizes) and the split."""
+    code = (inspect.getsource(features) + inspect.getsource(page_data) + str(CONTENT_SHARE)
+            + inspect.getsource(segment) + inspect.getsource(api.load))
+    h = hashlib.sha256(code.encode())
+    for ds in datasets:
+        root = ds.path if isinstance(ds, Dataset) else Path(ds)
+        for gold in sorted((root / "gold").iterdir()):
+            h.update(gold.name.encode() + str(gold.stat().st_size).encode())
+    if split is not None:
+        h.update(split.encode())
+    return h.hexdigest()
+
+
+def _cached(path: Path, key: str) -> list[PageData] | None:
+    """The pages stored in ``path`` under ``key``; None when there are none or others."""
+    if not path.is_file():
+        return None
+    with path.open("rb") as fh:
+        stored = pickle.load(fh)
+    return stored["pages"] if stored.get("key") == key else None
+
+
+def _store(path: Path, key: str, pages: list[PageData]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        pickle.dump({"key": key, "pages": pages}, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def weights(pages: Sequence[PageData]) -> np.ndarray:

@@ -45,7 +45,7 @@ anchor text.
 BoilerPy3 (``peer-boilerpy3``) ports an older chain (Boilerpipe 1.1's title matching, no
 trailing-headline, keep-title, same-level, expansion, large-block or list filters) on a
 front end of its own; both differences are measured and explained by
-``benchmarks/boilerpipe_agreement.py``.
+``benchmarks/studies/boilerpipe_agreement.py``.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ mode: an empty stop list and both stop-word thresholds set to 0, as jusText's co
 line does when no stop list is given — then every paragraph that is long enough and
 not link-heavy is near-good or good.
 
-Choices the algorithm leaves to us (see ``benchmarks/justext_agreement.py`` for the
+Choices the algorithm leaves to us (see ``benchmarks/studies/justext_agreement.py`` for the
 measurements):
 
 - *Paragraphs* follow jusText's own rule, read from each block's crossed tags: a new
@@ -96,7 +96,7 @@ class Options:
     #: "justext" (jusText's paragraph rule) or "view" (the shared paragraph view)
     paragraphs: str = "justext"
     # Chinese (character-based stop-word density): best TO F1 of the sweep on the 401
-    # DANIEL zh pages (benchmarks/justext_agreement.py zh-sweep): macro F1 0.820 against
+    # DANIEL zh pages (benchmarks/studies/justext_agreement.py zh-sweep): macro F1 0.820 against
     # 0.290 for jusText's lengths 70/200 (any density thresholds) and 0.290 for JTS
     zh_length_low: int = 35
     zh_length_high: int = 100

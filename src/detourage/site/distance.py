@@ -43,7 +43,7 @@ _DIGITS = re.compile(r"\d+")
 
 #: the exact distance's cap: the first 1,000 visible elements in document order (the
 #: top of the page: header, navigation, the start of the body).  Measured on DANIEL pages
-#: (benchmarks/structure_distance.py, one CPU): ~0.8–1.1 s a pair at 1,000 elements,
+#: (benchmarks/studies/structure_distance.py, one CPU): ~0.8–1.1 s a pair at 1,000 elements,
 #: ~3 s at 2,000; time grows with n1·depth1·n2·depth2, memory with n1·n2·depth2.
 TED_MAX_NODES = 1000
 
@@ -57,7 +57,7 @@ class Options:
     k: int = 3
     #: add each element's class tokens (sorted, digits folded) to its path.  Off by
     #: default: tag-only paths track the tag-only exact distance more closely
-    #: (benchmarks/structure_distance.py, `--classes` to compare)
+    #: (benchmarks/studies/structure_distance.py, `--classes` to compare)
     classes: bool = False
     #: MinHash permutations; the Jaccard estimate's standard error is ≤ 0.5/√128 ≈ 0.044
     permutations: int = 128
