@@ -34,22 +34,22 @@ from typing import Any
 import lxml.html
 
 import _common
-from detourage.evaluation.gold import Block, load_dataset
+from detourage.evaluation.gold import GoldBlock, load_dataset
 from detourage.evaluation.metrics import Counts, Mode, matching_blocks, mode_tokens
 
 NOISE = ["Home", "|", "News", "|", "Contact", "Share", "this", "article", "©", "2012", "the", "of"]
 
 
-def page_blocks(html: bytes) -> list[Block]:
+def page_blocks(html: bytes) -> list[GoldBlock]:
     """The raw text of a page, one "p" block per non-blank line."""
     text = lxml.html.fromstring(html).text_content()
     return [("p", line) for line in text.splitlines() if line.strip()]
 
 
-def perturbed(gold: list[Block], seed: int) -> list[Block]:
+def perturbed(gold: list[GoldBlock], seed: int) -> list[GoldBlock]:
     """A seeded perturbation of gold blocks (what an imperfect cleaner returns)."""
     rng = random.Random(seed)
-    out: list[Block] = []
+    out: list[GoldBlock] = []
     for kind, text in gold:
         roll = rng.random()
         if rng.random() < 0.1:
@@ -77,7 +77,7 @@ def difflib_pairs(a: list[str], b: list[str]) -> int:
     return sum(n * cb[t] for t, n in Counter(a).items())
 
 
-Task = tuple[str, str, Path, list[Block], list[str], int]
+Task = tuple[str, str, Path, list[GoldBlock], list[str], int]
 Record = dict[str, Any]
 
 

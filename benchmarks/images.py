@@ -31,7 +31,7 @@ from pathlib import Path
 
 import _common
 import detourage
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 
 DATASETS = ("datasets/cleaneval-en-dev", "datasets/cleanportaleval", "datasets/daniel", "datasets/l3s-gn1",
             "datasets-extra/wcxb-dev")
@@ -47,7 +47,7 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _gold_text(doc: Document) -> str:
+def _gold_text(doc: GoldPage) -> str:
     if doc.gold_blocks:
         return _norm(" ".join(text for _, text in doc.gold_blocks))
     return _norm(" ".join((doc.gold_snippets or {}).get("with", ())))
@@ -65,7 +65,7 @@ def _is_figure(img) -> bool:
     return not ICON.search(named)
 
 
-def has_article_figure(doc: Document, html: bytes) -> bool:
+def has_article_figure(doc: GoldPage, html: bytes) -> bool:
     """Whether a figure lies inside the span of the page's gold text (see the docstring)."""
     gold = _gold_text(doc)
     if not gold:
@@ -95,7 +95,7 @@ def output(method: str, html: bytes, url: str | None) -> str:
     return detourage.extract(html, method=method, format="markdown", url=url)
 
 
-def documents(root: Path, names: list[str], sample: int | None, seed: int) -> Iterator[tuple[str, Document]]:
+def documents(root: Path, names: list[str], sample: int | None, seed: int) -> Iterator[tuple[str, GoldPage]]:
     for name in names:
         folder = root / name
         if not folder.is_dir():

@@ -43,7 +43,7 @@ import numpy as np
 
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
-from detourage.evaluation.gold import Dataset, Document, load_dataset
+from detourage.evaluation.gold import Dataset, GoldPage, load_dataset
 from detourage.learned import train
 from detourage.learned.forest import Model
 from detourage.methods.learned import Options as LearnedOptions
@@ -81,7 +81,7 @@ def folds(pages: Sequence[train.PageData], names: Sequence[str]) -> list[tuple[s
     return out
 
 
-def held_out(dataset: Dataset, fold: str) -> tuple[Document, ...]:
+def held_out(dataset: Dataset, fold: str) -> tuple[GoldPage, ...]:
     """The pages a fold's model is scored on: every scorable page of the dataset left out
     (or of the host fold), the pages the peers are scored on too, whether or not the
     aligner could label them for training."""

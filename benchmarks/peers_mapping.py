@@ -41,7 +41,7 @@ import _common
 from detourage.api import load
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import score_page
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 from detourage.methods import peers
 from detourage.model import Labels, Result
 from detourage.methods.common import label_paragraphs
@@ -58,7 +58,7 @@ def token_f1(a: list[str], b: list[str]) -> float:
     return 2 * m / (len(a) + len(b))
 
 
-def one_page(job: tuple[str, Document, str]) -> dict[str, Any]:
+def one_page(job: tuple[str, GoldPage, str]) -> dict[str, Any]:
     dataset, doc, name = job
     logging.getLogger("boilerpy3").setLevel(logging.CRITICAL)  # nested-<a> warnings, parse errors
     peer = peers.PEERS[name]

@@ -46,7 +46,7 @@ from decode_check import find_hits, reference_text, visible
 from detourage.api import load, run
 from detourage.decode import decode, repair, text_fixer
 from detourage.evaluation.evaluate import score_page
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 from detourage.evaluation.stats import UNSEGMENTED_LANGS
 from detourage.render import MARKERS as UNIT_MARKERS, render
 
@@ -91,7 +91,7 @@ def mojibake(text: str, gold: str, data: bytes, encoding: str) -> list[str]:
     return sorted({name for (_, name) in found if name != "U+FFFD"})
 
 
-def f1_of(doc: Document, page, method: str) -> float:  # type: ignore[no-untyped-def]
+def f1_of(doc: GoldPage, page, method: str) -> float:  # type: ignore[no-untyped-def]
     """The page's F1 as ``evaluate`` reports it: CAR for unsegmented languages, else TO."""
     pred = [(UNIT_MARKERS[u.kind], u.text) for u in run(page, method).units if u.text]
     scores = score_page(pred, doc)
@@ -107,7 +107,7 @@ def first_change(before: str, after: str) -> tuple[str, str]:
     return "", ""
 
 
-def check_page(doc: Document, dataset: str, gold: str, methods: list[str], row: Row) -> Changed | None:
+def check_page(doc: GoldPage, dataset: str, gold: str, methods: list[str], row: Row) -> Changed | None:
     """Repair one page; the figures of a page it changes (None when it changes nothing)."""
     data = doc.read_html()
     decoded = decode(data)

@@ -47,7 +47,7 @@ from detourage import methods as registry
 from detourage.corpus import Job, execute
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageJob, PageScorer
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 from detourage.learned.forest import Model, load_model
 from detourage.methods import learned
 from detourage.site import template as site_template
@@ -61,13 +61,13 @@ MIN_PAGES = {"daniel": 5, "wcxb-dev": 3}
 DEFAULT_METHODS = ["template", "default", "boilerpipe", "peer-trafilatura"]
 
 
-def host(doc: Document) -> str:
+def host(doc: GoldPage) -> str:
     return site_template.site_key(doc.meta.get("url"))
 
 
-def pages_of(docs: list[Document], min_pages: int, per_site: int | None, seed: int) -> list[Document]:
+def pages_of(docs: list[GoldPage], min_pages: int, per_site: int | None, seed: int) -> list[GoldPage]:
     """The pages of the hosts with ≥ min_pages pages (all, or a seeded sample per host)."""
-    by_host: dict[str, list[Document]] = defaultdict(list)
+    by_host: dict[str, list[GoldPage]] = defaultdict(list)
     for doc in docs:
         by_host[host(doc)].append(doc)
     out = []
@@ -83,7 +83,7 @@ def pages_of(docs: list[Document], min_pages: int, per_site: int | None, seed: i
 # ------------------------------------------------------------------------------ models
 
 
-def fold_model(dataset: str, doc: Document, folds: Path) -> Path:
+def fold_model(dataset: str, doc: GoldPage, folds: Path) -> Path:
     """The leave-one-dataset-out model that never saw ``doc`` (learned_lodo's names)."""
     if dataset == "wcxb-dev":
         return folds / f"wcxb-dev-hosts{host_fold(host(doc))}.zip"
@@ -122,10 +122,10 @@ def options_for(names: list[str], template: str, model: Model | None) -> tuple[t
 # ----------------------------------------------------------------------------- running
 
 
-def run_methods(dataset: str, docs: list[Document], names: list[str], template: site_template.Template,
+def run_methods(dataset: str, docs: list[GoldPage], names: list[str], template: site_template.Template,
                 models: dict[str, Path | None], workers: int) -> dict[str, list[dict[str, Any]]]:
     """Every method on every page, scored; the pages of one model are run together."""
-    by_model: dict[Path | None, list[Document]] = defaultdict(list)
+    by_model: dict[Path | None, list[GoldPage]] = defaultdict(list)
     for doc in docs:
         by_model[models[doc.id]].append(doc)
     by_method: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -170,7 +170,7 @@ HEADER = ("| {} | exactitude | cos θ | shingle F1 [95 %] | P | R | T = T* | T �
           "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 
 
-def tables(docs: list[Document], names: list[str], by_method: dict[str, list[dict[str, Any]]]
+def tables(docs: list[GoldPage], names: list[str], by_method: dict[str, list[dict[str, Any]]]
            ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The measures per method overall, and per site and method."""
     host_of = {d.id: host(d) for d in docs}
@@ -253,7 +253,7 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def models_of(args: argparse.Namespace, docs: list[Document]) -> dict[str, Path | None]:
+def models_of(args: argparse.Namespace, docs: list[GoldPage]) -> dict[str, Path | None]:
     """The learned model of each page (None: the shipped one); a missing fold model ends the run."""
     if args.folds is None:
         return {d.id: args.model for d in docs}
@@ -264,7 +264,7 @@ def models_of(args: argparse.Namespace, docs: list[Document]) -> dict[str, Path 
     return out
 
 
-def fit(docs: list[Document], workers: int, clustering: str) -> tuple[site_template.Template, float]:
+def fit(docs: list[GoldPage], workers: int, clustering: str) -> tuple[site_template.Template, float]:
     t0 = time.perf_counter()
     jobs = [Job(d.id, str(d.html_path), None, d.meta.get("url")) for d in docs]
     template, failed = site_template.fit_jobs(jobs, workers=workers, method=clustering)  # type: ignore[arg-type]

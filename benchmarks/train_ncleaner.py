@@ -35,7 +35,7 @@ from pathlib import Path
 import _common
 from detourage.api import load, run
 from detourage.evaluation import metrics
-from detourage.evaluation.gold import Document, load_dataset, split_of
+from detourage.evaluation.gold import GoldPage, load_dataset, split_of
 from detourage.methods import ncleaner
 from detourage.render import MARKERS
 
@@ -45,12 +45,12 @@ DATA = _common.ROOT / "src" / "detourage" / "data"
 LANGS = ("en", "zh", "el", "pl", "ru")
 
 
-def bucket(dataset: str, doc: Document) -> bool:
+def bucket(dataset: str, doc: GoldPage) -> bool:
     """True for the training split (:func:`detourage.evaluation.gold.split_of`)."""
     return split_of(dataset, doc.id) == "train"
 
 
-def rank(dataset: str, doc: Document) -> str:
+def rank(dataset: str, doc: GoldPage) -> str:
     return hashlib.sha256(f"{dataset}/{doc.id}".encode()).hexdigest()
 
 
@@ -66,11 +66,11 @@ def splits(root: Path) -> tuple[dict, dict]:
     return train, held
 
 
-def gold_text(doc: Document) -> str:
+def gold_text(doc: GoldPage) -> str:
     return doc.gold_path.read_text("utf-8-sig")
 
 
-def pairs_of(docs: list[Document]) -> list[tuple[bytes, str]]:
+def pairs_of(docs: list[GoldPage]) -> list[tuple[bytes, str]]:
     return [(d.read_html(), gold_text(d)) for d in docs]
 
 
@@ -81,7 +81,7 @@ def provenance(groups: dict) -> dict:
             "script": "benchmarks/train_ncleaner.py"}
 
 
-def nct_pairs(train: dict) -> dict[str, list[Document]]:
+def nct_pairs(train: dict) -> dict[str, list[GoldPage]]:
     out = {}
     for lang in LANGS:
         docs = [d for d in train["daniel", lang] if len(gold_text(d)) >= 500]
@@ -89,7 +89,7 @@ def nct_pairs(train: dict) -> dict[str, list[Document]]:
     return out
 
 
-def train_nct(nct: dict[str, list[Document]]) -> dict[str, ncleaner.Model]:
+def train_nct(nct: dict[str, list[GoldPage]]) -> dict[str, ncleaner.Model]:
     """NCT25 (all pairs), NCT5-all (each language's longest gold) and NCT5-<lang>."""
     longest = [max(docs, key=lambda d: len(gold_text(d))) for docs in nct.values()]
     all25 = [d for docs in nct.values() for d in docs]
@@ -100,7 +100,7 @@ def train_nct(nct: dict[str, list[Document]]) -> dict[str, ncleaner.Model]:
     }
 
 
-def score(model: ncleaner.Model, docs: list[Document]) -> tuple[float, list[float]]:
+def score(model: ncleaner.Model, docs: list[GoldPage]) -> tuple[float, list[float]]:
     """Macro TO F1 and label() milliseconds per page."""
     options = {"ncleaner": ncleaner.Options(model=model)}
     f1s, ms = [], []

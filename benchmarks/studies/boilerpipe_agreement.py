@@ -55,7 +55,7 @@ from detourage import methods
 from detourage.api import load, run
 from detourage.decode import decode
 from detourage.evaluation import metrics
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 from detourage.methods import boilerpipe as bp
 from detourage.methods import peers
 from detourage.model import Page
@@ -346,7 +346,7 @@ def _chain_cause(page: Page, target: str) -> str:
 # --- measuring ---------------------------------------------------------------------------------
 
 
-def one_page(job: tuple[Document, str, bool]) -> dict[str, Any]:
+def one_page(job: tuple[GoldPage, str, bool]) -> dict[str, Any]:
     doc, variant, want_explain = job
     raw = doc.read_html()
     page = load(raw)

@@ -29,7 +29,7 @@ import numpy as np
 
 import _common
 from detourage.decode import decode
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 from detourage.parse import parse
 from detourage.site import distance as sd
 
@@ -70,10 +70,10 @@ def nn_agreement(fast: np.ndarray, exact: np.ndarray, within: int) -> float:
     return total / n
 
 
-def sample_hosts(docs: list[Document], hosts: int, pages: int,
-                 seed: int) -> dict[str, list[Document]]:
+def sample_hosts(docs: list[GoldPage], hosts: int, pages: int,
+                 seed: int) -> dict[str, list[GoldPage]]:
     """A seeded sample of hosts with ≥ 5 pages, each cut to ``pages`` seeded pages."""
-    by_host: dict[str, list[Document]] = defaultdict(list)
+    by_host: dict[str, list[GoldPage]] = defaultdict(list)
     for doc in docs:
         by_host[str(doc.meta.get("host") or "")].append(doc)
     eligible = sorted(h for h, d in by_host.items() if h and len(d) >= 5)
@@ -83,7 +83,7 @@ def sample_hosts(docs: list[Document], hosts: int, pages: int,
             for h in chosen}
 
 
-def measure_host(docs: list[Document], options: sd.Options, max_nodes: int) -> dict[str, Any]:
+def measure_host(docs: list[GoldPage], options: sd.Options, max_nodes: int) -> dict[str, Any]:
     """Both distance matrices of one host's pages, their agreement and the timings."""
     trees, parse_ms, sig_ms, sigs, shingles = [], [], [], [], []
     for doc in docs:

@@ -30,14 +30,14 @@ except ImportError:  # pragma: no cover - the script needs the extra
 
 import _common
 from detourage.api import load
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 from detourage.site import cluster as sc
 from detourage.site import distance as sd
 
 
-def hosts_of(docs: list[Document], hosts: int | None, seed: int) -> dict[str, list[Document]]:
+def hosts_of(docs: list[GoldPage], hosts: int | None, seed: int) -> dict[str, list[GoldPage]]:
     """Hosts with ≥ 5 pages (all, or a seeded sample of ``hosts``), pages sorted by id."""
-    by_host: dict[str, list[Document]] = defaultdict(list)
+    by_host: dict[str, list[GoldPage]] = defaultdict(list)
     for doc in docs:
         by_host[str(doc.meta.get("host") or "")].append(doc)
     eligible = sorted(h for h, d in by_host.items() if h and len(d) >= 5)
@@ -51,7 +51,7 @@ def _distinct(labels: tuple[int, ...]) -> list[int]:
     return [lab if lab >= 0 else -1 - i for i, lab in enumerate(labels)]
 
 
-def measure_host(docs: list[Document], max_k: int | None, seed: int) -> dict[str, Any]:
+def measure_host(docs: list[GoldPage], max_k: int | None, seed: int) -> dict[str, Any]:
     """Cluster one host's pages with both methods, twice each."""
     d = sd.distances([sd.signature(load(doc.read_html()).tree) for doc in docs])
     out: dict[str, Any] = {"pages": len(docs)}

@@ -25,11 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from detourage.errors import DatasetError
-from detourage.evaluation.gold import parse_cleaneval
-
-#: CleanEval block markers (seed 002 §4.1) and the kind each stands for
-
-Block = tuple[str, str]
+from detourage.evaluation.gold import GoldBlock, parse_cleaneval
 
 #: (predicted, gold) -> index in the counts [tp, fp, fn, tn]
 _CELLS = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}
@@ -42,7 +38,7 @@ class TaskDocument:
     id: str
     lang: str
     #: ``(kind, text)`` in reading order; kind is ``"p"``, ``"h"`` or ``"l"``
-    blocks: tuple[Block, ...]
+    blocks: tuple[GoldBlock, ...]
     meta: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -26,7 +26,7 @@ from ..errors import LimitExceeded
 from ..render import MARKERS
 from ..settings import Settings
 from . import metrics
-from .gold import Block, Dataset, Document, load_dataset, split_of
+from .gold import GoldBlock, Dataset, GoldPage, load_dataset, split_of
 from .metrics import Counts, Mode
 from .stats import UNSEGMENTED_LANGS
 
@@ -41,7 +41,7 @@ class PageJob:
     """One page of one dataset, to be cleaned by one method (or chain) and scored."""
 
     dataset: str
-    doc: Document
+    doc: GoldPage
     method: str
 
     @property
@@ -82,13 +82,13 @@ class PageScorer:
         return record
 
 
-def _clean(job: PageJob, settings: Settings) -> list[Block]:
+def _clean(job: PageJob, settings: Settings) -> list[GoldBlock]:
     page = settings.load(job.doc.read_html(settings.limits.max_bytes), url=job.doc.meta.get("url"))
     result = settings.run(page, job.method)
     return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
 
 
-def score_page(pred: Sequence[Block], doc: Document) -> Record:
+def score_page(pred: Sequence[GoldBlock], doc: GoldPage) -> Record:
     """Every metric of one page's output against its gold, as flat record fields."""
     if doc.gold_kind == "snippets":
         counts = metrics.snippet_counts(list(pred), doc.gold_snippets or {})
@@ -186,11 +186,11 @@ def page_jobs(datasets: Sequence[Dataset], methods: Sequence[str], sample: int |
                 yield PageJob(dataset.name, doc, method)
 
 
-def sampled(dataset: str, docs: Sequence[Document], n: int) -> list[Document]:
+def sampled(dataset: str, docs: Sequence[GoldPage], n: int) -> list[GoldPage]:
     """``n`` of a dataset's pages, spread over its languages (in turn, each language's
     pages in the order of sha256("<dataset>/<id>"), so the draw is fixed and not the
     first pages by name), returned in the dataset's order."""
-    by_lang: dict[str, list[Document]] = defaultdict(list)
+    by_lang: dict[str, list[GoldPage]] = defaultdict(list)
     for doc in sorted(docs, key=lambda d: hashlib.sha256(f"{dataset}/{d.id}".encode()).digest()):
         by_lang[doc.lang].append(doc)
     queues = [by_lang[lang] for lang in sorted(by_lang)]
@@ -257,7 +257,7 @@ def dataset_info(dataset: Dataset) -> dict[str, Any]:
             "digest": digest(dataset.documents), "gold_problems": [list(p) for p in dataset.problems]}
 
 
-def digest(documents: Iterable[Document]) -> str:
+def digest(documents: Iterable[GoldPage]) -> str:
     """SHA-256 over the ids, HTML bytes and gold files of documents: what was scored."""
     h = hashlib.sha256()
     for doc in documents:

@@ -33,7 +33,7 @@ from detourage.errors import DatasetError
 from detourage.parse import DEFAULT_LIMITS
 
 #: a block of cleaned text: (kind, text), kind in {"p", "h", "l"}
-Block = tuple[str, str]
+GoldBlock = tuple[str, str]
 
 BLOCK_KINDS = ("p", "h", "l")
 
@@ -65,7 +65,7 @@ def _content_lines(text: str) -> list[str]:
     return lines
 
 
-def parse_cleaneval(text: str) -> list[Block]:
+def parse_cleaneval(text: str) -> list[GoldBlock]:
     """CleanEval text to blocks; plain text (no marker) gives one "p" block per line.
 
     A line starting with ``<p>``, ``<h>`` or ``<l>`` opens a block; unmarked lines
@@ -76,7 +76,7 @@ def parse_cleaneval(text: str) -> list[Block]:
     lines = _content_lines(text)
     if not any(_MARKER.match(line) for line in lines):
         return [("p", t) for t in map(_collapse, lines) if _COMMENT.sub("", t).strip()]
-    blocks: list[Block] = []
+    blocks: list[GoldBlock] = []
     kind = "p"
     parts: list[str] = []
     for line in lines:
@@ -90,7 +90,7 @@ def parse_cleaneval(text: str) -> list[Block]:
     return [b for b in blocks if _COMMENT.sub("", b[1]).strip()]
 
 
-def format_cleaneval(blocks: Sequence[Block]) -> str:
+def format_cleaneval(blocks: Sequence[GoldBlock]) -> str:
     """Blocks to CleanEval text, one ``<kind> text`` line per non-empty block."""
     lines = []
     for kind, text in blocks:
@@ -105,7 +105,7 @@ def format_cleaneval(blocks: Sequence[Block]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Document:
+class GoldPage:
     """One page of a dataset: where its HTML is, its gold, and its metadata."""
 
     id: str
@@ -113,7 +113,7 @@ class Document:
     gold_path: Path | None
     gold_kind: GoldKind | None
     #: CleanEval gold (gold_kind "cleaneval"), empty otherwise
-    gold_blocks: tuple[Block, ...] = ()
+    gold_blocks: tuple[GoldBlock, ...] = ()
     #: snippet gold {"with": (...), "without": (...)} (gold_kind "snippets")
     gold_snippets: Mapping[str, tuple[str, ...]] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
@@ -142,7 +142,7 @@ class Dataset:
 
     name: str
     path: Path
-    documents: tuple[Document, ...]
+    documents: tuple[GoldPage, ...]
     #: (id, reason) for every page with a gold problem and every dataset-level oddity
     problems: tuple[tuple[str, str], ...]
 
@@ -150,12 +150,12 @@ class Dataset:
         """Number of documents (pages with an HTML file)."""
         return len(self.documents)
 
-    def __iter__(self) -> Iterator[Document]:
+    def __iter__(self) -> Iterator[GoldPage]:
         """The documents, sorted by id."""
         return iter(self.documents)
 
     @property
-    def scorable(self) -> tuple[Document, ...]:
+    def scorable(self) -> tuple[GoldPage, ...]:
         """The documents whose gold can be scored."""
         return tuple(d for d in self.documents if d.scorable)
 
@@ -220,26 +220,26 @@ def _read_meta(path: Path, problems: list[tuple[str, str]]) -> dict[str, dict[st
     return out
 
 
-def _document(doc_id: str, html: Path, gold: list[Path], meta: dict[str, Any] | None) -> Document:
-    """A Document with its gold read strictly."""
+def _document(doc_id: str, html: Path, gold: list[Path], meta: dict[str, Any] | None) -> GoldPage:
+    """A GoldPage with its gold read strictly."""
     meta = meta or {}
     if not gold:
-        return Document(doc_id, html, None, None, meta=meta, gold_problem="missing gold")
+        return GoldPage(doc_id, html, None, None, meta=meta, gold_problem="missing gold")
     if len(gold) > 1:
-        return Document(doc_id, html, None, None, meta=meta,
+        return GoldPage(doc_id, html, None, None, meta=meta,
                         gold_problem="two gold files (.txt and .json)")
     path = gold[0]
     kind: GoldKind = "snippets" if path.suffix == ".json" else "cleaneval"
     try:
         text = _read_utf8(path)
         if kind == "snippets":
-            return Document(doc_id, html, path, kind, gold_snippets=_snippets(text), meta=meta)
+            return GoldPage(doc_id, html, path, kind, gold_snippets=_snippets(text), meta=meta)
         blocks = tuple(parse_cleaneval(text))
         if not blocks:
             raise _GoldProblem("empty gold" + (" (HTML comments only)" if "<!--" in text else ""))
-        return Document(doc_id, html, path, kind, gold_blocks=blocks, meta=meta)
+        return GoldPage(doc_id, html, path, kind, gold_blocks=blocks, meta=meta)
     except _GoldProblem as exc:
-        return Document(doc_id, html, path, kind, meta=meta, gold_problem=str(exc))
+        return GoldPage(doc_id, html, path, kind, meta=meta, gold_problem=str(exc))
 
 
 class _GoldProblem(Exception):
@@ -280,7 +280,7 @@ def _snippets(text: str) -> dict[str, tuple[str, ...]]:
 
 
 __all__ = [
-    "BLOCK_KINDS", "Block", "Dataset", "Document", "GoldKind",
+    "BLOCK_KINDS", "GoldBlock", "Dataset", "GoldPage", "GoldKind",
     "format_cleaneval", "load_dataset", "parse_cleaneval",
 ]
 

@@ -58,12 +58,12 @@ from typing import Protocol
 
 import numpy as np
 
-from detourage.evaluation.gold import BLOCK_KINDS, Block, parse_cleaneval
+from detourage.evaluation.gold import BLOCK_KINDS, GoldBlock, parse_cleaneval
 
 #: what every scoring function takes for a text: blocks, or a string read as CleanEval
 #: text by parse_cleaneval (markers, ``URL:`` line and wrapper dropped; plain text gives
 #: one block per line)
-Text = str | Sequence[Block]
+Text = str | Sequence[GoldBlock]
 
 
 class Mode(str, enum.Enum):
@@ -116,7 +116,7 @@ def char_tokens(text: str) -> list[str]:
     return list(normalize_text(text).replace(" ", ""))
 
 
-def _as_blocks(x: Text) -> Sequence[Block]:
+def _as_blocks(x: Text) -> Sequence[GoldBlock]:
     """Blocks of a string (read by parse_cleaneval), or the given blocks, kinds checked."""
     if isinstance(x, str):
         return parse_cleaneval(x)
@@ -131,7 +131,7 @@ def _blocks_text(x: Text) -> str:
     return "\n".join(t for _, t in _as_blocks(x))
 
 
-def markup_tokens(blocks: Sequence[Block], *, labelled: bool = True) -> list[str]:
+def markup_tokens(blocks: Sequence[GoldBlock], *, labelled: bool = True) -> list[str]:
     """TM tokens: for each block its marker token, then its word tokens."""
     out: list[str] = []
     for kind, text in blocks:
@@ -862,7 +862,7 @@ def summarize_by(
 
 
 __all__ = [
-    "BLOCK_KINDS", "Block", "Counts", "CosinePage", "CosineSummary", "Mode", "PRF",
+    "BLOCK_KINDS", "GoldBlock", "Counts", "CosinePage", "CosineSummary", "Mode", "PRF",
     "Scored", "ShingleCounts", "ShingleSummary", "SnippetCounts", "Summary",
     "char_tokens", "cleaneval_all", "cleaneval_scores", "cosine", "cosine_page",
     "cosine_summary", "markup_tokens", "matched_count", "matching_blocks", "mode_tokens",

@@ -62,7 +62,7 @@ from detourage.corpus import Job, Record, Step, error_record, execute, read_page
 from detourage.settings import Settings
 from detourage.decode import decode
 from detourage.errors import DetourageError
-from detourage.evaluation.gold import Document, load_dataset
+from detourage.evaluation.gold import GoldPage, load_dataset
 from detourage.parse import DEFAULT_LIMITS
 
 Kind = Literal["raw", "cleaneval", "plain"]
@@ -300,7 +300,7 @@ def corpus_stats(
 
 
 def _plan(
-    docs: list[Document], source: Source, method: str | None, timeout: float
+    docs: list[GoldPage], source: Source, method: str | None, timeout: float
 ) -> tuple[list[Record], list[Job], _CountFile | _CountMethod]:
     """(records of pages failed before any work, jobs, the step that counts a job)."""
     if source == "raw":

@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import api, segment
 from ..errors import MissingExtra
-from ..evaluation.gold import Dataset, Document, load_dataset, split_of
+from ..evaluation.gold import Dataset, GoldPage, load_dataset, split_of
 from ..victor import align
 from . import context, features
 from .forest import Forest, Model
@@ -90,7 +90,7 @@ def host_of(url: str | None) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
-def page_data(doc: Document, dataset: str, options: align.Options) -> PageData | None:
+def page_data(doc: GoldPage, dataset: str, options: align.Options) -> PageData | None:
     """Label one page and compute its features; None when it cannot be labelled."""
     labelled = align.label_document(doc, options, dataset=dataset)
     if labelled.page is None or not labelled.labels:
@@ -106,7 +106,7 @@ def page_data(doc: Document, dataset: str, options: align.Options) -> PageData |
                     para.signature)
 
 
-def _job(args: tuple[Document, str, align.Options]) -> PageData | None:
+def _job(args: tuple[GoldPage, str, align.Options]) -> PageData | None:
     return page_data(*args)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..corpus import read_inputs, read_page
 from ..errors import DetourageError, UnknownPage
-from ..evaluation.gold import Dataset, Document, load_dataset
+from ..evaluation.gold import Dataset, GoldPage, load_dataset
 from ..parse import DEFAULT_LIMITS
 
 
@@ -35,7 +35,7 @@ class Entry:
     path: Path
     root: Path
     #: the dataset page (its gold and metadata), None for a page given as a file
-    doc: Document | None = None
+    doc: GoldPage | None = None
     url: str | None = None
 
     @property

@@ -85,8 +85,7 @@ import numpy as np
 
 from ..settings import Settings
 from ..corpus import attempt
-from ..evaluation.gold import Block as GoldBlock
-from ..evaluation.gold import Dataset, Document, load_dataset
+from ..evaluation.gold import Dataset, GoldBlock, GoldPage, load_dataset
 from ..evaluation.metrics import char_tokens, matching_blocks, word_tokens
 from ..evaluation.report import markdown_table
 from ..evaluation.stats import UNSEGMENTED_LANGS
@@ -421,7 +420,7 @@ def _report(stream: Stream, pos: np.ndarray, match: _Match, content: Sequence[bo
 class Labelled(NamedTuple):
     """A dataset page with its labels (page None and labels empty when it failed)."""
 
-    document: Document
+    document: GoldPage
     page: Page | None
     labels: tuple[Label, ...]
     report: Report
@@ -445,7 +444,7 @@ def label_dataset(dataset: Dataset | str | os.PathLike[str],
         yield label_document(doc, options, dataset=ds.name)
 
 
-def label_document(doc: Document, options: Options = Options(), *, dataset: str = "") -> Labelled:
+def label_document(doc: GoldPage, options: Options = Options(), *, dataset: str = "") -> Labelled:
     """Load and label one dataset page, never raising (failures are in the report)."""
     base = Report(id=doc.id, dataset=dataset, lang=doc.lang)
     if not doc.scorable:
@@ -489,7 +488,7 @@ def write_anno_dataset(dataset: Dataset | str | os.PathLike[str], out_dir: str |
     return summarize(reports)
 
 
-def _comment(doc: Document, report: Report, path: Path) -> str:
+def _comment(doc: GoldPage, report: Report, path: Path) -> str:
     """Header comments of a written ``.anno``: the gold and the alignment figures."""
     gold = anno.relative_source(doc.gold_path, path) if doc.gold_path else "?"
     return (f"# gold: {gold}\n"

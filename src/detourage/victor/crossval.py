@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..evaluation import metrics
+from ..evaluation.gold import GoldBlock
 from ..model import Block, Label
 from ..render import MARKERS, units
 from .config import ABLATIONS, Config
 from .crf import Example, Model, train, train_more
 
 #: gold text blocks: (kind, text), kind in p/h/l
-GoldBlock = tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
