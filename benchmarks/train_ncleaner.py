@@ -89,7 +89,7 @@ def nct_pairs(train: dict) -> dict[str, list[GoldPage]]:
     return out
 
 
-def train_nct(nct: dict[str, list[GoldPage]]) -> dict[str, ncleaner.Model]:
+def train_nct(nct: dict[str, list[GoldPage]]) -> dict[str, ncleaner.NCleanerModel]:
     """NCT25 (all pairs), NCT5-all (each language's longest gold) and NCT5-<lang>."""
     longest = [max(docs, key=lambda d: len(gold_text(d))) for docs in nct.values()]
     all25 = [d for docs in nct.values() for d in docs]
@@ -100,7 +100,7 @@ def train_nct(nct: dict[str, list[GoldPage]]) -> dict[str, ncleaner.Model]:
     }
 
 
-def score(model: ncleaner.Model, docs: list[GoldPage]) -> tuple[float, list[float]]:
+def score(model: ncleaner.NCleanerModel, docs: list[GoldPage]) -> tuple[float, list[float]]:
     """Macro TO F1 and label() milliseconds per page."""
     options = {"ncleaner": ncleaner.Options(model=model)}
     f1s, ms = [], []

@@ -132,12 +132,12 @@ def test_the_careful_path_of_corpus_runs_kills_a_stuck_page_into_a_row(tmp_path,
     that has ``timeout`` and ``max_memory``; the killed page's record becomes its row."""
     from detourage.corpusrun import readers, work
 
-    config = work.Config(folder=str(tmp_path), settings=Settings(method="fulltext", timeout=1))
+    config = work.RunConfig(folder=str(tmp_path), settings=Settings(method="fulltext", timeout=1))
     monkeypatch.setattr(work.langid, "identify", lambda text: "en")  # no model to load: a quick test
 
     @dataclass(frozen=True)
     class Rows:
-        config: work.Config
+        config: work.RunConfig
         timeout: float = 1
         max_memory: int = 0
 

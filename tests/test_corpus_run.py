@@ -22,7 +22,7 @@ from click.testing import CliRunner  # noqa: E402
 
 from detourage.cli import main  # noqa: E402
 from detourage.corpus import attempt  # noqa: E402
-from detourage.corpusrun import Config, Request, rows, run, sinks  # noqa: E402
+from detourage.corpusrun import RunConfig, Request, rows, run, sinks  # noqa: E402
 from detourage.corpusrun.plan import RunError, plan  # noqa: E402
 from detourage.corpusrun.readers import warc_record  # noqa: E402
 from detourage.settings import Settings
@@ -64,8 +64,8 @@ def warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def config(folder: Path, method: str = "default", **kw) -> Config:
-    return Config(folder=str(folder), settings=Settings(method=method, timeout=10), **kw)
+def config(folder: Path, method: str = "default", **kw) -> RunConfig:
+    return RunConfig(folder=str(folder), settings=Settings(method=method, timeout=10), **kw)
 
 
 def test_warc_html_responses_become_rows_the_others_reasons(warc: Path, tmp_path: Path) -> None:

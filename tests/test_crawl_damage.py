@@ -22,7 +22,7 @@ pytest.importorskip("py3langid", reason="the corpus extra (py3langid) is not ins
 from click.testing import CliRunner  # noqa: E402
 
 from detourage.cli import main  # noqa: E402
-from detourage.corpusrun import Config, Request, rows, run  # noqa: E402
+from detourage.corpusrun import RunConfig, Request, rows, run  # noqa: E402
 from detourage.corpusrun import readers  # noqa: E402
 from detourage.corpusrun.http import http_body  # noqa: E402
 from detourage.corpusrun.plan import RunError  # noqa: E402
@@ -46,7 +46,7 @@ def accounted(summary) -> None:  # type: ignore[no-untyped-def]
 
 
 def run_of(paths: list[Path], folder: Path, **kw):  # type: ignore[no-untyped-def]
-    summary = run(Request(paths=tuple(map(str, paths)), config=Config(folder=str(folder), settings=Settings(timeout=10)),
+    summary = run(Request(paths=tuple(map(str, paths)), config=RunConfig(folder=str(folder), settings=Settings(timeout=10)),
                           **{"shard_records": 4, **kw}))
     accounted(summary)
     return summary
@@ -226,7 +226,7 @@ def test_a_shard_whose_file_cannot_be_read_is_not_done_and_one_that_shrank_is_da
     from detourage.corpusrun.plan import Shard
     from detourage.corpusrun.work import process_shard
 
-    config = Config(folder=str(tmp_path / "run"), settings=Settings(timeout=10))
+    config = RunConfig(folder=str(tmp_path / "run"), settings=Settings(timeout=10))
     (tmp_path / "run" / "shards").mkdir(parents=True)
     gone = process_shard(Shard(0, "warc", str(tmp_path / "gone.warc.gz"), 0, 3, label="gone.warc.gz"), config)
     assert "gone.warc.gz" in gone["unread"] and not (tmp_path / "run" / "shards" / "part-00000.done").exists()
@@ -276,7 +276,7 @@ def test_a_page_stuck_in_c_code_costs_its_row_not_the_shard(tmp_path: Path, monk
     monkeypatch.setattr(work, "_content", stuck)
     (tmp_path / "s.warc.gz").write_bytes(b"".join(records(0, 5)))
     t0 = time.perf_counter()
-    summary = run(Request(paths=(str(tmp_path / "s.warc.gz"),), config=Config(folder=str(tmp_path / "run"), settings=Settings(timeout=1))))
+    summary = run(Request(paths=(str(tmp_path / "s.warc.gz"),), config=RunConfig(folder=str(tmp_path / "run"), settings=Settings(timeout=1))))
     assert time.perf_counter() - t0 < 30
     accounted(summary)
     assert summary.ok == 4 and dict(summary.failed) == {"limit:time": 1}
@@ -332,7 +332,7 @@ def test_dask_reads_a_damaged_crawl_as_the_local_pool_does(tmp_path: Path) -> No
     summaries = {}
     for name, dask in (("local", None), ("dask", "local:1")):
         summaries[name] = run(Request(paths=(str(tmp_path / "in"),), shard_records=4, dask=dask, workers=1,
-                                      config=Config(folder=str(tmp_path / name), settings=Settings(timeout=10), timings=False)))
+                                      config=RunConfig(folder=str(tmp_path / name), settings=Settings(timeout=10), timings=False)))
         accounted(summaries[name])
     local, dask = summaries["local"], summaries["dask"]
     assert (local.rows, local.ok, local.skipped, local.damaged) == (dask.rows, dask.ok, dask.skipped, dask.damaged)

@@ -33,30 +33,30 @@ def gold(article: list[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def model() -> ncleaner.Model:
+def model() -> ncleaner.NCleanerModel:
     return ncleaner.train([(page(ARTICLE, MENU), gold(ARTICLE))] * 3)
 
 
-def test_training_separates_texts(model: ncleaner.Model) -> None:
+def test_training_separates_texts(model: ncleaner.NCleanerModel) -> None:
     scores = model.scores(["The members of the committee argued about the schools.", "Home | Login"])
     assert scores[0] > 0 > scores[1]
     assert model.provenance["paragraphs"] == {"content": 9, "boilerplate": 12}
 
 
-def test_label_keeps_the_article(model: ncleaner.Model) -> None:
+def test_label_keeps_the_article(model: ncleaner.NCleanerModel) -> None:
     html = page(["The budget debate went on until the members voted on the schools."], MENU)
     labels = ncleaner.label(api.load(html), ncleaner.Options(model=model))
     kept = [b.text for b, lab in zip(api.load(html).blocks, labels.labels) if lab.kept]
     assert kept == ["The budget debate went on until the members voted on the schools."]
 
 
-def test_empty_page(model: ncleaner.Model) -> None:
+def test_empty_page(model: ncleaner.NCleanerModel) -> None:
     labels = ncleaner.label(api.load(""), ncleaner.Options(model=model))
     assert labels.labels == ()
     assert model.scores([]).shape == (0,)
 
 
-def test_probabilities_sum_to_one(model: ncleaner.Model) -> None:
+def test_probabilities_sum_to_one(model: ncleaner.NCleanerModel) -> None:
     tables = model.tables()["content"]
     alphabet = [c for c in model.counts["content"][0] if c != ncleaner.BOUNDARY]
     for context in ("th", "zq", "e "):
@@ -68,16 +68,16 @@ def test_probabilities_sum_to_one(model: ncleaner.Model) -> None:
         assert total == pytest.approx(1.0)
 
 
-def test_save_load_round_trip(model: ncleaner.Model, tmp_path: Path) -> None:
+def test_save_load_round_trip(model: ncleaner.NCleanerModel, tmp_path: Path) -> None:
     path = tmp_path / "m.json.gz"
     model.save(path)
-    again = ncleaner.Model.load(path)
+    again = ncleaner.NCleanerModel.load(path)
     texts = ["The vote was postponed.", "Privacy | Terms", ""]
     assert np.allclose(again.scores(texts), model.scores(texts))
     assert again.provenance["threshold"] == ncleaner.THRESHOLD
     (tmp_path / "bad.json").write_text('{"format": "other"}')
     with pytest.raises(DetourageError):
-        ncleaner.Model.load(tmp_path / "bad.json")
+        ncleaner.NCleanerModel.load(tmp_path / "bad.json")
 
 
 def test_nonlexical_mapping() -> None:

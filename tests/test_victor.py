@@ -19,7 +19,7 @@ from detourage.victor import features, training
 from detourage.errors import ConfigError, ModelError
 from detourage.victor.config import ABLATIONS, Config, default
 from detourage.errors import DetourageError
-from detourage.victor.crf import Example, Model, load_model, train, train_more
+from detourage.victor.crf import Example, CRFModel, load_model, train, train_more
 from detourage.victor.crossval import Sample, assign_folds, crossval, setting_config, table
 
 from conftest import DATASETS
@@ -230,7 +230,7 @@ def material(dataset: Path) -> training.Material:
 
 
 @pytest.fixture(scope="module")
-def model(material: training.Material) -> Model:
+def model(material: training.Material) -> CRFModel:
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples[:16]]
     return train(examples, default(), max_iterations=60)
 
@@ -244,7 +244,7 @@ def test_gather_labels_dataset_pages_from_gold(material: training.Material) -> N
     assert all(r.coverage > 0.99 for r in material.reports)
 
 
-def test_trained_model_cleans_unseen_pages(material: training.Material, model: Model) -> None:
+def test_trained_model_cleans_unseen_pages(material: training.Material, model: CRFModel) -> None:
     for sample in material.samples[16:]:
         predicted = model.tag(sample.blocks)
         accuracy = sum(p is g for p, g in zip(predicted, sample.labels)) / len(predicted)
@@ -252,7 +252,7 @@ def test_trained_model_cleans_unseen_pages(material: training.Material, model: M
 
 
 @pytest.mark.parametrize("compiled", [True, False])
-def test_fast_tagger_equals_crfsuite(material: training.Material, model: Model, compiled: bool,
+def test_fast_tagger_equals_crfsuite(material: training.Material, model: CRFModel, compiled: bool,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     if not compiled:
         monkeypatch.setattr(features, "_compiled", None)
@@ -265,7 +265,7 @@ def test_model_file_round_trip_keeps_configuration(tmp_path: Path, material: tra
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples[:6]]
     trained = train(examples, config, max_iterations=20, provenance={"why": "test"})
     trained.save(tmp_path / "m.zip")
-    loaded = Model.load(tmp_path / "m.zip")
+    loaded = CRFModel.load(tmp_path / "m.zip")
     assert loaded.config.features == config.features
     assert "regexp.url" not in loaded.config.features
     assert loaded.meta["provenance"] == {"why": "test"} and loaded.meta["pages"] == 6
@@ -278,7 +278,7 @@ def test_kept_training_pages_round_trip_and_retraining_equals_training_on_the_un
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
     base = train(examples[:8], default(), max_iterations=30, keep_data=True)
     base.save(tmp_path / "base.zip")
-    loaded = Model.load(tmp_path / "base.zip")
+    loaded = CRFModel.load(tmp_path / "base.zip")
     kept = loaded.training_data()
     assert kept is not None and kept.lengths.tolist() == [len(e.blocks) for e in examples[:8]]
     assert kept.labels == tuple(y for e in examples[:8] for y in e.labels)
@@ -294,9 +294,9 @@ def test_kept_training_pages_round_trip_and_retraining_equals_training_on_the_un
 def test_bad_model_files_are_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "x.zip").write_bytes(b"not a zip")
     with pytest.raises(ModelError, match="not a Victor model"):
-        Model.load(tmp_path / "x.zip")
+        CRFModel.load(tmp_path / "x.zip")
     with pytest.raises(ModelError, match="cannot read"):
-        Model.load(tmp_path / "missing.zip")
+        CRFModel.load(tmp_path / "missing.zip")
 
 
 def test_shipped_model_loads_and_labels_a_page() -> None:
@@ -398,7 +398,7 @@ def test_cli_train_with_a_base_model_adds_its_pages(tmp_path: Path, dataset: Pat
     result = runner.invoke(main, ["train", "victor", str(dataset), "-o", str(genre), "--base", str(base)])
     assert result.exit_code == 0, result.output
     assert f"trained victor on 24 pages + the 10 pages of {base}" in result.output
-    assert Model.load(genre).meta["parameters"]["max_iterations"] == 30
+    assert CRFModel.load(genre).meta["parameters"]["max_iterations"] == 30
     result = runner.invoke(main, ["train", "victor", str(dataset), "-o", str(genre), "--base", str(base),
                                   "--c2", "1"])
     assert result.exit_code == 2 and "--c2: with --base the base model's settings are used" in result.output

@@ -41,12 +41,12 @@ from detourage.evaluation.gold import load_dataset, split_of
 from detourage.render import MARKERS, units
 from detourage.victor import training
 from detourage.victor.config import default
-from detourage.victor.crf import Example, Model, load_model, train, train_more
+from detourage.victor.crf import Example, CRFModel, load_model, train, train_more
 
 NAMES = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
 
 
-def score(model: Model, docs: list) -> float:
+def score(model: CRFModel, docs: list) -> float:
     """Micro TO F1 of a model over pages."""
     sums = metrics.Counts(0, 0, 0)
     for doc in docs:

@@ -2,7 +2,7 @@
 
 The command line builds it from its flags and the library from its arguments; the
 corpus step (:class:`detourage.corpus.Step`), a corpus run's workers
-(:class:`detourage.corpusrun.Config`) and the scorer of ``evaluate``
+(:class:`detourage.corpusrun.RunConfig`) and the scorer of ``evaluate``
 (:class:`detourage.evaluation.evaluate.PageScorer`) each hold it as one field, and load,
 label and render a page through it, so that every road takes a page the same way: the
 same size limits, the same repair, the same method options.

@@ -191,9 +191,9 @@ def _extract(jobs: list[Job], settings: Settings, fmt: str, out: str | None, wor
 
 def _run_config(out: str, to: str, settings: Settings, markdown: bool, html: bool, timings: bool) -> Any:
     """The workers' settings of a corpus run (``--to``)."""
-    from ..corpusrun import Config
+    from ..corpusrun import RunConfig
 
-    return Config(folder=os.path.abspath(out), to=to, settings=settings, markdown=markdown, html=html,
+    return RunConfig(folder=os.path.abspath(out), to=to, settings=settings, markdown=markdown, html=html,
                   timings=timings)
 
 

@@ -15,6 +15,6 @@ See :mod:`.sinks` for the output's columns.
 
 from .executors import Stop
 from .run import Request, RunSummary, rows, run
-from .work import Config
+from .work import RunConfig
 
-__all__ = ["Config", "Request", "RunSummary", "Stop", "rows", "run"]
+__all__ = ["RunConfig", "Request", "RunSummary", "Stop", "rows", "run"]

@@ -34,7 +34,7 @@ import dask
 
 from ..errors import DetourageError, MissingExtra
 from .executors import POLL, Stop
-from .work import Config, warm, worker_setup
+from .work import RunConfig, warm, worker_setup
 
 try:
     from distributed import Client, LocalCluster, NannyPlugin, WorkerPlugin, wait
@@ -64,7 +64,7 @@ class Warm(WorkerPlugin):
 
     name = "detourage-warm"
 
-    def __init__(self, config: Config, local: bool = False) -> None:
+    def __init__(self, config: RunConfig, local: bool = False) -> None:
         self.config = config
         self.local = local
 
@@ -108,7 +108,7 @@ class DaskExecutor:
         #: tasks handed out at a time: one per worker thread, and one more to keep them busy
         self.slots = max(1, sum(w.get("nthreads", 1) for w in info.values())) + 1
 
-    def prepare(self, config: Config) -> None:
+    def prepare(self, config: RunConfig) -> None:
         """Register the plugin that loads ``config``'s models in every worker (again,
         replacing the previous one, when the config changes)."""
         self.client.register_plugin(Warm(config, local=self.cluster is not None))

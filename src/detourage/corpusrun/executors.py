@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from ..bounded import libc_prctl
-from .work import Config, init_worker
+from .work import RunConfig, init_worker
 
 #: seconds the running shards get to end after a stop (the first Ctrl-C)
 GRACE = 3.0
@@ -67,7 +67,7 @@ class Executor(Protocol):
 
     workers: int
 
-    def prepare(self, config: Config) -> None:
+    def prepare(self, config: RunConfig) -> None:
         """Load ``config``'s models in every worker (before the tasks that need them)."""
 
     def map(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
@@ -87,10 +87,10 @@ class LocalPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
-        self.config: Config | None = None
+        self.config: RunConfig | None = None
         self.pool: cf.ProcessPoolExecutor | None = None
 
-    def prepare(self, config: Config) -> None:
+    def prepare(self, config: RunConfig) -> None:
         """The config whose models the next pools' processes load when they start."""
         self.config = config
 

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .http import header_fields, http_body, media_type, response_head
-from .warcfile import Entry, Keep, warc_entries
+from .warcfile import WarcEntry, Keep, warc_entries
 
 #: the content types of the responses cleaned
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -154,7 +154,7 @@ def _is_http(fields: dict[str, str]) -> bool:
     return fields.get("content-type", "").lower().startswith("application/http")
 
 
-def warc_item(entry: Entry, label: str, max_bytes: int) -> Read:
+def warc_item(entry: WarcEntry, label: str, max_bytes: int) -> Read:
     """The page of a WARC entry, or why it is none."""
     if entry.problem:
         return Damage(entry.problem, label, entry.offset, entry.message)

@@ -46,7 +46,7 @@ from typing import Any
 from .. import methods
 from . import executors, langid, plan, sinks, templates
 from .plan import RunError, Shard
-from .work import DAMAGE_LISTED, Config, process_shard
+from .work import DAMAGE_LISTED, RunConfig, process_shard
 
 TEMPLATE_FILE = "template.json.gz"
 
@@ -56,7 +56,7 @@ class Request:
     """What to run: the inputs, the run folder (in ``config``) and how."""
 
     paths: tuple[str, ...]
-    config: Config
+    config: RunConfig
     shard_records: int = 1000
     resume: bool = False
     workers: int = 1
@@ -257,8 +257,8 @@ def _finished(folder: Path) -> set[str]:
     return {p.name[:-len(".done")] for p in (folder / "shards").glob("*.done")}
 
 
-def _with_template(request: Request, config: Config, shards: Sequence[Shard],
-                   executor: executors.Executor) -> Config:
+def _with_template(request: Request, config: RunConfig, shards: Sequence[Shard],
+                   executor: executors.Executor) -> RunConfig:
     """``config`` with the run's site template: fitted now on every shard's pages (in
     parallel, per host), or the one a previous session fitted."""
     from ..site import template as site_template
@@ -274,7 +274,7 @@ def _with_template(request: Request, config: Config, shards: Sequence[Shard],
     return replace(config, settings=settings.with_options(methods.with_template(settings.method, str(path))))
 
 
-def _run_shards(pending: Sequence[Shard], config: Config, executor: executors.Executor,
+def _run_shards(pending: Sequence[Shard], config: RunConfig, executor: executors.Executor,
                 on_shard: Callable[[dict[str, Any]], None] | None,
                 stop: executors.Stop) -> tuple[list[dict[str, Any]], list[str]]:
     """Run the shards: the markers written, and the shards that could not be read.  One

@@ -16,13 +16,13 @@ from typing import Any
 from ..site import template as site_template
 from .executors import Executor
 from .plan import RunError, Shard
-from .work import Config, _counted, shard_items
+from .work import RunConfig, _counted, shard_items
 
 #: pages per task when fitting sites: small sites are fitted together
 PAGES_PER_TASK = 500
 
 
-def summarise_shard(shard: Shard, config: Config, group_by: str) -> tuple[list[tuple[str, Any]], int]:
+def summarise_shard(shard: Shard, config: RunConfig, group_by: str) -> tuple[list[tuple[str, Any]], int]:
     """(site, page summary) of the shard's pages that could be read, and how many could not."""
     step = site_template.Summarise(settings=config.settings, group_by=group_by)
     found, failed = [], 0
@@ -40,7 +40,7 @@ def fit_sites(batch: Sequence[tuple[str, list[Any]]]) -> list[tuple[str, Any]]:
     return [(key, site_template.fit_site(key, pages)) for key, pages in batch]
 
 
-def fit(shards: Sequence[Shard], executor: Executor, config: Config,
+def fit(shards: Sequence[Shard], executor: Executor, config: RunConfig,
         group_by: str = "host") -> tuple[site_template.Template, int]:
     """The template of the pages of ``shards``, and the number of pages not read."""
     summaries: list[tuple[str, Any]] = []

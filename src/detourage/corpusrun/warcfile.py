@@ -1,5 +1,5 @@
 """The WARC scanner of corpus runs: the records of a ``.warc`` or ``.warc.gz`` file, and
-its damaged spans, each an :class:`Entry` with the file offset where a shard may start.
+its damaged spans, each an :class:`WarcEntry` with the file offset where a shard may start.
 
 WARC files are scanned here, not with FastWARC's iterator: a damaged member or a bad
 ``Content-Length`` must not end the file, and FastWARC 2.0.1 stops silently after a record
@@ -11,7 +11,7 @@ The damage an entry reports (its ``problem``) is one of the damage reasons of
 :mod:`.readers`: ``warc:truncated``, ``warc:bad-length``, ``warc:damaged``.  Only as much
 of a record's block is kept as the caller's :data:`Keep` asks for; the rest is read past.
 
-    warc_entries(path, offset, keep) ─▶ Entry (a record, or a damaged span) …
+    warc_entries(path, offset, keep) ─▶ WarcEntry (a record, or a damaged span) …
 """
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ def _stream(handle: IO[bytes], offset: int) -> _Plain:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class WarcEntry:
     """What scanning a WARC file finds, in order: a record, or a damaged span
     (``problem`` set, ``header`` empty).  Every entry counts as one record of the run."""
 
@@ -307,7 +307,7 @@ class Entry:
 Keep = Callable[[bytes, bytes | None], int]
 
 
-def warc_entries(path: str, offset: int = 0, keep: Keep | None = None) -> Iterator[Entry]:
+def warc_entries(path: str, offset: int = 0, keep: Keep | None = None) -> Iterator[WarcEntry]:
     """The entries of a WARC file from ``offset`` (a gzip member or a record start)."""
     with open(path, "rb") as handle:
         yield from _Scan(_stream(handle, offset), keep or _keep_nothing).entries()
@@ -318,7 +318,7 @@ def _keep_nothing(header: bytes, first: bytes | None) -> int:
 
 
 class _Scan:
-    """The WARC records of a stream, one :class:`Entry` each, and its damaged spans.
+    """The WARC records of a stream, one :class:`WarcEntry` each, and its damaged spans.
 
     A record is yielded once the bytes after it are seen, so that the last record of a
     gzip member is marked when the member's checksum fails or the file ends inside it."""
@@ -330,7 +330,7 @@ class _Scan:
         #: the member whose bad end an entry has reported already
         self.reported = -1
 
-    def entries(self) -> Iterator[Entry]:
+    def entries(self) -> Iterator[WarcEntry]:
         stream = self.stream
         while True:
             yield from self._garbage()
@@ -357,12 +357,12 @@ class _Scan:
         self.index += 1
         return stream.member, self.index - 1, stream.fresh()
 
-    def _garbage(self) -> Iterator[Entry]:
+    def _garbage(self) -> Iterator[WarcEntry]:
         while self.stream.garbage:
             offset, size, reason = self.stream.garbage.pop(0)
             what = "a gzip member cut short by the end of the file" if reason == "warc:truncated" \
                 else "no gzip member of a WARC record"
-            yield Entry(offset, 0, False, problem=reason, message=f"{size} bytes at byte {offset}: {what}")
+            yield WarcEntry(offset, 0, False, problem=reason, message=f"{size} bytes at byte {offset}: {what}")
 
     def _skip_blank(self) -> None:
         stream = self.stream
@@ -388,18 +388,18 @@ class _Scan:
             self.reported = stream.members
         return "warc:truncated" if stream.status == "truncated" else "warc:damaged"
 
-    def _member_end(self) -> Entry | None:
+    def _member_end(self) -> WarcEntry | None:
         """A damaged span for a member that ended badly after its last record."""
         stream = self.stream
         if stream.status not in ("truncated", "corrupt") or self.reported == stream.members:
             return None
         offset, index, _ = self._begin()
         what = "the file ends inside it" if stream.status == "truncated" else "its compressed data is corrupt"
-        return Entry(offset, index, False, problem="warc:truncated" if stream.status == "truncated"
+        return WarcEntry(offset, index, False, problem="warc:truncated" if stream.status == "truncated"
                      else "warc:damaged", message=f"the gzip member at byte {stream.member}: {what}, "
                      f"after {stream.base + stream.pos} bytes")
 
-    def _checked(self, entry: Entry) -> Entry:
+    def _checked(self, entry: WarcEntry) -> WarcEntry:
         """The entry, marked when it is the last of a gzip member whose checksum fails or
         that the file ends in."""
         stream = self.stream
@@ -415,22 +415,22 @@ class _Scan:
         return _marked(entry, "warc:truncated", f"the file ends inside the gzip member at byte {stream.member}, "
                        "after this record")
 
-    def _record(self) -> Entry:
+    def _record(self) -> WarcEntry:
         offset, index, start = self._begin()
         line = self._line(256)
         if not _VERSION.fullmatch(line):
             if not line.endswith(b"\n") and not self.stream.fill(1) and _VERSION_START.fullmatch(line):
-                return Entry(offset, index, False, problem=self._member_problem(),
+                return WarcEntry(offset, index, False, problem=self._member_problem(),
                              message=f"a WARC header cut short at {self._at()}")
             skipped = len(line) + self._skip_to_version()
-            return Entry(offset, index, False, problem="warc:damaged",
+            return WarcEntry(offset, index, False, problem="warc:damaged",
                          message=f"{skipped} bytes that are no WARC record at {self._at()}")
         header = bytearray(line)
         while not header.endswith((b"\r\n\r\n", b"\n\n")):
             line = self._line(HEADER_MAX - len(header))
             if not line.endswith(b"\n"):
                 problem = self._member_problem() if not self.stream.fill(1) else "warc:damaged"
-                return Entry(offset, index, start, bytes(header), problem=problem,
+                return WarcEntry(offset, index, start, bytes(header), problem=problem,
                              message=f"a WARC header cut short or over {HEADER_MAX} bytes at {self._at()}")
             header += line
         return self._block(offset, index, start, bytes(header))
@@ -475,20 +475,20 @@ class _Scan:
                 return skipped + keep
         return skipped
 
-    def _block(self, offset: int, index: int, start: bool, header: bytes) -> Entry:
+    def _block(self, offset: int, index: int, start: bool, header: bytes) -> WarcEntry:
         stream = self.stream
         found = _CONTENT_LENGTH.search(header)
         text = found.group(1).strip().decode("latin-1") if found else ""
         if not text.isdigit():
             message = f"Content-Length {text[:20]!r} at {self._at()}"
             self._skip_to_version()
-            return Entry(offset, index, start, header, problem="warc:bad-length", message=message)
+            return WarcEntry(offset, index, start, header, problem="warc:bad-length", message=message)
         length = int(text)
         block_at = stream.where() if not stream.compressed else 0
         block, problem, message = self._read_block(length, header, block_at)
         if not problem:
             problem, message = self._separator(length, block_at)
-        return Entry(offset, index, start, header, block, length, problem, message)
+        return WarcEntry(offset, index, start, header, block, length, problem, message)
 
     def _read_block(self, length: int, header: bytes, block_at: int) -> tuple[bytes, str, str]:
         """The kept bytes of a block of ``length`` bytes (read across members when it spans
@@ -560,5 +560,5 @@ class _Scan:
         return "warc:bad-length", message
 
 
-def _marked(entry: Entry, problem: str, message: str) -> Entry:
-    return Entry(entry.offset, entry.index, entry.start, entry.header, entry.block, entry.length, problem, message)
+def _marked(entry: WarcEntry, problem: str, message: str) -> WarcEntry:
+    return WarcEntry(entry.offset, entry.index, entry.start, entry.header, entry.block, entry.length, problem, message)

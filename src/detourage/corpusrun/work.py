@@ -35,7 +35,7 @@ Row = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Config:
+class RunConfig:
     """Everything a worker needs to turn a shard into its file: picklable, and the same
     for every shard of a run."""
 
@@ -56,7 +56,7 @@ class Config:
         return Path(self.folder) / "shards"
 
 
-def page_row(item: readers.Item, config: Config) -> Row:
+def page_row(item: readers.Item, config: RunConfig) -> Row:
     """The row of one page: what the input says of it, then its content, or why it failed."""
     t0 = time.perf_counter()
     row: Row = {"id": item.id, "source": item.source, "url": item.url, "record_id": item.record_id,
@@ -77,7 +77,7 @@ def _noted(message: str, note: str) -> str:
     return f"{message} ({note})" if note else message
 
 
-def _content(item: readers.Item, config: Config) -> Row:
+def _content(item: readers.Item, config: RunConfig) -> Row:
     settings = config.settings
     page = settings.load(job_bytes(item, settings.limits), url=item.url, headers=item.headers)
     result = settings.run(page)
@@ -92,7 +92,7 @@ def _content(item: readers.Item, config: Config) -> Row:
     return values
 
 
-def shard_items(shard: Shard, config: Config) -> Iterator[readers.Read]:
+def shard_items(shard: Shard, config: RunConfig) -> Iterator[readers.Read]:
     """The pages of a shard, the skip reasons of its other records and its damage: one
     for each of the shard's ``count`` records.  Records the file no longer holds (it
     changed since the run was planned, or it cannot be read past its damage) are damage
@@ -125,7 +125,7 @@ class RowStep:
     in a worker process of its own and kills it past ``timeout`` (a page stuck in C code
     included) or when it needs more than ``max_memory``."""
 
-    config: Config
+    config: RunConfig
 
     @property
     def timeout(self) -> float:
@@ -143,7 +143,7 @@ class RowStep:
 DAMAGE_LISTED = 20
 
 
-def process_shard(shard: Shard, config: Config) -> dict[str, Any]:
+def process_shard(shard: Shard, config: RunConfig) -> dict[str, Any]:
     """Clean the shard's pages into its file and write its marker; the marker.
 
     Every page runs through :func:`detourage.corpus.execute` in a worker process of its
@@ -199,7 +199,7 @@ def _counted(items: Iterator[readers.Read], skipped: collections.Counter[str],
             skipped[got] += 1
 
 
-def _as_row(record: Row, item: readers.Item, config: Config) -> Row:
+def _as_row(record: Row, item: readers.Item, config: RunConfig) -> Row:
     """A row from :func:`detourage.corpus.execute`'s output: a row already, or the error
     record of a page whose process died or was killed (``worker-crashed``, ``limit:time``)."""
     if "method" in record:
@@ -212,7 +212,7 @@ def _as_row(record: Row, item: readers.Item, config: Config) -> Row:
     return row
 
 
-def warm(config: Config) -> None:
+def warm(config: RunConfig) -> None:
     """Load what the method and the language identifier need, once per worker process,
     before the first page: cap the process's memory, then clean a small page."""
     limit_memory(config.settings.max_memory)
@@ -221,7 +221,7 @@ def warm(config: Config) -> None:
              config)
 
 
-def init_worker(config: Config | None, parent: int) -> None:
+def init_worker(config: RunConfig | None, parent: int) -> None:
     """A pool worker's start: it dies with the process that started it and leaves Ctrl-C
     to it, then loads the models (when ``config`` is given)."""
     worker_setup(parent)

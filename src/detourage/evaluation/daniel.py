@@ -133,7 +133,7 @@ class Repeat:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class LexiconMatch:
     """An entry's best score in a document, and the repeat that gave it."""
 
     score: float
@@ -155,7 +155,7 @@ class Detection:
     #: canonical names (lexicon values); None when not relevant
     event: tuple[str, str] | None = None
     #: disease entries by decreasing score
-    diseases: tuple[Match, ...] = ()
+    diseases: tuple[LexiconMatch, ...] = ()
     zones: int = 0
 
 
@@ -428,13 +428,13 @@ def rank_entries(
     options: Options,
     *,
     marked: bool = False,
-) -> list[Match]:
+) -> list[LexiconMatch]:
     """Each entry's best score over the repeats that recur in the article, best first.
 
     Only entries some repeat covers at least the index's floor of are ranked.  ``marked``:
     the article reached DANIEL as ``<p>`` paragraphs (see :func:`detect`).
     """
-    best: dict[str, Match] = {}
+    best: dict[str, LexiconMatch] = {}
     weak = len(zones) == 1
     for repeat in shared_repeats(zones, index):
         # daniel.py@ac1f5d0 exploit_rstr: has_inter (in >= 2 zones and in an entry) or
@@ -447,7 +447,7 @@ def rank_entries(
             ratio = _length_ratio(repeat.text, entry, initial_penalty)
             score = position_score(ratio, distances, in_headline, options.headline_penalty)
             if entry not in best or score > best[entry].score:
-                best[entry] = Match(score, entry, repeat.text, distances)
+                best[entry] = LexiconMatch(score, entry, repeat.text, distances)
     return sorted(best.values(), key=lambda m: (-m.score, m.entry))
 
 

@@ -823,7 +823,7 @@ class PRF:
 
 
 @dataclass(frozen=True, slots=True)
-class Summary:
+class ScoreSummary:
     """Micro and macro P / R / F1 over a set of pages."""
 
     pages: int
@@ -834,22 +834,22 @@ class Summary:
     macro: PRF
 
 
-def summarize(pages: Iterable[Scored]) -> Summary:
+def summarize(pages: Iterable[Scored]) -> ScoreSummary:
     """Micro (summed counts) and macro (mean of page scores) P / R / F1; zeros for no page."""
     pages = list(pages)
     total = Counts(sum(p.matched for p in pages), sum(p.pred for p in pages),
                    sum(p.gold for p in pages))
     n = len(pages)
     if n == 0:
-        return Summary(0, total, PRF(0.0, 0.0, 0.0), PRF(0.0, 0.0, 0.0))
+        return ScoreSummary(0, total, PRF(0.0, 0.0, 0.0), PRF(0.0, 0.0, 0.0))
     macro = PRF(sum(p.precision for p in pages) / n, sum(p.recall for p in pages) / n,
                 sum(p.f1 for p in pages) / n)
-    return Summary(n, total, PRF(total.precision, total.recall, total.f1), macro)
+    return ScoreSummary(n, total, PRF(total.precision, total.recall, total.f1), macro)
 
 
 def summarize_by(
     pages: Iterable[tuple[str, Scored]], *, overall: str = "all"
-) -> dict[str, Summary]:
+) -> dict[str, ScoreSummary]:
     """Summaries per key (e.g. language), sorted by key, plus ``overall`` for all pages."""
     groups: dict[str, list[Scored]] = {}
     everything: list[Scored] = []
@@ -863,7 +863,7 @@ def summarize_by(
 
 __all__ = [
     "BLOCK_KINDS", "GoldBlock", "Counts", "CosinePage", "CosineSummary", "Mode", "PRF",
-    "Scored", "ShingleCounts", "ShingleSummary", "SnippetCounts", "Summary",
+    "Scored", "ShingleCounts", "ShingleSummary", "SnippetCounts", "ScoreSummary",
     "char_tokens", "cleaneval_all", "cleaneval_scores", "cosine", "cosine_page",
     "cosine_summary", "markup_tokens", "matched_count", "matching_blocks", "mode_tokens",
     "normalize_text", "shingle_counts", "shingle_summary", "shingles", "snippet_counts",

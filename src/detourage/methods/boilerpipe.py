@@ -228,7 +228,7 @@ def tag_level(block: Block) -> int:
     return sum(1 for t in block.path if t not in INLINE)
 
 
-class _PathFacts(NamedTuple):
+class _BoilerpipePath(NamedTuple):
     """What Boilerpipe reads of a block's path."""
 
     anchor: bool
@@ -238,24 +238,24 @@ class _PathFacts(NamedTuple):
     level: int
 
 
-def _path_facts(blocks: Sequence[Block]) -> list[_PathFacts]:
-    """Each block's :class:`_PathFacts`, read once per distinct path: blocks share their
+def _path_facts(blocks: Sequence[Block]) -> list[_BoilerpipePath]:
+    """Each block's :class:`_BoilerpipePath`, read once per distinct path: blocks share their
     path tuples, and a path can be hundreds of tags long (40 000 runs 900 elements deep
     took 1.5 s when each block read its path again)."""
-    seen: dict[int, _PathFacts] = {}  # by id of the path (all alive with the blocks)
-    out: list[_PathFacts] = []
+    seen: dict[int, _BoilerpipePath] = {}  # by id of the path (all alive with the blocks)
+    out: list[_BoilerpipePath] = []
     for block in blocks:
         facts = seen.get(id(block.path))
         if facts is None:
             path = block.path
-            facts = seen[id(path)] = _PathFacts(
+            facts = seen[id(path)] = _BoilerpipePath(
                 ANCHOR in path, any(h in path for h in HEADINGS), LIST_ITEM in path,
                 bool(IGNORED) and not IGNORED.isdisjoint(path), tag_level(block))
         out.append(facts)
     return out
 
 
-def _groups(blocks: Sequence[Block], facts: Sequence[_PathFacts]) -> list[list[int]]:
+def _groups(blocks: Sequence[Block], facts: Sequence[_BoilerpipePath]) -> list[list[int]]:
     """The runs of each Boilerpipe text block.  Image alt texts and ``<option>`` texts are
     no text to Boilerpipe: they end a block and belong to none."""
     groups: list[list[int]] = []
@@ -299,7 +299,7 @@ def boilerpipe_blocks(blocks: Sequence[Block], width: int = 80) -> list[TextBloc
     return out
 
 
-def _run(block: Block, facts: _PathFacts) -> Run:
+def _run(block: Block, facts: _BoilerpipePath) -> Run:
     separated = block.space_before or not _SPACING.isdisjoint(block.crossed)
     return block.text, separated, facts.anchor
 

@@ -172,7 +172,7 @@ def make_paragraphs(blocks: Sequence[Block], mode: str = "justext") -> tuple[lis
     owner: list[int | None] = [None] * len(blocks)
     current, parts = Paragraph(), []
     previous: Block | None = None
-    seen: dict[int, _PathFacts] = {}
+    seen: dict[int, _JustextPath] = {}
     for block in blocks:
         if previous is None or _splits(block, previous, mode):
             _close(current, parts, paragraphs)
@@ -208,7 +208,7 @@ def _splits(block: Block, previous: Block, mode: str) -> bool:
     return False
 
 
-class _PathFacts(NamedTuple):
+class _JustextPath(NamedTuple):
     """What jusText reads of a block's path."""
 
     removed: bool
@@ -216,19 +216,19 @@ class _PathFacts(NamedTuple):
     in_select: bool
 
 
-def _path_facts(block: Block, seen: dict[int, _PathFacts]) -> _PathFacts:
-    """The block's :class:`_PathFacts`, read once per distinct path (``seen``, by the id of
+def _path_facts(block: Block, seen: dict[int, _JustextPath]) -> _JustextPath:
+    """The block's :class:`_JustextPath`, read once per distinct path (``seen``, by the id of
     the path: all are alive with the blocks): blocks share their path tuples, and a path
     can be hundreds of tags long."""
     facts = seen.get(id(block.path))
     if facts is None:
         path = block.path
-        facts = seen[id(path)] = _PathFacts(not REMOVED.isdisjoint(path), not HEADINGS.isdisjoint(path),
+        facts = seen[id(path)] = _JustextPath(not REMOVED.isdisjoint(path), not HEADINGS.isdisjoint(path),
                                             "select" in path)
     return facts
 
 
-def _append(paragraph: Paragraph, parts: list[str], block: Block, facts: _PathFacts) -> None:
+def _append(paragraph: Paragraph, parts: list[str], block: Block, facts: _JustextPath) -> None:
     """Add a block with text to the paragraph, its text to ``parts`` (joined once by
     :func:`_close`: adding to a string block by block is quadratic in a paragraph of
     thousands of inline elements)."""

@@ -24,7 +24,7 @@ Choices the seed leaves open:
   file keeps, so the pruned model is still a distribution).
 - **decision**: keep a paragraph when log P_content − log P_boilerplate + prior > 0, the
   prior being log(#content / #boilerplate paragraphs) of the training data (see
-  ``Model.normalise`` for the length normalisation, chosen by measurement).
+  ``NCleanerModel.normalise`` for the length normalisation, chosen by measurement).
 - **training labels**: a paragraph of a training page is content when at least
   ``threshold`` (0.5) of its character 6-grams (lower-cased, whitespace collapsed, a
   space on each side, so short paragraphs must match whole words) occur in the gold text.
@@ -73,9 +73,9 @@ CLASSES = ("content", "boilerplate")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Options:
-    #: a model file written by :meth:`Model.save`, or a :class:`Model` in memory; None
+    #: a model file written by :meth:`NCleanerModel.save`, or a :class:`NCleanerModel` in memory; None
     #: for the shipped model
-    model: str | Path | Model | None = None
+    model: str | Path | NCleanerModel | None = None
     #: with ``model=None``: the shipped non-lexical model (NCNL) instead of NC
     nonlexical: bool = False
 
@@ -83,7 +83,7 @@ class Options:
 def label(page: Page, options: Options = Options()) -> Labels:
     """Group the blocks into paragraphs, score each under both models, keep the winners."""
     model = options.model
-    if not isinstance(model, Model):
+    if not isinstance(model, NCleanerModel):
         model = load_model(model, options.nonlexical)
     blocks = page.blocks
     owner, texts = paragraphs(blocks)
@@ -208,7 +208,7 @@ class Tables:
 
 
 @dataclass(slots=True, eq=False)
-class Model:
+class NCleanerModel:
     """Counts of character n-grams (orders 1..order) for content and boilerplate text."""
 
     order: int
@@ -287,13 +287,13 @@ class Model:
         path.write_bytes(data)
 
     @classmethod
-    def load(cls, path: str | Path) -> Model:
+    def load(cls, path: str | Path) -> NCleanerModel:
         """Read a model written by :meth:`save`."""
         raw = Path(path).read_bytes()
         return cls.from_bytes(raw, Path(path).name)
 
     @classmethod
-    def from_bytes(cls, raw: bytes, name: str) -> Model:
+    def from_bytes(cls, raw: bytes, name: str) -> NCleanerModel:
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
         data = json.loads(raw)
@@ -302,23 +302,23 @@ class Model:
         return cls(data["order"], data["nonlexical"], data["lowercase"], data["normalise"],
                    data["prior"], data["counts"], data.get("provenance", {}), name)
 
-    def pruned(self, min_count: int) -> Model:
+    def pruned(self, min_count: int) -> NCleanerModel:
         """A copy without the n-grams of order ≥ 2 seen fewer than ``min_count`` times."""
         counts = {c: [levels[0]] + [{g: n for g, n in lv.items() if n >= min_count} for lv in levels[1:]]
                   for c, levels in self.counts.items()}
         provenance = {**self.provenance, "pruned_below": min_count}
-        return Model(self.order, self.nonlexical, self.lowercase, self.normalise, self.prior,
+        return NCleanerModel(self.order, self.nonlexical, self.lowercase, self.normalise, self.prior,
                      counts, provenance, self.name)
 
 
 @lru_cache(maxsize=8)
-def load_model(model: str | Path | None = None, nonlexical: bool = False) -> Model:
+def load_model(model: str | Path | None = None, nonlexical: bool = False) -> NCleanerModel:
     """The model an :class:`Options` names, loaded once per distinct value."""
     if model is not None:
-        return Model.load(model)
+        return NCleanerModel.load(model)
     name = NONLEXICAL_MODEL if nonlexical else DEFAULT_MODEL
     raw = resources.files("detourage").joinpath("data", name).read_bytes()
-    return Model.from_bytes(raw, name)
+    return NCleanerModel.from_bytes(raw, name)
 
 
 # --- training ---------------------------------------------------------------------------
@@ -380,7 +380,7 @@ def train(
     normalise: bool = False,
     threshold: float = THRESHOLD,
     provenance: dict[str, Any] | None = None,
-) -> Model:
+) -> NCleanerModel:
     """A model from (raw page, cleaned text) pairs."""
     if not 1 <= order <= MAX_ORDER:
         raise ValueError(f"order must be 1..{MAX_ORDER}, not {order}")
@@ -398,10 +398,10 @@ def train(
     info = {"pages": pages, "paragraphs": {"content": len(content), "boilerplate": len(boilerplate)},
             "threshold": threshold, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             **(provenance or {})}
-    return Model(order, nonlexical, lowercase, normalise, prior, counts, info)
+    return NCleanerModel(order, nonlexical, lowercase, normalise, prior, counts, info)
 
 
-def train_from_paths(pairs: Sequence[tuple[Path, Path]], **kwargs: Any) -> Model:
+def train_from_paths(pairs: Sequence[tuple[Path, Path]], **kwargs: Any) -> NCleanerModel:
     """:func:`train` over (page.html, clean.txt) files; the file names go in the provenance."""
     provenance = kwargs.pop("provenance", {}) or {}
     provenance.setdefault("pairs", [[str(h), str(g)] for h, g in pairs])

@@ -129,10 +129,10 @@ def label(page: Page, options: Options = Options()) -> Labels:
 
 
 def _match(page: Page, texts: Sequence[content.BlockText], site: str,
-           template: str | None) -> site_template.Match:
+           template: str | None) -> site_template.TemplateMatch:
     """The page's reference in the template file, or why there is none."""
     if template is None:
-        return site_template.Match(None, site, reason="no template given")
+        return site_template.TemplateMatch(None, site, reason="no template given")
     return site_template.reference_for(load_template(template), site,
                                        site_template.probe(page, texts), page.tree)
 

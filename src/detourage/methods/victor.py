@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import Labels, Page
-from ..victor.crf import Model, load_model
+from ..victor.crf import CRFModel, load_model
 
 NAME = "victor"
 SEED = "003"
@@ -23,15 +23,15 @@ DESCRIPTION = "Victor (seed 003): a linear-chain CRF labels every block (trainab
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Options:
-    #: a model file written by ``detourage train victor``, or a :class:`Model` in memory;
+    #: a model file written by ``detourage train victor``, or a :class:`CRFModel` in memory;
     #: None for the shipped model
-    model: str | Path | Model | None = None
+    model: str | Path | CRFModel | None = None
 
 
 def label(page: Page, options: Options = Options()) -> Labels:
     """Compute the features of every block and let the CRF label the sequence."""
     model = options.model
-    if not isinstance(model, Model):
+    if not isinstance(model, CRFModel):
         model = load_model(None if model is None else str(model))
     labels = model.tag(page.blocks)
     return Labels(NAME, labels, {"model": model.meta.get("name", "victor")})

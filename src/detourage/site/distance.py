@@ -250,7 +250,7 @@ def _keyroots(leftmost: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, slots=True)
-class _Columns:
+class _ForestColumns:
     """Every key-root forest of the second tree side by side, one column per prefix.
 
     A segment is one key root k: a column for the empty forest, then one per node from
@@ -266,8 +266,8 @@ class _Columns:
     levels: tuple[np.ndarray, ...]  # columns grouped by key-root nesting level
 
 
-def _columns(leftmost: np.ndarray, n1: int) -> _Columns:
-    """Lay out tree 2's key-root forests (see :class:`_Columns`)."""
+def _columns(leftmost: np.ndarray, n1: int) -> _ForestColumns:
+    """Lay out tree 2's key-root forests (see :class:`_ForestColumns`)."""
     roots = _keyroots(leftmost)
     level_of = np.full(len(leftmost), -1, dtype=np.int64)
     parts: list[list[np.ndarray]] = [[] for _ in range(7)]
@@ -290,7 +290,7 @@ def _columns(leftmost: np.ndarray, n1: int) -> _Columns:
     offset = (len(roots) - segment).astype(np.int64) * (2 * (n1 + len(leftmost)) + 4)
     col_level = np.asarray(seg_level)[segment]
     levels = tuple(np.flatnonzero(col_level == lev) for lev in range(max(seg_level) + 1))
-    return _Columns(node, start, full, before, local, offset, levels)
+    return _ForestColumns(node, start, full, before, local, offset, levels)
 
 
 def _scan(y: np.ndarray, local: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -300,7 +300,7 @@ def _scan(y: np.ndarray, local: np.ndarray, offset: np.ndarray) -> np.ndarray:
     return running
 
 
-def _row(fd: np.ndarray, r: int, rl: int, td_row: np.ndarray, cols: _Columns) -> None:
+def _row(fd: np.ndarray, r: int, rl: int, td_row: np.ndarray, cols: _ForestColumns) -> None:
     """Forest distances of a prefix ending in a node whose subtree is not a whole prefix."""
     diag = fd[rl, cols.before] + td_row[cols.node]
     y = np.minimum(fd[r - 1] + 1, diag)
@@ -309,7 +309,7 @@ def _row(fd: np.ndarray, r: int, rl: int, td_row: np.ndarray, cols: _Columns) ->
 
 
 def _full_row(fd: np.ndarray, r: int, td_row: np.ndarray, costs: np.ndarray,
-              cols: _Columns) -> None:
+              cols: _ForestColumns) -> None:
     """Forest distances of a whole-tree prefix; fills this row of tree distances as it goes.
 
     Segments nested deeper are done first: a shallower one reads their tree distances.

@@ -212,7 +212,7 @@ class Template:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class TemplateMatch:
     """The outcome of :func:`reference_for` for one page."""
 
     reference: Reference | None
@@ -276,36 +276,36 @@ def fit_site(key: str, pages: Sequence[PageSummary], *, method: site_cluster.Met
 
 
 def reference_for(template: Template, site: str, summary: PageSummary,
-                  tree: Any = None) -> Match:
+                  tree: Any = None) -> TemplateMatch:
     """The reference a page is compared with, or why there is none.  A template fitted
     with every page in one group (site key :data:`ALL`) serves every site.  A summary
     without signature (:func:`probe`) gets one from ``tree`` when it is needed."""
     entry = template.sites.get(site) or template.sites.get(ALL)
     if entry is None:
-        return Match(None, site, reason="unknown site")
+        return TemplateMatch(None, site, reason="unknown site")
     for c, cl in enumerate(entry.clusters):
         if summary.fingerprint in cl.members:
             own = frozenset(cl.own.get(summary.fingerprint, summary.pairs))
             pivot = cl.second if summary.fingerprint in cl.pivot_copies else cl.pivot
-            return Match(Reference(cl.recurring, pivot, own, cl.groups - 1), site, c, 0.0)
+            return TemplateMatch(Reference(cl.recurring, pivot, own, cl.groups - 1), site, c, 0.0)
     if summary.fingerprint in entry.outliers:
-        return Match(None, site, reason="outlier" if entry.pages > 1 else "single page")
+        return TemplateMatch(None, site, reason="outlier" if entry.pages > 1 else "single page")
     if not entry.clusters:
-        return Match(None, site, reason="single page")
+        return TemplateMatch(None, site, reason="single page")
     # the template whose common text the page holds most; enough of it is a match
     shares = [len(summary.pairs & cl.core) / len(cl.core) if cl.core else 0.0 for cl in entry.clusters]
     best = int(np.argmax(shares))
     if shares[best] >= CORE_SHARE:
         cl = entry.clusters[best]
-        return Match(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, None, share=shares[best])
+        return TemplateMatch(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, None, share=shares[best])
     # otherwise the nearest template by structure, if within its radius
     signature = summary.signature if summary.signature is not None else site_distance.signature(tree)
     dists = [site_distance.distance(signature, cl.signature) for cl in entry.clusters]
     best = int(np.argmin(dists))
     cl = entry.clusters[best]
     if dists[best] > cl.radius * RADIUS_SLACK + RADIUS_MARGIN:
-        return Match(None, site, best, dists[best], reason="no comparable template", share=shares[best])
-    return Match(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, dists[best], share=shares[best])
+        return TemplateMatch(None, site, best, dists[best], reason="no comparable template", share=shares[best])
+    return TemplateMatch(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, dists[best], share=shares[best])
 
 
 # --------------------------------------------------------------------- fitting many pages

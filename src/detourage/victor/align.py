@@ -469,7 +469,7 @@ def label_document(doc: GoldPage, options: Options = Options(), *, dataset: str 
 
 
 def write_anno_dataset(dataset: Dataset | str | os.PathLike[str], out_dir: str | os.PathLike[str],
-                       options: Options = Options()) -> Summary:
+                       options: Options = Options()) -> AlignmentSummary:
     """Write ``<id>.anno`` for every page of a dataset that could be labelled, each with a
     ``# source:`` line pointing at the dataset's page and its alignment figures as
     comments; returns the summary of all pages (failed ones included)."""
@@ -502,7 +502,7 @@ def _comment(doc: GoldPage, report: Report, path: Path) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Summary:
+class AlignmentSummary:
     """Alignment figures over pages: sums, and means of the per-page shares."""
 
     pages: int = 0
@@ -555,13 +555,13 @@ _SUMMED = ("gold_tokens", "matched_tokens", "covered_tokens", "blocks", "token_b
            "content_matched")
 
 
-def summarize(reports: Iterable[Report]) -> Summary:
+def summarize(reports: Iterable[Report]) -> AlignmentSummary:
     """Sums and per-page means over the pages that aligned; failures counted by reason."""
     reports = list(reports)
     ok = [r for r in reports if r.ok]
     n = len(ok)
     sums = {name: sum(getattr(r, name) for r in ok) for name in _SUMMED}
-    return Summary(
+    return AlignmentSummary(
         pages=n,
         failed=len(reports) - n,
         low_coverage=sum(1 for r in ok if r.coverage < LOW_COVERAGE),
@@ -605,7 +605,7 @@ def _row_order(item: tuple[tuple[str, str | None], list[Report]]) -> tuple[str, 
     return dataset, lang is None, lang or ""
 
 
-def _row(dataset: str, lang: str, s: Summary) -> list[str]:
+def _row(dataset: str, lang: str, s: AlignmentSummary) -> list[str]:
     """One row of :func:`format_report`."""
     ms = 1000 * s.seconds / (s.pages + s.failed) if s.pages + s.failed else 0.0
     return [dataset, lang, str(s.pages), str(s.failed), str(s.low_coverage),
@@ -617,7 +617,7 @@ def _row(dataset: str, lang: str, s: Summary) -> list[str]:
 
 __all__ = [
     "BUCKETS", "CHAR_LANGUAGES", "LOW_COVERAGE", "STRUCTURED_SHARE", "Labelled", "Options",
-    "Report", "Stream", "Summary",
+    "Report", "Stream", "AlignmentSummary",
     "block_stream", "dataset_kinds", "format_report", "gold_stream", "label_dataset",
     "label_document", "label_page", "summarize", "write_anno_dataset",
 ]

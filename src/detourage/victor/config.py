@@ -58,7 +58,7 @@ _LINE = re.compile(r"\s*([\w.-]+)\s*:\s?(.*)$")
 
 
 @dataclass(frozen=True)
-class Template:
+class FeatureTemplate:
     """Features (names or ``prefix*`` globs) taken at the given block offsets."""
 
     patterns: tuple[str, ...]
@@ -155,11 +155,11 @@ class Config:
         names = list(self.get("crf-features"))
         if self.value("use-extra", "no") == "yes":
             names += self.get("crf-extra")
-        off = Template(self.disabled, (0,))
+        off = FeatureTemplate(self.disabled, (0,))
         return tuple(f for f in dict.fromkeys(names) if not off.matches(f))
 
     @cached_property
-    def templates(self) -> tuple[Template, ...]:
+    def templates(self) -> tuple[FeatureTemplate, ...]:
         out = []
         for line in _template_lines(self.text):
             tokens = line.split()
@@ -167,8 +167,8 @@ class Config:
             patterns = tuple(t for t in tokens if not re.fullmatch(r"[+-]?\d+", t))
             if not offsets or not patterns:
                 raise ConfigError(f"crf-template needs features and offsets: {line!r}")
-            out.append(Template(patterns, offsets))
-        return tuple(out) or (Template(("*",), (0,)),)
+            out.append(FeatureTemplate(patterns, offsets))
+        return tuple(out) or (FeatureTemplate(("*",), (0,)),)
 
     def bins(self, feature: str) -> tuple[str, tuple[float, ...] | int]:
         """How ``feature`` is discretised: ``("values", thresholds)``, ``("scale", n)`` or

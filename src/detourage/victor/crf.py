@@ -44,7 +44,7 @@ LABELS = {label.value: label for label in Label}
 
 
 @dataclass
-class Model:
+class CRFModel:
     """A trained CRF with its configuration; :meth:`tag` labels a page's blocks."""
 
     config: Config
@@ -92,7 +92,7 @@ class Model:
                 z.writestr("training.npz.xz", packed, compress_type=zipfile.ZIP_STORED)
 
     @classmethod
-    def load(cls, path: str | Path) -> Model:
+    def load(cls, path: str | Path) -> CRFModel:
         try:
             raw = Path(path).read_bytes()
         except OSError as exc:
@@ -100,7 +100,7 @@ class Model:
         return cls.from_bytes(raw, str(path))
 
     @classmethod
-    def from_bytes(cls, raw: bytes, name: str) -> Model:
+    def from_bytes(cls, raw: bytes, name: str) -> CRFModel:
         try:
             with zipfile.ZipFile(io.BytesIO(raw)) as z:
                 meta = json.loads(z.read("meta.json"))
@@ -276,7 +276,7 @@ class Example:
 def train(examples: Iterable[Example], config: Config, *, c1: float | None = None,
           c2: float | None = None, max_iterations: int | None = None,
           provenance: dict[str, Any] | None = None, verbose: bool = False,
-          keep_data: bool = False, base: Model | None = None) -> Model:
+          keep_data: bool = False, base: CRFModel | None = None) -> CRFModel:
     """L-BFGS training on labelled pages; parameters default to the configuration's.
 
     ``keep_data`` stores the training pages in the model (:class:`TrainingData`);
@@ -326,11 +326,11 @@ def train(examples: Iterable[Example], config: Config, *, c1: float | None = Non
             "provenance": provenance or {}}
     if base is not None:
         meta["base"] = {"name": base.meta.get("name", "model"), "pages": len(kept.lengths)}  # type: ignore[union-attr]
-    return Model(config, crf, meta, TrainingData.of(matrices, labels) if keep_data else None)
+    return CRFModel(config, crf, meta, TrainingData.of(matrices, labels) if keep_data else None)
 
 
-def train_more(base: Model, examples: Iterable[Example], *, keep_data: bool = False,
-               provenance: dict[str, Any] | None = None, verbose: bool = False) -> Model:
+def train_more(base: CRFModel, examples: Iterable[Example], *, keep_data: bool = False,
+               provenance: dict[str, Any] | None = None, verbose: bool = False) -> CRFModel:
     """The base model retrained on its own training pages plus ``examples`` ("train for your
     genre" on top of the shipped model): same configuration and CRF parameters as the base."""
     params = base.meta.get("parameters", {})
@@ -351,12 +351,12 @@ def _fit(trainer: pycrfsuite.Trainer) -> bytes:
 
 
 @lru_cache(maxsize=8)
-def load_model(path: str | None = None) -> Model:
+def load_model(path: str | None = None) -> CRFModel:
     """A model file, or the shipped default (``data/victor-default.zip``), loaded once."""
     if path is not None:
-        return Model.load(path)
+        return CRFModel.load(path)
     raw = model_bytes(DEFAULT_MODEL, "Victor model", "python benchmarks/train_victor.py --write", ModelError)
-    return Model.from_bytes(raw, DEFAULT_MODEL)
+    return CRFModel.from_bytes(raw, DEFAULT_MODEL)
 
 
 DEFAULT_MODEL = "victor-default.zip"

@@ -37,7 +37,7 @@ from ..evaluation.gold import GoldBlock
 from ..model import Block, Label
 from ..render import MARKERS, units
 from .config import ABLATIONS, Config
-from .crf import Example, Model, train, train_more
+from .crf import Example, CRFModel, train, train_more
 
 #: gold text blocks: (kind, text), kind in p/h/l
 
@@ -55,7 +55,7 @@ class Sample:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class FoldOutcome:
     """One held-out page under one setting."""
 
     setting: str
@@ -98,8 +98,8 @@ BASE_SETTINGS = ("base", "base+pages")
 
 def crossval(samples: Sequence[Sample], config: Config, *, folds: int = 6, seed: int = 0,
              settings: Sequence[str] = ("none",), workers: int = 1,
-             train_options: dict[str, Any] | None = None, base: Model | None = None,
-             progress: Callable[[str], None] | None = None) -> list[Outcome]:
+             train_options: dict[str, Any] | None = None, base: CRFModel | None = None,
+             progress: Callable[[str], None] | None = None) -> list[FoldOutcome]:
     """Every page scored once per setting (an ablation name of :data:`ABLATIONS`, or
     ``without:feature,feature``) by a model trained on the other folds; with ``base``, by
     the base model and by the base retrained with the other folds (:data:`BASE_SETTINGS`).
@@ -114,9 +114,9 @@ def crossval(samples: Sequence[Sample], config: Config, *, folds: int = 6, seed:
         jobs = [(base.config, s, f) for s in BASE_SETTINGS for f in range(folds)]
     else:
         jobs = [(setting_config(config, s), s, f) for s in settings for f in range(folds)]
-    results: dict[int, list[Outcome]] = {}
+    results: dict[int, list[FoldOutcome]] = {}
 
-    def done(index: int, outcomes: list[Outcome], seconds: float) -> None:
+    def done(index: int, outcomes: list[FoldOutcome], seconds: float) -> None:
         results[index] = outcomes
         if progress is not None:
             progress(f"fold {jobs[index][2] + 1}/{folds} of {jobs[index][1]}: {len(outcomes)} pages in "
@@ -146,13 +146,13 @@ def setting_config(config: Config, setting: str) -> Config:
     return config.without(*off)
 
 
-def _run_fold(config: Config, setting: str, fold: int) -> tuple[list[Outcome], float]:
+def _run_fold(config: Config, setting: str, fold: int) -> tuple[list[FoldOutcome], float]:
     """The outcomes of one fold under one setting, and the seconds it took."""
     start = time.perf_counter()
     samples: Sequence[Sample] = _STATE["samples"]
     fold_of: list[int] = _STATE["fold_of"]
     examples = (Example(s.blocks, s.labels, s.name) for s, f in zip(samples, fold_of) if f != fold)
-    base: Model | None = _STATE["base"]
+    base: CRFModel | None = _STATE["base"]
     if base is None:
         model = train(examples, config, **_STATE["train_options"])
     else:
@@ -161,7 +161,7 @@ def _run_fold(config: Config, setting: str, fold: int) -> tuple[list[Outcome], f
             time.perf_counter() - start)
 
 
-def score(setting: str, fold: int, sample: Sample, predicted: Sequence[Label]) -> Outcome:
+def score(setting: str, fold: int, sample: Sample, predicted: Sequence[Label]) -> FoldOutcome:
     """Labelling accuracy and cleaning counts of one page."""
     correct = sum(p is g for p, g in zip(predicted, sample.labels))
     cn = sum(p.kept == g.kept for p, g in zip(predicted, sample.labels))
@@ -169,22 +169,22 @@ def score(setting: str, fold: int, sample: Sample, predicted: Sequence[Label]) -
     gold = list(sample.gold)
     to = metrics.cleaneval_scores(pred, gold, metrics.Mode.TO)
     tm = metrics.cleaneval_scores(pred, gold, metrics.Mode.TM)
-    return Outcome(setting, sample.name, sample.dataset, sample.lang, fold, len(sample.blocks),
+    return FoldOutcome(setting, sample.name, sample.dataset, sample.lang, fold, len(sample.blocks),
                    correct, cn, (to.matched, to.pred, to.gold), (tm.matched, tm.pred, tm.gold))
 
 
 # --------------------------------------------------------------------------- tables
 
 
-def table(outcomes: Iterable[Outcome], by: Sequence[str] = ("setting", "dataset")) -> list[dict[str, Any]]:
-    """Rows of accuracy and cleaning scores grouped by ``by`` (Outcome fields)."""
-    groups: dict[tuple, list[Outcome]] = defaultdict(list)
+def table(outcomes: Iterable[FoldOutcome], by: Sequence[str] = ("setting", "dataset")) -> list[dict[str, Any]]:
+    """Rows of accuracy and cleaning scores grouped by ``by`` (FoldOutcome fields)."""
+    groups: dict[tuple, list[FoldOutcome]] = defaultdict(list)
     for o in outcomes:
         groups[tuple(getattr(o, f) for f in by)].append(o)
     return [{**dict(zip(by, key)), **_row(items)} for key, items in sorted(groups.items())]
 
 
-def _row(items: list[Outcome]) -> dict[str, Any]:
+def _row(items: list[FoldOutcome]) -> dict[str, Any]:
     blocks = sum(o.blocks for o in items) or 1
     row: dict[str, Any] = {"pages": len(items), "blocks": blocks,
                            "acc_full": 100 * sum(o.correct for o in items) / blocks,
