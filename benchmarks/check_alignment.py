@@ -4,7 +4,7 @@ For each scorable page of each dataset under ``--datasets`` and each scoring mod
 prediction is (a) the raw text of the page (``lxml.html.fromstring(bytes).text_content()``,
 one "p" block per line) and (b) a seeded perturbation of the gold (blocks dropped,
 duplicated, swapped, relabelled, edited; boilerplate blocks inserted).  Both
-``detourage.evaluation.metrics.matching_blocks`` and
+``detourage.gold.text.matching_blocks`` and
 ``difflib.SequenceMatcher(None, pred, gold, autojunk=False).get_matching_blocks()`` run;
 the script reports whether the blocks are identical, the largest absolute difference of
 P, R and F1 per page, and the times.  Any difference makes the exit status 1.
@@ -34,8 +34,9 @@ from typing import Any
 import lxml.html
 
 import _common
-from detourage.evaluation.gold import GoldBlock, load_dataset
-from detourage.evaluation.metrics import Counts, Mode, matching_blocks, mode_tokens
+from detourage.gold import GoldBlock, load_dataset
+from detourage.evaluation.metrics import Counts, Mode, mode_tokens
+from detourage.gold.text import matching_blocks
 
 NOISE = ["Home", "|", "News", "|", "Contact", "Share", "this", "article", "©", "2012", "the", "of"]
 

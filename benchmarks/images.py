@@ -31,7 +31,7 @@ from pathlib import Path
 
 import _common
 import detourage
-from detourage.evaluation.gold import GoldPage, load_dataset
+from detourage.gold import GoldPage, load_dataset
 
 DATASETS = ("datasets/cleaneval-en-dev", "datasets/cleanportaleval", "datasets/daniel", "datasets/l3s-gn1",
             "datasets-extra/wcxb-dev")

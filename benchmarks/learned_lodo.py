@@ -43,7 +43,7 @@ import numpy as np
 
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
-from detourage.evaluation.gold import Dataset, GoldPage, load_dataset
+from detourage.gold import Dataset, GoldPage, load_dataset
 from detourage.learned import train
 from detourage.learned.forest import Model
 from detourage.methods.learned import Options as LearnedOptions

@@ -41,7 +41,7 @@ import _common
 from detourage.api import load
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import score_page
-from detourage.evaluation.gold import GoldPage, load_dataset
+from detourage.gold import GoldPage, load_dataset
 from detourage.methods import peers
 from detourage.model import Labels, Result
 from detourage.methods.common import label_paragraphs

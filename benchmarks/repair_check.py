@@ -46,8 +46,8 @@ from decode_check import find_hits, reference_text, visible
 from detourage.api import load, run
 from detourage.decode import decode, repair, text_fixer
 from detourage.evaluation.evaluate import score_page
-from detourage.evaluation.gold import GoldPage, load_dataset
-from detourage.evaluation.stats import UNSEGMENTED_LANGS
+from detourage.gold import GoldPage, load_dataset
+from detourage.gold.text import UNSEGMENTED_LANGS
 from detourage.render import MARKERS as UNIT_MARKERS, render
 
 SAME = 0.001  # an F1 change smaller than this is "same"

@@ -47,7 +47,7 @@ from detourage import methods as registry
 from detourage.corpus import Job, execute
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageJob, PageScorer
-from detourage.evaluation.gold import GoldPage, load_dataset
+from detourage.gold import GoldPage, load_dataset
 from detourage.learned.forest import Model, load_model
 from detourage.methods import learned
 from detourage.site import template as site_template

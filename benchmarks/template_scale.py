@@ -39,7 +39,7 @@ from lxml import html as lxml_html
 import _common
 from detourage.api import load, run
 from detourage.corpus import Job, Step, execute
-from detourage.evaluation.gold import load_dataset
+from detourage.gold import load_dataset
 from detourage.methods import with_template
 from detourage.site import template as site_template
 from detourage.settings import Settings

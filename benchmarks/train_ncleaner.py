@@ -35,7 +35,7 @@ from pathlib import Path
 import _common
 from detourage.api import load, run
 from detourage.evaluation import metrics
-from detourage.evaluation.gold import GoldPage, load_dataset, split_of
+from detourage.gold import GoldPage, load_dataset, split_of
 from detourage.methods import ncleaner
 from detourage.render import MARKERS
 
@@ -46,7 +46,7 @@ LANGS = ("en", "zh", "el", "pl", "ru")
 
 
 def bucket(dataset: str, doc: GoldPage) -> bool:
-    """True for the training split (:func:`detourage.evaluation.gold.split_of`)."""
+    """True for the training split (:func:`detourage.gold.split_of`)."""
     return split_of(dataset, doc.id) == "train"
 
 

@@ -3,9 +3,9 @@
     python benchmarks/train_victor.py [--datasets ../shared/datasets] [--write] [--out FILE]
 
 **Training set**: every scorable page of the *training* half of the fixed split
-(:func:`detourage.evaluation.gold.split_of`: first byte of sha256("<dataset>/<id>")
+(:func:`detourage.gold.split_of`: first byte of sha256("<dataset>/<id>")
 even) of the four shared datasets — CleanEval-EN dev, CleanPortalEval, DANIEL (el, en,
-pl, ru, zh), L3S-GN1 — labelled from their gold by :mod:`detourage.victor.align`
+pl, ru, zh), L3S-GN1 — labelled from their gold by :mod:`detourage.gold.align`
 (threshold 0.5).  The *held-out* half is what the model may be scored on:
 ``detourage evaluate DATASETS -m victor --split held-out``.
 
@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 
 import _common
-from detourage.victor import align, training
+from detourage.gold import align
+from detourage.victor import training
 from detourage.victor.config import default
 from detourage.victor.crf import DEFAULT_MODEL, Example, train
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from detourage.evaluation.evaluate import Evaluation, PageScorer, digest, evaluate
-from detourage.evaluation.gold import load_dataset
+from detourage.gold import load_dataset
 from detourage.settings import Settings
 
 PAGES = 10

@@ -255,7 +255,7 @@ def test_empty_pages(html):
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared datasets not available (/work/shared)")
 def test_real_pages_smoke():
-    from detourage.evaluation.gold import load_dataset
+    from detourage.gold import load_dataset
 
     for folder in sorted(p for p in SHARED.iterdir() if p.is_dir()):
         for doc in load_dataset(folder).documents[:3]:

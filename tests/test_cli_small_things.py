@@ -10,7 +10,7 @@ from detourage.cli import main
 from detourage.corpus import Step, Job
 from detourage.errors import LimitExceeded
 from detourage.evaluation.stats import WORD_NOTE
-from detourage.victor.align import format_report
+from detourage.gold.align import format_report
 from detourage.settings import Settings
 
 PAGE = b"<html><body><h1>Title</h1><p>Some body text.</p></body></html>"

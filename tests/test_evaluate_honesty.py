@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from detourage.cli import main
 from detourage.evaluation.evaluate import page_jobs, sampled, training_notes
-from detourage.evaluation.gold import load_dataset, split_of
+from detourage.gold import load_dataset, split_of
 from detourage.settings import Settings
 
 SHARED = Path("/work/shared/datasets")

@@ -1,4 +1,4 @@
-"""Tests of detourage.evaluation.gold: CleanEval text parsing and strict dataset reading."""
+"""Tests of detourage.gold: CleanEval text parsing and strict dataset reading."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from detourage.errors import DatasetError
-from detourage.evaluation.gold import format_cleaneval, load_dataset, parse_cleaneval
+from detourage.gold import format_cleaneval, load_dataset, parse_cleaneval
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DATASETS = SHARED / "datasets"
@@ -218,7 +218,7 @@ def test_daniel_loads_fast():
 
 def test_split_is_fixed_and_evaluate_keeps_one_half(tmp_path):
     from detourage.evaluation.evaluate import page_jobs
-    from detourage.evaluation.gold import split_of
+    from detourage.gold import split_of
 
     ids = [f"p{i}" for i in range(40)]
     ds = load_dataset(make_dataset(tmp_path / "toy", {f"{i}.txt": b"<p> text" for i in ids}, ids, None))

@@ -11,24 +11,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from detourage.evaluation import metrics as m
+from detourage.gold import text as gold_text
+from detourage.gold.text import char_tokens, matched_count, matching_blocks, normalize_text, word_tokens
 from detourage.evaluation.metrics import (
     Counts,
     PRF,
     Mode,
     ShingleCounts,
     SnippetCounts,
-    char_tokens,
     cleaneval_all,
     cleaneval_scores,
     cosine,
     cosine_page,
     cosine_summary,
     markup_tokens,
-    matched_count,
-    matching_blocks,
     mode_tokens,
-    normalize_text,
     shingle_counts,
     shingle_difference,
     shingle_summary,
@@ -36,7 +33,6 @@ from detourage.evaluation.metrics import (
     snippet_counts,
     summarize,
     summarize_by,
-    word_tokens,
 )
 
 
@@ -72,7 +68,7 @@ def test_char_tokens_drop_spaces_keep_punctuation():
 
 
 def test_no_punctuation_above_scan_limit():
-    above = (c for c in range(m._PUNCT_SCAN_LIMIT, sys.maxunicode + 1))
+    above = (c for c in range(gold_text._PUNCT_SCAN_LIMIT, sys.maxunicode + 1))
     assert not any(unicodedata.category(chr(c)).startswith("P") for c in above)
 
 
@@ -151,7 +147,7 @@ def test_autojunk_reproduces_difflib_defaults():
 
 @pytest.mark.parametrize("direct", [20_000, -1], ids=["difflib-path", "aligner-path"])
 def test_difflib_documented_examples(direct, monkeypatch):
-    monkeypatch.setattr(m, "_DIFFLIB_PAIRS", direct)
+    monkeypatch.setattr(gold_text, "_DIFFLIB_PAIRS", direct)
     assert matching_blocks("abxcd", "abcd") == [(0, 0, 2), (3, 2, 2), (5, 4, 0)]
     assert matching_blocks(" abcd", "abcd abcd") == difflib_blocks(" abcd", "abcd abcd")
     assert matching_blocks("", "abc") == [(0, 3, 0)]
@@ -172,9 +168,9 @@ def test_difflib_documented_examples(direct, monkeypatch):
 )
 @pytest.mark.parametrize("small,budget", [(0, 1 << 19), (0, 7), (4096, 1 << 19)])
 def test_repetitive_sequences_match_difflib(a, b, small, budget, monkeypatch):
-    monkeypatch.setattr(m, "_DIFFLIB_PAIRS", -1)  # always the fast aligner
-    monkeypatch.setattr(m._Aligner, "SMALL", small)
-    monkeypatch.setattr(m._Aligner, "BUDGET", budget)
+    monkeypatch.setattr(gold_text, "_DIFFLIB_PAIRS", -1)  # always the fast aligner
+    monkeypatch.setattr(gold_text._Aligner, "SMALL", small)
+    monkeypatch.setattr(gold_text._Aligner, "BUDGET", budget)
     assert matching_blocks(a, b) == difflib_blocks(a, b)
 
 
@@ -205,12 +201,12 @@ def related_pairs(draw):
        st.sampled_from([1 << 19, 5]))
 def test_fast_alignment_equals_difflib(pair, small, budget):
     a, b = pair
-    old = m._DIFFLIB_PAIRS, m._Aligner.SMALL, m._Aligner.BUDGET
-    m._DIFFLIB_PAIRS, m._Aligner.SMALL, m._Aligner.BUDGET = -1, small, budget
+    old = gold_text._DIFFLIB_PAIRS, gold_text._Aligner.SMALL, gold_text._Aligner.BUDGET
+    gold_text._DIFFLIB_PAIRS, gold_text._Aligner.SMALL, gold_text._Aligner.BUDGET = -1, small, budget
     try:
         assert matching_blocks(a, b) == difflib_blocks(a, b)
     finally:
-        m._DIFFLIB_PAIRS, m._Aligner.SMALL, m._Aligner.BUDGET = old
+        gold_text._DIFFLIB_PAIRS, gold_text._Aligner.SMALL, gold_text._Aligner.BUDGET = old
 
 
 def test_fast_alignment_on_words_equals_difflib():

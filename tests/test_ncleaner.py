@@ -120,7 +120,7 @@ def test_shipped_models_load(nonlexical: bool) -> None:
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared datasets not present (/work/shared)")
 def test_real_data_scores() -> None:
     from detourage.evaluation import metrics
-    from detourage.evaluation.gold import load_dataset
+    from detourage.gold import load_dataset
     from detourage.render import MARKERS, units
 
     docs = load_dataset(SHARED / "cleanportaleval").scorable[:10]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import detourage
 from detourage import methods
 from detourage.decode import looks_binary
-from detourage.evaluation.gold import parse_cleaneval
+from detourage.gold import parse_cleaneval
 from detourage.render import MARKERS
 
 #: detourage's own methods (the peers need an optional extra and are tested in test_peers)

@@ -13,6 +13,7 @@ import pytest
 from lxml import etree
 from lxml import html as lxml_html
 
+from detourage.tables import markdown_table
 from detourage.evaluation.report import (
     FILES,
     INSPECTOR,
@@ -20,7 +21,6 @@ from detourage.evaluation.report import (
     PAGE_COLUMNS,
     REFERENCE,
     histograms,
-    markdown_table,
     render_html,
     render_markdown,
     write_reports,

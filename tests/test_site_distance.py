@@ -200,7 +200,7 @@ def test_normalised_tree_distance_bounds() -> None:
 
 
 def test_real_pages_of_one_host_are_closer_than_across_hosts() -> None:
-    from detourage.evaluation.gold import load_dataset
+    from detourage.gold import load_dataset
 
     folder = needs_shared("datasets", "daniel")
     docs = [d for d in load_dataset(folder).documents if d.meta.get("host") == "www.express.gr"][:2]

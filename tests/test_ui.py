@@ -309,7 +309,7 @@ def test_training_plans_need_two_annotated_pages(client, session: Session) -> No
 
 
 def test_export_writes_the_annotations_as_a_dataset(client, session: Session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from detourage.evaluation.gold import load_dataset
+    from detourage.gold import load_dataset
 
     _annotate_both(client, session)
     assert anno_folders(session.annotations) == [session.annotations / "news"]

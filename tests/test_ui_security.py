@@ -27,7 +27,7 @@ from ui_pages import make_dataset
 from detourage import api
 from detourage.errors import LimitExceeded
 from detourage.evaluation.evaluate import PageJob, PageScorer
-from detourage.evaluation.gold import load_dataset
+from detourage.gold import load_dataset
 from detourage.evaluation.stats import corpus_stats
 from detourage.parse import DEFAULT_LIMITS
 from detourage.settings import Settings

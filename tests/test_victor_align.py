@@ -1,4 +1,4 @@
-"""Tests of detourage.victor.align: labels for a page's blocks from its gold text."""
+"""Tests of detourage.gold.align: labels for a page's blocks from its gold text."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pytest
 from conftest import needs_shared
 from detourage.api import load
 from detourage.errors import LimitExceeded
-from detourage.evaluation.gold import load_dataset
+from detourage.gold import load_dataset
 from detourage.model import Label
-from detourage.victor import align, anno
-from detourage.victor.align import Options, Report, label_page
+from detourage.gold import align
+from detourage.victor import anno
+from detourage.gold.align import Options, Report, label_page
 from detourage.settings import Settings
 
 P, H, L, C, O = Label.PARAGRAPH, Label.HEADER, Label.LIST, Label.CONTINUATION, Label.OTHER
@@ -271,7 +272,7 @@ def test_dataset_kinds_on_a_small_dataset(tmp_path: Path):
 def test_write_anno_dataset_round_trips_through_the_anno_format(tmp_path: Path):
     root = make_dataset(tmp_path / "ds")
     out = tmp_path / "anno"
-    summary = align.write_anno_dataset(root, out)
+    summary = anno.write_anno_dataset(root, out)
     assert sorted(p.name for p in out.iterdir()) == ["good.anno", "zh.anno"]
     assert (summary.pages, summary.failed) == (2, 2)
     assert summary.reasons == {"gold": 1, "snippet-gold": 1}

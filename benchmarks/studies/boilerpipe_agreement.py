@@ -55,7 +55,7 @@ from detourage import methods
 from detourage.api import load, run
 from detourage.decode import decode
 from detourage.evaluation import metrics
-from detourage.evaluation.gold import GoldPage, load_dataset
+from detourage.gold import GoldPage, load_dataset
 from detourage.methods import boilerpipe as bp
 from detourage.methods import peers
 from detourage.model import Page

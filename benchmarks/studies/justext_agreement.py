@@ -159,7 +159,7 @@ def quality(workers: int) -> None:
 
 
 def zh_sweep(workers: int) -> None:
-    from detourage.evaluation.gold import load_dataset
+    from detourage.gold import load_dataset
     daniel = load_dataset(_common.DATASETS / "daniel")
     zh = dataclasses.replace(daniel, documents=tuple(d for d in daniel.documents if d.lang == "zh"))
     names = []

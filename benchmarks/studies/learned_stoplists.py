@@ -29,7 +29,7 @@ from pathlib import Path
 import _common
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
-from detourage.evaluation.gold import Dataset, load_dataset
+from detourage.gold import Dataset, load_dataset
 from detourage.learned import features, train
 from detourage.methods import justext
 from detourage.methods.learned import Options as LearnedOptions

@@ -118,7 +118,7 @@ def htmldate_alone(html: str, url: str | None) -> str | None:
 def run(datasets: list[Path], sample: int | None, seed: int) -> dict[str, Any]:
     from detourage import metadata as md
     from detourage.api import load
-    from detourage.evaluation.gold import load_dataset
+    from detourage.gold import load_dataset
 
     tallies = {name: Tally() for name in FIELDS}
     titles: Counter[str] = Counter()

@@ -18,7 +18,7 @@ import _common
 from detourage import api, segment
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import evaluate
-from detourage.evaluation.gold import load_dataset
+from detourage.gold import load_dataset
 from train_learned import dataset_paths
 
 METHODS = ("learned", "boilerpipe", "peer-trafilatura", "peer-readability")

@@ -29,7 +29,7 @@ import numpy as np
 
 import _common
 from detourage.decode import decode
-from detourage.evaluation.gold import GoldPage, load_dataset
+from detourage.gold import GoldPage, load_dataset
 from detourage.parse import parse
 from detourage.site import distance as sd
 

@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - the script needs the extra
 
 import _common
 from detourage.api import load
-from detourage.evaluation.gold import GoldPage, load_dataset
+from detourage.gold import GoldPage, load_dataset
 from detourage.site import cluster as sc
 from detourage.site import distance as sd
 

@@ -8,7 +8,7 @@ For each language, ``--pages`` pages of the language are labelled from their gol
 "genre pages") and three models clean the language's test pages:
 
 - **default**: the shipped model (trained on the training half of the fixed split of all
-  four shared datasets, :func:`detourage.evaluation.gold.split_of`);
+  four shared datasets, :func:`detourage.gold.split_of`);
 - **pages alone**: a model trained on the genre pages only, with the shipped configuration;
 - **default + pages**: the shipped model retrained on its own training pages plus the genre
   pages (:func:`detourage.victor.crf.train_more`, ``detourage train victor PAGES --base
@@ -37,7 +37,7 @@ import time
 import _common
 from detourage.api import load
 from detourage.evaluation import metrics
-from detourage.evaluation.gold import load_dataset, split_of
+from detourage.gold import load_dataset, split_of
 from detourage.render import MARKERS, units
 from detourage.victor import training
 from detourage.victor.config import default

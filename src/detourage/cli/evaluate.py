@@ -70,7 +70,7 @@ def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], o
     with contextlib.ExitStack() as stack:
         if fit_batch:
             from ..evaluation.evaluate import page_jobs
-            from ..evaluation.gold import load_dataset
+            from ..gold import load_dataset
 
             docs = {job.doc.id: job.doc for job in page_jobs([load_dataset(d) for d in datasets],
                                                               ["-"], sample, split)}
@@ -122,7 +122,7 @@ def _task_resources(task: str | None, given: str | None, datasets: tuple[str, ..
 def headline_table(summary: dict) -> str:
     """The pooled scores per method, as a Markdown table."""
     from ..evaluation.evaluate import headline
-    from ..evaluation.report import markdown_table
+    from ..tables import markdown_table
 
     def pct(block: dict | None, *keys: str) -> str:
         for key in keys:

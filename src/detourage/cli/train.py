@@ -39,7 +39,8 @@ def train_ncleaner(pairs: tuple[str, ...], out: str, nonlexical: bool, order: in
 def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
                      limit: int | None, threshold: float):
     """Labelled pages for Victor, with the alignment report on standard error."""
-    from ..victor import align, training
+    from ..gold import align
+    from ..victor import training
 
     def labelled(count: int) -> None:
         if count % 100 == 0:
@@ -247,10 +248,11 @@ def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: t
 def anno_command(dataset: str, out: str, threshold: float) -> None:
     """Write Victor .anno files (seed 003 §2.3) for a dataset, labelled from its gold; edit
     them by hand and train on them with `detourage train victor FOLDER`."""
-    from ..victor import align
+    from ..gold import align
+    from ..victor import anno
 
     try:
-        summary = align.write_anno_dataset(dataset, out, align.Options(threshold=threshold))
+        summary = anno.write_anno_dataset(dataset, out, align.Options(threshold=threshold))
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"detourage: {summary.pages - summary.failed} .anno files → {out} ({summary.failed} pages "

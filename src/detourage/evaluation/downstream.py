@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from detourage.errors import DatasetError
-from detourage.evaluation.gold import GoldBlock, parse_cleaneval
+from detourage.gold import GoldBlock, parse_cleaneval
 
 #: (predicted, gold) -> index in the counts [tp, fp, fn, tn]
 _CELLS = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}

@@ -26,9 +26,9 @@ from ..errors import LimitExceeded
 from ..render import MARKERS
 from ..settings import Settings
 from . import metrics
-from .gold import GoldBlock, Dataset, GoldPage, load_dataset, split_of
+from ..gold import GoldBlock, Dataset, GoldPage, load_dataset, split_of
 from .metrics import Counts, Mode
-from .stats import UNSEGMENTED_LANGS
+from ..gold.text import UNSEGMENTED_LANGS
 
 Record = dict[str, Any]
 

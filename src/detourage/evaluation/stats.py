@@ -59,17 +59,16 @@ from typing import Any, Literal
 
 from detourage import methods
 from detourage.corpus import Job, Record, Step, error_record, execute, read_page
+from detourage.gold.text import UNSEGMENTED_LANGS
 from detourage.settings import Settings
 from detourage.decode import decode
 from detourage.errors import DetourageError
-from detourage.evaluation.gold import GoldPage, load_dataset
+from detourage.gold import GoldPage, load_dataset
 from detourage.parse import DEFAULT_LIMITS
 
 Kind = Literal["raw", "cleaneval", "plain"]
 Source = Literal["raw", "gold", "method"]
 
-#: languages written without spaces between words (ISO 639-1 codes)
-UNSEGMENTED_LANGS = frozenset({"zh", "ja", "th", "lo", "km", "my", "bo"})
 
 #: the key of the all-languages total in :func:`corpus_stats`
 ALL = "all"
@@ -403,6 +402,6 @@ def as_dict(stats: TextStats) -> dict[str, Any]:
 
 
 __all__ = [
-    "ALL", "Kind", "Source", "TextStats", "UNSEGMENTED_LANGS", "WORD_NOTE",
+    "ALL", "Kind", "Source", "TextStats", "WORD_NOTE",
     "as_dict", "corpus_stats", "count_text", "measure", "settle", "stats_table",
 ]

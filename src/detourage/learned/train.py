@@ -1,6 +1,6 @@
 """Training the learned extractor: gold → paragraph labels → features → trees.
 
-A dataset page is labelled by the gold aligner (:mod:`detourage.victor.align`, the one
+A dataset page is labelled by the gold aligner (:mod:`detourage.gold.align`, the one
 Victor trains from); a paragraph is content when at least half of its characters are in
 blocks the aligner kept.  Rows are weighted so that no source dominates: every dataset
 weighs ``sqrt(pages)`` in all (DANIEL's 1 689 pages count about 5× CleanEval's 58, not
@@ -31,8 +31,8 @@ import numpy as np
 
 from .. import api, segment
 from ..errors import MissingExtra
-from ..evaluation.gold import Dataset, GoldPage, load_dataset, split_of
-from ..victor import align
+from ..gold import Dataset, GoldPage, load_dataset, split_of
+from ..gold import align
 from . import context, features
 from .forest import Forest, Model
 

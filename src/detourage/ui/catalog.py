@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..corpus import read_inputs, read_page
 from ..errors import DetourageError, UnknownPage
-from ..evaluation.gold import Dataset, GoldPage, load_dataset
+from ..gold import Dataset, GoldPage, load_dataset
 from ..parse import DEFAULT_LIMITS
 
 

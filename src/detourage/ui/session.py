@@ -38,7 +38,8 @@ from ..settings import Settings
 from ..errors import DetourageError
 from ..model import Label, Page
 from ..render import units
-from ..victor import align, anno
+from ..gold import align
+from ..victor import anno
 from . import PAGE_TIMEOUT
 from .assets import servable
 from .catalog import Catalog, Entry, annotation_path, inside

@@ -30,7 +30,7 @@ from typing import Any
 from ..settings import Settings
 from ..errors import DetourageError
 from ..evaluation import metrics
-from ..evaluation.gold import format_cleaneval, load_dataset
+from ..gold import format_cleaneval, load_dataset
 from ..render import MARKERS, units
 from ..victor import anno
 

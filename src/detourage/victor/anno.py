@@ -57,7 +57,8 @@ from pathlib import Path
 
 from ..settings import Settings
 from ..errors import AnnoError
-from ..evaluation.metrics import matching_blocks, normalize_text
+from ..gold import Dataset, GoldPage, align
+from ..gold.text import matching_blocks, normalize_text
 from ..model import Block, Label, Page
 
 #: tag letter → label, in the order of seed 003 §2.3
@@ -364,8 +365,38 @@ def _openers(labels: Sequence[Label]) -> list[int]:
     return out
 
 
+def write_anno_dataset(dataset: Dataset | str | os.PathLike[str], out_dir: str | os.PathLike[str],
+                       options: align.Options | None = None) -> align.AlignmentSummary:
+    """Write ``<id>.anno`` for every page of a dataset that could be labelled, each with a
+    ``# source:`` line pointing at the dataset's page and its alignment figures as
+    comments; returns the summary of all pages (failed ones included)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    reports = []
+    for doc, page, labels, report in align.label_dataset(dataset, options or align.Options()):
+        reports.append(report)
+        if page is None:
+            continue
+        path = out / f"{doc.id}.anno"
+        text = dumps(page.blocks, labels, relative_source(doc.html_path, path))
+        source, rest = text.split("\n", 1)
+        anno_text = f"{source}\n{_comment(doc, report, path)}{rest}"
+        path.write_text(anno_text, encoding="utf-8", newline="\n")
+    return align.summarize(reports)
+
+
+def _comment(doc: GoldPage, report: align.Report, path: Path) -> str:
+    """Header comments of a written ``.anno``: the gold and the alignment figures."""
+    gold = relative_source(doc.gold_path, path) if doc.gold_path else "?"
+    return (f"# gold: {gold}\n"
+            f"# aligned ({report.kinds} kinds, {report.unit}): coverage {report.coverage:.3f}, "
+            f"content precision {report.precision:.3f}, partial blocks {report.partial_blocks}"
+            f"/{report.token_blocks}, multi-unit blocks {report.multi_unit}, "
+            f"gold units missed {report.units_missed}/{report.gold_units}\n")
+
+
 __all__ = [
-    "LETTERS", "PAGE_SUFFIXES", "TAGS", "Annotation", "Attachment",
+    "LETTERS", "PAGE_SUFFIXES", "TAGS", "Annotation", "write_anno_dataset", "Attachment",
     "align_entries", "attach", "collapse", "dumps", "load_annotated", "loads", "page_bytes",
     "page_for",
     "read", "relative_source", "settle", "write",

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..evaluation import metrics
-from ..evaluation.gold import GoldBlock
+from ..gold import GoldBlock
 from ..model import Block, Label
 from ..render import MARKERS, units
 from .config import ABLATIONS, Config

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DetourageError
-from ..evaluation.gold import load_dataset, split_of
+from ..gold import load_dataset, split_of
 from ..render import MARKERS, units
-from . import align, anno
+from ..gold import align
+from . import anno
 from .crossval import Sample
 
 

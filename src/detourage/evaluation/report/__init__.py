@@ -37,8 +37,7 @@ from .data import (BINS, FILES, INSPECTOR, INSPECTOR_PORT, MAX_PROBLEMS_HTML, NA
 from .files import write_pages, write_reports
 from .html import render_html
 from .markdown import render_markdown
-from .tables import markdown_table
 
 __all__ = ["BINS", "FILES", "INSPECTOR", "INSPECTOR_PORT", "MAX_PROBLEMS_HTML", "NA", "PAGE_COLUMNS", "PALETTE",
-           "REFERENCE", "REFERENCE_COLOUR", "WORST_PAGES", "Histogram", "histograms", "markdown_table",
+           "REFERENCE", "REFERENCE_COLOUR", "WORST_PAGES", "Histogram", "histograms",
            "render_html", "render_markdown", "write_pages", "write_reports"]

@@ -8,7 +8,8 @@ from typing import Any
 from .data import _FONT, Histogram, MAX_PROBLEMS_HTML, NA, _Run, _TITLE
 from .markdown import _notes, _provenance
 from .svg import _e, _hatches
-from .tables import _numeric_columns, _Section, _sections, _Table
+from ...tables import numeric_columns
+from .tables import _Section, _sections, _Table
 
 
 _CSS = """
@@ -74,7 +75,7 @@ def _html_section(section: _Section) -> str:
 
 
 def _html_table(table: _Table) -> str:
-    numeric = _numeric_columns(table.headers, table.rows)
+    numeric = numeric_columns(table.headers, table.rows)
     head = ""
     if table.groups:
         head = "<tr>" + "".join(f'<th class="group" colspan="{span}">{_e(g)}</th>'

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from .data import Histogram, _Run, _TITLE
-from .tables import markdown_table, _md_cell, _md_linked, _Section, _sections
+from ...tables import markdown_table, md_cell
+from .tables import _md_linked, _Section, _sections
 
 
 def render_markdown(summary: Mapping[str, Any], hists: Mapping[str, Histogram] | None = None) -> str:
     """report.md: the run, then every table (plots are in the HTML report)."""
     run = _Run(summary)
-    out = [f"# {_TITLE}\n", _provenance(run) + "\n", *(f"**Note**: {_md_cell(n)}\n" for n in _notes(run)),
+    out = [f"# {_TITLE}\n", _provenance(run) + "\n", *(f"**Note**: {md_cell(n)}\n" for n in _notes(run)),
            "Per-page scores: [pages.csv](pages.csv), [pages.jsonl](pages.jsonl); "
            "every figure: [summary.json](summary.json); plots: [report.html](report.html).\n"]
     for section in _sections(run, hists or {}):
@@ -40,7 +41,7 @@ def _md_section(section: _Section) -> str:
     parts += [f"{t}\n" for t in section.text]
     parts += [markdown_table(t.flat_headers(), _md_linked(t)) for t in section.tables]
     if section.items:
-        parts.append("\n".join(f"- {_md_cell(i)}" for i in section.items) + "\n")
+        parts.append("\n".join(f"- {md_cell(i)}" for i in section.items) + "\n")
     if section.code:
         fence = "````" if "```" in section.code else "```"
         parts.append(f"{fence}sh\n{section.code}\n{fence}\n")

@@ -34,32 +34,10 @@ class _Table:
         return [f"{g} {h}".strip() for g, h in zip(prefixes, self.headers, strict=True)]
 
 
-_NUMERIC = re.compile(r"^(N/A|[-+]?[\d,.]+( \[[\d.]+–[\d.]+\])?( \(.*\))?)$")
-
-
-def _numeric_columns(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[bool]:
-    """Columns whose every cell is a number (or N/A), to be right-aligned."""
-    return [bool(rows) and all(_NUMERIC.match(r[i]) for r in rows) for i in range(len(headers))]
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table; numeric columns right-aligned, '|' escaped."""
-    cells = [[_md_cell(c) for c in row] for row in rows]
-    head = [_md_cell(h) for h in headers]
-    rule = ["---:" if n else "---" for n in _numeric_columns(head, cells)]
-    lines = [head, rule, *cells]
-    return "\n".join("| " + " | ".join(line) + " |" for line in lines) + "\n"
-
-
 def _md_linked(table: _Table) -> list[list[str]]:
     """The rows, a linked cell written ``[text](address)``."""
     return [[f"[{v}]({table.links[r, c]})" if (r, c) in table.links else v for c, v in enumerate(row)]
             for r, row in enumerate(table.rows)]
-
-
-def _md_cell(value: Any) -> str:
-    """One line, with the characters Markdown would read as markup backslash-escaped."""
-    return re.sub(r"([\\|<*`])", r"\\\1", " ".join(str(value).split()))
 
 
 def _best(values: Sequence[Sequence[float | None]], columns: Mapping[int, bool],

@@ -41,7 +41,7 @@ content and other blocks, blocks matched only partly (0 < share < 1, by bucket o
 ``BUCKETS``), content blocks whose matched tokens span several gold units, and the
 share of content-block tokens that are matched (how much unmatched text training sees
 as content).  :func:`summarize` and :func:`format_report` aggregate reports per dataset
-and language; :func:`label_dataset` and :func:`write_anno_dataset` run whole datasets,
+and language; :func:`label_dataset` runs whole datasets (:func:`detourage.victor.anno.write_anno_dataset` writes them as ``.anno`` files),
 never crashing on a bad page (its report carries the reason).
 
 Measurements (``label_dataset`` with default options but for the threshold, every page
@@ -83,15 +83,13 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from ..settings import Settings
 from ..corpus import attempt
-from ..evaluation.gold import Dataset, GoldBlock, GoldPage, load_dataset
-from ..evaluation.metrics import char_tokens, matching_blocks, word_tokens
-from ..evaluation.report import markdown_table
-from ..evaluation.stats import UNSEGMENTED_LANGS
 from ..methods.common import kind_of
 from ..model import Block, Label, Page
-from . import anno
+from ..settings import Settings
+from ..tables import markdown_table
+from .dataset import Dataset, GoldBlock, GoldPage, load_dataset
+from .text import UNSEGMENTED_LANGS, char_tokens, matching_blocks, word_tokens
 
 Kinds = Literal["auto", "gold", "markup"]
 Unit = Literal["auto", "words", "chars"]
@@ -112,7 +110,7 @@ STRUCTURED_SHARE = 0.1
 #: look before training on them: gold text the page does not show, a broken page…)
 LOW_COVERAGE = 0.9
 
-_GOLD_KINDS = {letter: anno.TAGS[letter] for letter in ("p", "h", "l")}
+_GOLD_KINDS = {"p": Label.PARAGRAPH, "h": Label.HEADER, "l": Label.LIST}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -468,36 +466,6 @@ def label_document(doc: GoldPage, options: Options = Options(), *, dataset: str 
     return Labelled(doc, *result)
 
 
-def write_anno_dataset(dataset: Dataset | str | os.PathLike[str], out_dir: str | os.PathLike[str],
-                       options: Options = Options()) -> AlignmentSummary:
-    """Write ``<id>.anno`` for every page of a dataset that could be labelled, each with a
-    ``# source:`` line pointing at the dataset's page and its alignment figures as
-    comments; returns the summary of all pages (failed ones included)."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    reports = []
-    for doc, page, labels, report in label_dataset(dataset, options):
-        reports.append(report)
-        if page is None:
-            continue
-        path = out / f"{doc.id}.anno"
-        text = anno.dumps(page.blocks, labels, anno.relative_source(doc.html_path, path))
-        source, rest = text.split("\n", 1)
-        anno_text = f"{source}\n{_comment(doc, report, path)}{rest}"
-        path.write_text(anno_text, encoding="utf-8", newline="\n")
-    return summarize(reports)
-
-
-def _comment(doc: GoldPage, report: Report, path: Path) -> str:
-    """Header comments of a written ``.anno``: the gold and the alignment figures."""
-    gold = anno.relative_source(doc.gold_path, path) if doc.gold_path else "?"
-    return (f"# gold: {gold}\n"
-            f"# aligned ({report.kinds} kinds, {report.unit}): coverage {report.coverage:.3f}, "
-            f"content precision {report.precision:.3f}, partial blocks {report.partial_blocks}"
-            f"/{report.token_blocks}, multi-unit blocks {report.multi_unit}, "
-            f"gold units missed {report.units_missed}/{report.gold_units}\n")
-
-
 # -------------------------------------------------------------------------- summary
 
 
@@ -619,5 +587,5 @@ __all__ = [
     "BUCKETS", "CHAR_LANGUAGES", "LOW_COVERAGE", "STRUCTURED_SHARE", "Labelled", "Options",
     "Report", "Stream", "AlignmentSummary",
     "block_stream", "dataset_kinds", "format_report", "gold_stream", "label_dataset",
-    "label_document", "label_page", "summarize", "write_anno_dataset",
+    "label_document", "label_page", "summarize",
 ]
