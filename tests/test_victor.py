@@ -20,7 +20,8 @@ from detourage.errors import ConfigError, ModelError
 from detourage.victor.config import ABLATIONS, Config, default
 from detourage.errors import DetourageError
 from detourage.victor.crf import Example, CRFModel, load_model, train, train_more
-from detourage.victor.crossval import Sample, assign_folds, crossval, setting_config, table
+from detourage.crossval import assign_folds, crossval, setting_config, table
+from detourage.victor.training import Sample
 
 from conftest import DATASETS
 

@@ -62,7 +62,7 @@ def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[st
 
 def _victor_config(config: str | None, ablation: str | None):
     from ..victor.config import Config
-    from ..victor.crossval import setting_config
+    from ..crossval import setting_config
 
     try:
         base = Config.load(config)
@@ -211,7 +211,7 @@ def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: t
     import json
     from dataclasses import asdict
 
-    from ..victor import crossval as cv
+    from .. import crossval as cv
 
     base_model = _victor_base(base, config=config, ablation=ablations or None, c1=c1, c2=c2,
                               max_iterations=max_iterations)

@@ -49,7 +49,7 @@ ABLATIONS = {
     "content-only": ("container.*", *MARKUP_FEATURES, "link.density", "text.density", "classid.*"),
     "markup-only": (*CONTENT_FEATURES, "stopword.density", "text.density"),
     #: seed 003's feature set exactly: every ``crf-extra`` feature of the configuration off
-    #: (taken from the configuration by :func:`detourage.victor.crossval.setting_config`)
+    #: (taken from the configuration by :func:`detourage.crossval.setting_config`)
     "seed": (),
 }
 

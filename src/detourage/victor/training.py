@@ -19,11 +19,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DetourageError
-from ..gold import load_dataset, split_of
+from ..gold import GoldBlock, align, load_dataset, split_of
+from ..model import Block, Label
 from ..render import MARKERS, units
-from ..gold import align
 from . import anno
-from .crossval import Sample
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A labelled page: its blocks, their labels, and the gold text its output is scored on."""
+
+    name: str
+    dataset: str
+    lang: str
+    blocks: Sequence[Block]
+    labels: Sequence[Label]
+    gold: Sequence[GoldBlock]
 
 
 @dataclass

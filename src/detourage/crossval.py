@@ -15,10 +15,13 @@ it.  Measures (seed 003 §5):
 
 With a **base** model (``crossval victor PAGES --base default``) the two settings are
 ``base`` (the base model as it is) and ``base+pages`` (the base retrained on its own
-training pages plus the other folds, :func:`.crf.train_more`): whether your pages make
+training pages plus the other folds, :func:`detourage.victor.crf.train_more`): whether your pages make
 the shipped model better on pages like them, before you ship the result.
 
 Folds run in worker processes (fork): each trains a CRF, which is the cost.
+
+It sits above Victor and the evaluation (it trains the one and scores with the other), so
+that neither imports the other.
 """
 
 from __future__ import annotations
@@ -32,26 +35,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from ..evaluation import metrics
-from ..gold import GoldBlock
-from ..model import Block, Label
-from ..render import MARKERS, units
-from .config import ABLATIONS, Config
-from .crf import Example, CRFModel, train, train_more
-
-#: gold text blocks: (kind, text), kind in p/h/l
-
-
-@dataclass(frozen=True, slots=True)
-class Sample:
-    """A labelled page: its blocks, their labels, and the gold text its output is scored on."""
-
-    name: str
-    dataset: str
-    lang: str
-    blocks: Sequence[Block]
-    labels: Sequence[Label]
-    gold: Sequence[GoldBlock]
+from .evaluation import metrics
+from .model import Label
+from .render import MARKERS, units
+from .victor.config import ABLATIONS, Config
+from .victor.crf import CRFModel, Example, train, train_more
+from .victor.training import Sample
 
 
 @dataclass(frozen=True, slots=True)
