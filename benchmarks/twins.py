@@ -115,20 +115,20 @@ def install(compare: Compare, patch=setattr) -> None:  # type: ignore[no-untyped
         return out
 
     patch(context, "compute", context_both)
-    hints, walk = features.page_hints, features._compiled_hint_elements
+    hints, walk = features.page_hints, features.hints._compiled_hint_elements
 
     def hints_both(page):  # type: ignore[no-untyped-def]
         found = hints(page)
-        features._compiled_hint_elements = None
+        features.hints._compiled_hint_elements = None
         try:
             twin_us = fastest(compare.repeat, hints, page)
             same = hints(page) == found
         finally:
-            features._compiled_hint_elements = walk
+            features.hints._compiled_hint_elements = walk
         compare.record("hints", same, bool(found.body or found.types), fastest(compare.repeat, hints, page), twin_us)
         return found
 
-    patch(features, "page_hints", hints_both)
+    patch(features.page, "page_hints", hints_both)
 
 
 def main(argv: list[str] | None = None, patch=setattr) -> int:  # type: ignore[no-untyped-def]
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None, patch=setattr) -> int:  # type: ignore[n
     from detourage.errors import DetourageError
     from detourage.methods import learned
 
-    if learned._csteps is None or learned.features._cfeatures is None:
+    if learned._csteps is None or learned.features.tree._cfeatures is None:
         print("the compiled modules are not built (python setup.py build_ext --inplace)", file=sys.stderr)
         return 2
     if not args.datasets.is_dir():

@@ -72,7 +72,7 @@ def test_microdata_declares_the_page_type_but_a_comment_does_not():
     assert features.page_hints(load('<p itemtype="https://schema.org/Product">x</p>')).types == {"product"}
 
 
-@pytest.mark.skipif(features._compiled_hint_elements is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.hints._compiled_hint_elements is None, reason="the compiled _cfeatures is not built")
 def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypatch):
     """The compiled walk passes over only elements the hints reject: with it and with the
     full ``iter("meta", "script")`` the hints are the same, whatever the case, spacing,
@@ -92,7 +92,7 @@ def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypa
     for html in pages:
         page = load(html)
         compiled = features.page_hints(page)
-        monkeypatch.setattr(features, "_compiled_hint_elements", None)
+        monkeypatch.setattr(features.hints, "_compiled_hint_elements", None)
         assert features.page_hints(page) == compiled
         monkeypatch.undo()
     hints = features.page_hints(load(pages[0]))
@@ -138,62 +138,62 @@ ODD = """<html><body><div class="main-content" id=""><p class="">Intro <b>bold</
 </div>tail text</body></html>"""
 
 
-@pytest.mark.skipif(features._compiled_walk is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.tree._compiled_walk is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("html", [ARTICLE, ODD, "<p>x</p>", "text only"])
 def test_compiled_walk_matches_python(html):
     page = load(html)
     starts = sorted({b.paragraph: i for i, b in reversed(list(enumerate(page.blocks)))}.values())
     firsts = [page.blocks[i] for i in starts]
-    args = (features._TAG_BITS, features._vocabulary_bits, BLOCK_LEVEL)
+    args = (features.vocabulary._TAG_BITS, features.vocabulary._vocabulary_bits, BLOCK_LEVEL)
     python = features.walk_python(firsts, *args)
-    compiled = features._compiled_walk(firsts, features._TAG_BITS, features.compiled_vocabulary(), BLOCK_LEVEL)
+    compiled = features.tree._compiled_walk(firsts, features.vocabulary._TAG_BITS, features.compiled_vocabulary(), BLOCK_LEVEL)
     for a, b in zip(compiled, python):
         assert np.array_equal(a, b)
-    tree = features._Tree(firsts)
-    dist, depth = features._compiled_distances(tree.container, tree.parent, tree.bits, len(features.GROUPS))
+    tree = features.tree._Tree(firsts)
+    dist, depth = features.tree._compiled_distances(tree.container, tree.parent, tree.bits, len(features.GROUPS))
     numpy_dist, numpy_depth = tree.distances_numpy()
     assert np.array_equal(dist, numpy_dist) and np.array_equal(depth, numpy_depth)
 
 
-@pytest.mark.skipif(features._compiled_regions is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.regions._compiled_regions is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("html", [ARTICLE, ODD, "<p>x</p>", "<div><p>" + "word, " * 30 + "</p><p>a</p></div><p>b</p>"])
 def test_compiled_regions_match_numpy(html):
     page = load(html)
     para = features.compute(page)
-    tree = features._Tree([page.blocks[i] for i in para.starts.tolist()])
+    tree = features.tree._Tree([page.blocks[i] for i in para.starts.tolist()])
     chars = para.chars.astype(np.float64)
     rng = np.random.default_rng(len(html))
     args = (chars, rng.integers(0, 5, len(chars)).astype(np.float64), chars / 5, chars / 11,
             rng.random(len(chars)) * 3, rng.integers(0, 4, len(chars)).astype(np.float64))
     spans = np.full((features.LEVELS, 2, len(para)), -1, np.int32)
-    compiled = features._compiled_regions(*args, tree.first, tree.last, tree.parent, tree.container,
+    compiled = features.regions._compiled_regions(*args, tree.first, tree.last, tree.parent, tree.container,
                                           features.LEVELS, spans)
     expected = features.regions_numpy(tree, *args)
-    assert compiled.shape == expected.shape == (len(para), len(features._region_names()))
+    assert compiled.shape == expected.shape == (len(para), len(features.regions._region_names()))
     assert np.allclose(compiled, expected, rtol=1e-15, atol=0)
     assert np.array_equal(spans, tree.spans()) and np.array_equal(para.spans, spans)
-    assert html != ARTICLE or expected[:, features._region_names().index("l1_score")].max() == 1.0
+    assert html != ARTICLE or expected[:, features.regions._region_names().index("l1_score")].max() == 1.0
 
 
-@pytest.mark.skipif(features._compiled_neighbours is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.neighbours._compiled_neighbours is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 40])
 def test_compiled_neighbours_match_numpy(n):
     rng = np.random.default_rng(n)
     chars = rng.integers(0, 300, n).astype(np.float64)
     args = (np.log1p(chars), rng.random(n), rng.random(n), rng.integers(0, 3, n).astype(np.float64), chars)
-    compiled = features._compiled_neighbours(*args, features.WINDOW)
+    compiled = features.neighbours._compiled_neighbours(*args, features.WINDOW)
     expected = features.neighbours_numpy(*args)
-    assert compiled.shape == expected.shape == (n, len(features._neighbour_names()))
+    assert compiled.shape == expected.shape == (n, len(features.neighbours._neighbour_names()))
     assert np.array_equal(compiled, expected)
 
 
-@pytest.mark.skipif(features._compiled_char_stats is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.text._compiled_char_stats is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("texts", [["", "a", "\U0001F600 x", "Ab. ", "中文的。", "\ud800", " x  y ", "Β!"],
                                    features.compute(load(ARTICLE)).texts])
 def test_compiled_character_statistics_match_numpy(texts):
-    tables = (features._char_classes(), features._stopwords()[1].view(np.uint8),
-              features._ending_table().view(np.uint8))
-    compiled = features._compiled_char_stats(texts, *tables)
+    tables = (features.text._char_classes(), features.text._stopwords()[1].view(np.uint8),
+              features.text._ending_table().view(np.uint8))
+    compiled = features.text._compiled_char_stats(texts, *tables)
     for a, b in zip(compiled, features.char_stats_numpy(texts, *tables)):
         assert np.array_equal(a, b)
 
@@ -202,19 +202,19 @@ WORDS = ["", "the and of", "ΤΗΣ Ελλάδας της", "İstanbul i̇stanbul
          "\U0001F600 emoji \U0001F600", "The Title: of the page", "title TITLE title"]
 
 
-@pytest.mark.skipif(features._compiled_stop_counts is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.text._compiled_stop_counts is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("texts", [WORDS, features.compute(load(ARTICLE)).texts])
 def test_compiled_stop_words_match_python(texts):
     lowered = "\x1f".join(texts).lower()
-    stopwords = features._stopwords()[0]
+    stopwords = features.text._stopwords()[0]
     split_words = np.array([len(t.split()) for t in texts])
     is_stop = np.fromiter(map(stopwords.__contains__, lowered.split()), dtype=np.float64)
     expected = np.bincount(np.repeat(np.arange(len(texts)), split_words), weights=is_stop, minlength=len(texts))
     assert expected.sum() > 0
-    assert np.array_equal(features._compiled_stop_counts(lowered, len(texts), features._stop_set()), expected)
+    assert np.array_equal(features.text._compiled_stop_counts(lowered, len(texts), features.text._stop_set()), expected)
 
 
-@pytest.mark.skipif(features._compiled_title_overlap is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.page._compiled_title_overlap is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("title", ["The title of the page", "Ελλάδας", "x_y 中文", ""])
 @pytest.mark.parametrize("texts", [WORDS, features.compute(load(ARTICLE)).texts])
 def test_compiled_title_overlap_matches_python(texts, title):
@@ -222,9 +222,9 @@ def test_compiled_title_overlap_matches_python(texts, title):
 
     lowered = "\x1f".join(texts).lower()
     chars = np.array([len(t) for t in texts], dtype=np.float64)
-    title_words = set(features._WORD.findall(title.lower()))
+    title_words = set(features.page._WORD.findall(title.lower()))
     expected = features.title_overlap_python(lowered.split("\x1f"), chars, title_words)
-    compiled = features._compiled_title_overlap(lowered, chars, _cfeatures.WordSet(title_words), features.SHORT)
+    compiled = features.page._compiled_title_overlap(lowered, chars, _cfeatures.WordSet(title_words), features.SHORT)
     assert np.array_equal(compiled, expected)
     assert texts is not WORDS or not title or expected.max() > 0  # the twins are compared on hits
 
@@ -236,31 +236,31 @@ MARKS = ["1999", "in 2020.", "12020", "2020s", "x1984y", "19٨٤ and ١٩٨٤", 
          "(c) Copyright 2011", "copy", "right", "©", "opyrigh", "Copyrigh", "t", "a © b 2001-2005", ""]
 
 
-@pytest.mark.skipif(features._compiled_marks is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.text._compiled_marks is None, reason="the compiled _cfeatures is not built")
 @pytest.mark.parametrize("texts", [MARKS, features.compute(load(ARTICLE)).texts])
 def test_compiled_marks_match_python(texts):
     joined = "\x1f".join(texts)
     chars = np.array([len(t) for t in texts], dtype=np.float64)
     digits = np.array([sum(c.isdigit() for c in t) for t in texts])
-    year, held = features._compiled_marks(joined, len(texts))
-    expected_year = features._marks(texts, features._YEAR, digits >= 4)
+    year, held = features.text._compiled_marks(joined, len(texts))
+    expected_year = features.text._marks(texts, features.text._YEAR, digits >= 4)
     assert np.array_equal(year * (digits >= 4), expected_year)
-    assert np.array_equal(held, features._holding(joined, chars, features.COPYRIGHT_MARKS))
+    assert np.array_equal(held, features.text._holding(joined, chars, features.COPYRIGHT_MARKS))
     assert texts is not MARKS or (expected_year.sum() >= 4 and held.sum() >= 3)
 
 
 def test_vocabulary_windows_cover_every_group_word():
-    """The window of :func:`features._vocabulary_bits` holds the longest word a group
+    """The window of :func:`features.vocabulary._vocabulary_bits` holds the longest word a group
     matches and its look-ahead character, so windows give the bits of whole strings."""
     from re import _parser as sre_parse  # the parser re itself uses (Python ≥ 3.11)
 
     patterns = [features.group_pattern(words) for words in features.CLASS_GROUPS.values()]
     for rx in patterns:
-        assert sre_parse.parse(rx).getwidth()[1] + 1 < features._WINDOW, rx
+        assert sre_parse.parse(rx).getwidth()[1] + 1 < features.vocabulary._WINDOW, rx
     whole = [re.compile(r"(?<![a-z])(?:" + rx + ")") for rx in patterns]
     for words in VOCABULARY_STRINGS:
         bits = sum(1 << j for j, rx in enumerate(whole) if rx.search(words.lower()))
-        assert features._vocabulary_bits.__wrapped__(words) == bits, words
+        assert features.vocabulary._vocabulary_bits.__wrapped__(words) == bits, words
 
 
 #: class strings at the edges of the vocabulary's rules: token starts, bounded words
@@ -272,18 +272,18 @@ VOCABULARY_STRINGS = ["main-content", "site-title sr-only", "navbar col-md-4 ads
                       "中文 footer", "hed", "hedx shed", "\U0001F600menu"]
 
 
-@pytest.mark.skipif(features._compiled_walk is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.tree._compiled_walk is None, reason="the compiled _cfeatures is not built")
 def test_compiled_vocabulary_matches_python():
     vocabulary = features.compiled_vocabulary()
     hits = 0
     for words in VOCABULARY_STRINGS:
-        expected = features._vocabulary_bits.__wrapped__(words)
+        expected = features.vocabulary._vocabulary_bits.__wrapped__(words)
         assert vocabulary(words) == expected, words
         hits += expected > 0
     assert hits > 10  # the twins are compared on matches, not only on misses
 
 
-@pytest.mark.skipif(features._compiled_walk is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(features.tree._compiled_walk is None, reason="the compiled _cfeatures is not built")
 def test_compiled_vocabulary_matches_python_around_every_word():
     """Each vocabulary word, cut short, extended, inside other words and after separators:
     the compiled matcher (which tries only the words of a token's first two letters) and
@@ -296,7 +296,7 @@ def test_compiled_vocabulary_matches_python_around_every_word():
     for word in words:
         for text in (word, word[:-1], word + "s", word + "-x", "x" + word, "a-" + word, word.upper(), "b_" + word + "2",
                      f"{word} {words[len(word) % len(words)]}", word[:2], word[0] + " " + word[1:]):
-            assert vocabulary(text) == features._vocabulary_bits.__wrapped__(text), text
+            assert vocabulary(text) == features.vocabulary._vocabulary_bits.__wrapped__(text), text
     short = _cfeatures.Vocabulary([("a", 1, True), ("ab", 2, False), ("b-c", 4, False)])
     for text, bits in (("a", 1), ("ab", 2), ("abc", 2), ("a b", 1), ("x a", 1), ("b-cd", 4), ("ba", 0), ("", 0)):
         assert short(text) == bits, text
@@ -714,7 +714,7 @@ def test_heading_permalinks_are_left_out():
 
 
 def test_feature_tables_must_be_consecutive_columns():
-    columns = features._Columns()
+    columns = features.columns._Columns()
     with pytest.raises(ValueError, match="not consecutive"):
         columns.table(("l0_log_chars", "dist_nav"), np.zeros((1, 2)))
     names = features.names()

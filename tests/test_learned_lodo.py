@@ -209,7 +209,7 @@ def test_twins_compares_every_compiled_pass_with_its_twin(monkeypatch, tmp_path,
 
     from detourage.methods import learned
 
-    if learned._csteps is None or learned.features._cfeatures is None:
+    if learned._csteps is None or learned.features.tree._cfeatures is None:
         pytest.skip("the compiled modules are not built")
     module = _bench("twins")
     folder = tmp_path / "datasets" / "mini"

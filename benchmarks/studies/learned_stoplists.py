@@ -44,14 +44,14 @@ def without_stoplist(lang: str) -> Iterator[None]:
     """The features' stop words without ``lang``'s list (``zh``: no stop characters)."""
     saved = justext.LANGUAGES
     justext.LANGUAGES = tuple(code for code in saved if code != lang)
-    features._stopwords.cache_clear()
-    features._stop_set.cache_clear()
+    features.text._stopwords.cache_clear()
+    features.text._stop_set.cache_clear()
     try:
         yield
     finally:
         justext.LANGUAGES = saved
-        features._stopwords.cache_clear()
-        features._stop_set.cache_clear()
+        features.text._stopwords.cache_clear()
+        features.text._stop_set.cache_clear()
 
 
 def shingles(dataset: Dataset, model: str) -> dict[str, metrics.ShingleCounts]:

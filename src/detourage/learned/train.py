@@ -154,10 +154,17 @@ def _label(datasets: Iterable[str | os.PathLike[str] | Dataset], workers: int, s
     return out
 
 
+def _package_source(package: Any) -> str:
+    """The source of a package's every module, in name order (a change in any of them
+    changes what is labelled)."""
+    root = Path(package.__file__).parent
+    return "".join(path.read_text(encoding="utf-8") for path in sorted(root.glob("*.py")))
+
+
 def _cache_key(datasets: Sequence[str | os.PathLike[str] | Dataset], split: str | None) -> str:
     """What labelled pages depend on: the feature, labelling and page-loading code, the gold
     files (names and sizes) and the split."""
-    code = (inspect.getsource(features) + inspect.getsource(page_data) + str(CONTENT_SHARE)
+    code = (_package_source(features) + inspect.getsource(page_data) + str(CONTENT_SHARE)
             + inspect.getsource(segment) + inspect.getsource(api.load))
     h = hashlib.sha256(code.encode())
     for ds in datasets:

@@ -1,0 +1,111 @@
+"""The feature columns (:func:`names`), the result of a page (:class:`Paragraphs`) and the
+columns as the passes make them (:class:`_Columns`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from .vocabulary import GROUPS, LEVELS, PAGE_TYPES
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraphs:
+    """A page's paragraphs: block ranges, texts, features, and what the method needs."""
+
+    #: first block of each paragraph, and one past its last
+    starts: np.ndarray
+    ends: np.ndarray
+    texts: list[str]
+    #: float32 (paragraphs, features), columns named by :func:`names`
+    X: np.ndarray
+    #: characters per paragraph
+    chars: np.ndarray
+    #: heading level 1–6, 0 for other paragraphs
+    heading: np.ndarray
+    #: index of the paragraph best matching the page title (-1: none)
+    title_index: int
+    #: int32 (LEVELS, 2, paragraphs): the paragraph range (first, one past the last) of
+    #: each paragraph's container (level 0) and of its ancestors, for the second stage
+    spans: np.ndarray
+    #: int32 (paragraphs,): paragraphs of the same structure (container path and region
+    #: bits) share a number, so that repeated cards, teasers or menu items can be judged together
+    signature: np.ndarray
+    #: the texts lower-cased (made for the page-level features; the method's steps read
+    #: them too)
+    lowered: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def column(self, name: str) -> np.ndarray:
+        """One feature column, by name."""
+        return self.X[:, names().index(name)]
+
+
+@lru_cache(maxsize=1)
+def names() -> tuple[str, ...]:
+    """The feature columns, in order."""
+    text = ["log_chars", "log_words", "link_density", "mean_word_len", "share_lower", "share_upper",
+            "share_digit", "share_punct", "share_cjk", "commas", "sentence_ends", "separators",
+            "punct_per_word", "ends_sentence", "starts_upper", "stop_ratio", "stop_cjk_ratio",
+            "blocks", "log_link_chars", "has_copyright", "has_year"]
+    kind = ["heading_level", "is_list", "is_cell", "is_image", "container_tag", "log_same_structure"]
+    dom = [f"dist_{g}" for g in GROUPS] + ["depth"]
+    region = [f"l{lv}_{f}" for lv in range(LEVELS)
+              for f in ("log_chars", "link_density", "log_paragraphs", "share", "mean_chars", "score",
+                        "stop_ratio", "sentences_per_word")]
+    region += ["in_top", "top_share", "top_link_density"]
+    context = [f"{side}{k}_{f}" for side in ("prev", "next") for k in (1, 2)
+               for f in ("log_chars", "link_density", "stop_ratio", "heading")]
+    context += ["win_link_density", "win_log_chars", "position", "chars_before"]
+    page = ["title_overlap", "is_title", "after_title", "title_distance", "after_h1", "h1_distance",
+            "repeated", "in_jsonld", "page_log_chars", "page_log_paragraphs", "page_link_density",
+            *(f"type_{t}" for t in PAGE_TYPES)]
+    return tuple(text + kind + dom + region + context + page)
+
+
+class _Columns(dict):  # type: ignore[type-arg]
+    """The feature columns by name, as the passes make them: one array each, or tables
+    of consecutive columns (:meth:`table`), copied whole into the matrix."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: first column's name → a table of consecutive columns
+        self.tables: dict[str, np.ndarray] = {}
+
+    def table(self, columns: tuple[str, ...], values: np.ndarray) -> None:
+        """``values`` (paragraphs, len(columns)): the columns ``columns``, consecutive in
+        :func:`names`."""
+        at = _position()[columns[0]]
+        if names()[at:at + len(columns)] != columns:
+            raise ValueError(f"columns {columns[0]}… are not consecutive features")
+        self.tables[columns[0]] = values
+        for j, name in enumerate(columns):
+            self[name] = values[:, j]
+
+    def matrix(self, n: int) -> np.ndarray:
+        """float32 (n, features), rows contiguous for the forests: tables copied whole,
+        the runs of single columns between them one C-level copy each."""
+        order = names()
+        X = np.empty((n, len(order)), np.float32)
+        at = 0
+        while at < len(order):
+            table = self.tables.get(order[at])
+            if table is not None:
+                X[:, at:at + table.shape[1]] = table
+                at += table.shape[1]
+                continue
+            end = at + 1
+            while end < len(order) and order[end] not in self.tables:
+                end += 1
+            X[:, at:end] = np.array([self[name] for name in order[at:end]]).T
+            at = end
+        return X
+
+
+@lru_cache(maxsize=1)
+def _position() -> dict[str, int]:
+    return {name: i for i, name in enumerate(names())}

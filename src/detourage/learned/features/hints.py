@@ -1,0 +1,84 @@
+"""What the page declares of itself: JSON-LD ``articleBody`` and types, ``og:type``,
+microdata item types."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+
+from ...compiled import optional
+from ...model import Page
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """What the page says of itself: its title, body text and types."""
+
+    #: ``og:title`` when given, else ``<title>``
+    title: str
+    #: JSON-LD articleBody/text/description and og:description, lower-cased, spaces collapsed
+    body: str
+    #: JSON-LD ``@type`` values, ``og:type`` and schema.org microdata ``itemtype`` values
+    #: (but ``Comment``, which blogs and forums alike mark up), lower-cased
+    types: frozenset[str]
+
+
+def page_hints(page: Page) -> Hints:
+    """The page's ``og:`` metadata and JSON-LD, read from the tree."""
+    tree = page.tree
+    if tree is None:
+        return Hints(page.title, "", frozenset())
+    meta: dict[str, str] = {}
+    scripts = []
+    # the compiled walk passes over the elements the tests below reject outright
+    elements = tree.iter("meta", "script") if _compiled_hint_elements is None else _compiled_hint_elements(tree)
+    for el in elements:
+        if el.tag == "script":
+            if (el.get("type") or "").strip().lower() == "application/ld+json":
+                scripts.append(el.text or "")
+            continue
+        key = el.get("property") or el.get("name")
+        if key and key.lower() in ("og:title", "og:description", "og:type", "description"):
+            meta.setdefault(key.lower(), el.get("content") or "")
+    bodies = [meta.get("og:description", ""), meta.get("description", "")]
+    types = {meta.get("og:type", "").lower()}
+    if "itemtype" in page.html:  # microdata (Discourse declares its threads only so)
+        types.update(t.lower() for t in _ITEMTYPE.findall(page.html) if t != "Comment")
+    for text in scripts:
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            continue
+        _walk_ld(data, bodies, types, 0)
+    body = " ".join(" ".join(bodies).lower().split())
+    return Hints(meta.get("og:title") or page.title, body, frozenset(t for t in types if t))
+
+
+#: a schema.org microdata type in the page's source (case-sensitive: a literal-led search)
+_ITEMTYPE = re.compile(r"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""")
+
+
+def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # type: ignore[no-untyped-def]
+    if depth > 8:
+        return
+    if isinstance(node, list):
+        for item in node[:50]:
+            _walk_ld(item, bodies, types, depth + 1)
+    elif isinstance(node, dict):
+        kind = node.get("@type")
+        for t in kind if isinstance(kind, list) else [kind]:
+            if isinstance(t, str):
+                types.add(t.lower())
+        for key in ("articleBody", "text", "description", "reviewBody"):
+            value = node.get(key)
+            if isinstance(value, str):
+                bodies.append(value)
+        for key, value in node.items():
+            if isinstance(value, (dict, list)) and key != "@context":
+                _walk_ld(value, bodies, types, depth + 1)
+
+
+_cfeatures = optional("learned._cfeatures")
+_compiled_hint_elements = None if _cfeatures is None else _cfeatures.hint_elements
