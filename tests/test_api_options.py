@@ -49,3 +49,15 @@ def test_evaluate_checks_its_model_as_extract_does(tmp_path: Path) -> None:
                                        "-o", str(tmp_path / "ev")])
     assert result.exit_code == 2, result.output
     assert f"--model {bogus}: not a learned-extractor model for learned" in result.output
+
+
+def test_settings_described_as_json() -> None:
+    from detourage.methods.learned import Options as LearnedOptions
+
+    settings = detourage.Settings(method="learned", timeout=5, repair=True,
+                                  options=(("learned", LearnedOptions(model="my.zip", comments=True)),))
+    described = settings.described()
+    assert described["options"] == {"learned": {"model": "my.zip", "comments": True}}
+    assert described["timeout"] == 5 and described["repair"] is True and described["method"] == "learned"
+    assert "repair" not in detourage.Settings().described()
+    assert settings.with_options({"learned": LearnedOptions()}).described()["options"] == {"learned": {}}

@@ -327,6 +327,20 @@ def test_time_limits_of_threads_share_one_watchdog() -> None:
     assert out.count(("after", None, None)) == 2
 
 
+def test_a_library_run_s_manifest_is_its_settings_and_resume_compares_them(warc: Path, tmp_path: Path) -> None:
+    """Without a command's description, the manifest keeps the settings' own
+    (RunConfig.described) and --resume refuses other settings, naming the options."""
+    folder = tmp_path / "run"
+    run(Request(paths=(str(warc),), config=config(folder, method="fulltext"), shard_records=10))
+    kept = json.loads((folder / "manifest.json").read_text())["options"]
+    assert kept["method"] == "fulltext" and kept["timeout"] == 10 and kept["to"] == "parquet"
+    assert kept["render"] == {"links": False, "images": True, "tables": True, "formatting": True}
+    with pytest.raises(RunError, match=r"method \(-m\): 'fulltext' then, 'baseline' now"):
+        run(Request(paths=(str(warc),), config=config(folder, method="baseline"), shard_records=10, resume=True))
+    again = run(Request(paths=(str(warc),), config=config(folder, method="fulltext"), shard_records=10, resume=True))
+    assert again.rows == 20
+
+
 def test_killed_run_resumed_holds_every_record_exactly_once(tmp_path: Path) -> None:
     """SIGKILL a run (the command and its workers) in the middle, resume it: each HTML
     record of the WARC is in the output once, none missing."""

@@ -16,6 +16,7 @@ same size limits, the same repair, the same method options.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,3 +74,36 @@ class Settings:
         if self.with_metadata:
             options["with_metadata"] = True
         return options
+
+    def described(self) -> dict[str, Any]:
+        """What decides a page's output, as JSON (a corpus run's manifest keeps it, and
+        ``--resume`` compares it): the method, each step's options that differ from its
+        defaults (a model or template file by its path), the byte limit, the timeout,
+        repair when on and the render options."""
+        out: dict[str, Any] = {"method": self.method,
+                               "options": {name: _changed(value) for name, value in self.options},
+                               "render": dataclasses.asdict(self.render), "max_bytes": self.limits.max_bytes,
+                               "timeout": self.timeout}
+        if self.repair:
+            out["repair"] = True
+        if self.with_metadata:
+            out["with_metadata"] = True
+        return out
+
+
+def _changed(options: Any) -> Any:
+    """A method's options as JSON: the fields that differ from their defaults (paths as
+    strings; an object held in memory by its type's name)."""
+    if not dataclasses.is_dataclass(options):
+        return repr(options)
+    default = type(options)()
+    return {f.name: _json(getattr(options, f.name)) for f in dataclasses.fields(options)
+            if getattr(options, f.name) != getattr(default, f.name)}
+
+
+def _json(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json(v) for v in value]
+    return str(value) if isinstance(value, os.PathLike) else f"<{type(value).__name__} in memory>"

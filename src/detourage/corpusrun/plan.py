@@ -264,7 +264,7 @@ OPTION_FLAGS = {
     "method": "-m", "to": "--to", "models": "--model", "template": "--template", "comments": "--comments",
     "render": "--links/--images/--tables/--formatting", "markdown": "--with-markdown", "html": "--with-html",
     "timings": "--timings", "max_bytes": "--max-bytes", "timeout": "--timeout", "shard_records": "--shard-size",
-    "patterns": "--glob", "repair": "--repair-text",
+    "patterns": "--glob", "repair": "--repair-text", "options": "--model/--template/--comments",
 }
 
 

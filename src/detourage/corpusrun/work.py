@@ -51,6 +51,12 @@ class RunConfig:
     def columns(self) -> tuple[str, ...]:
         return sinks.columns(markdown=self.markdown, html=self.html, timings=self.timings)
 
+    def described(self) -> dict[str, Any]:
+        """What makes the run's rows, as JSON: the settings (:meth:`Settings.described`),
+        the output kind and the optional columns."""
+        return {**self.settings.described(), "to": self.to, "markdown": self.markdown, "html": self.html,
+                "timings": self.timings}
+
     @property
     def shards(self) -> Path:
         return Path(self.folder) / "shards"
