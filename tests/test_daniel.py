@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from detourage.evaluation.daniel import (
     DanielTask,
-    Options,
+    DanielOptions,
     build_index,
     daniel_paragraphs,
     detect,
@@ -255,7 +255,7 @@ def test_threshold_is_inclusive_for_partial_matches(lexicon_dir: Path) -> None:
     lexicon = load_lexicon(lexicon_dir, "en")
     found = detect(texts, lexicon)
     assert found.relevant and found.score == pytest.approx(0.8) and found.disease == "polio"
-    assert not detect(texts, lexicon, Options(threshold=0.81)).relevant
+    assert not detect(texts, lexicon, DanielOptions(threshold=0.81)).relevant
 
 
 def test_matching_is_case_sensitive_but_the_initial_check_is_not(lexicon_dir: Path) -> None:

@@ -100,7 +100,7 @@ def test_minhash_estimates_jaccard() -> None:
     rng = np.random.default_rng(0)
     universe = rng.integers(0, 2**63, size=3000, dtype=np.uint64)
     a, b = np.unique(universe[:2000]), np.unique(universe[1000:])
-    options = sd.Options(permutations=512)
+    options = sd.DistanceOptions(permutations=512)
     est = sd.distance(sd.minhash(a, options.permutations), sd.minhash(b, options.permutations))
     assert est == pytest.approx(sd.jaccard_distance(a, b), abs=0.06)
 

@@ -114,7 +114,7 @@ def test_select_finds_the_body_and_the_title_not_the_comments() -> None:
     p = load(page(2, comments=6), url=url(2))
     match = st.reference_for(template, "town-news.example", st.summarise(p))
     weight = content.weights(p, content.block_texts(p), match.reference)
-    sel = content.select(p, weight, content.Options(prune=True))
+    sel = content.select(p, weight, content.ContentOptions(prune=True))
     assert sel.body is not None and sel.body.get("class") == "text"
     assert sel.title is not None and sel.title.tag == "h1"
     kept = [b.text for b in content.kept_blocks(p.blocks, sel.keep)]

@@ -14,7 +14,7 @@ from detourage.gold import load_dataset
 from detourage.model import Label
 from detourage.gold import align
 from detourage.victor import anno
-from detourage.gold.align import Options, Report, label_page
+from detourage.gold.align import AlignOptions, Report, label_page
 from detourage.settings import Settings
 
 P, H, L, C, O = Label.PARAGRAPH, Label.HEADER, Label.LIST, Label.CONTINUATION, Label.OTHER
@@ -37,7 +37,7 @@ GOLD = [("h", "Storm hits the coast"),
 def texts_and_labels(html: str, gold: list[tuple[str, str]],
                      **options: object) -> list[tuple[str, Label]]:
     page = load(html)
-    labels, _ = label_page(page, gold, Options(**options))  # type: ignore[arg-type]
+    labels, _ = label_page(page, gold, AlignOptions(**options))  # type: ignore[arg-type]
     return [(b.text, label) for b, label in zip(page.blocks, labels)]
 
 
@@ -78,7 +78,7 @@ def test_threshold_decides_partly_matched_blocks():
     gold = [("p", "one two three four five six"), ("p", "End here")]
     assert texts_and_labels(html, gold)[0][1] is P  # 6 of 10 tokens
     assert texts_and_labels(html, gold, threshold=0.7)[0][1] is O
-    _, report = label_page(load(html), gold, Options(threshold=0.7))
+    _, report = label_page(load(html), gold, AlignOptions(threshold=0.7))
     assert report.partial == (0, 0, 1, 0)
     assert report.coverage == pytest.approx(2 / 8)
     assert report.matched_tokens == 8
@@ -158,7 +158,7 @@ def test_markup_kinds_for_gold_without_structure():
     labels, report = label_page(page, gold)  # auto: no h / l in the gold
     assert report.kinds == "markup"
     assert labels == (O, O, H, P, C, C, P, L, L, O)
-    gold_labels, _ = label_page(page, gold, Options(kinds="gold"))
+    gold_labels, _ = label_page(page, gold, AlignOptions(kinds="gold"))
     assert gold_labels == (O, O, P, P, C, C, P, P, P, O)
 
 
@@ -185,18 +185,18 @@ def test_chars_for_unsegmented_languages():
     assert report.unit == "chars"
     assert labels == (O, P, C, C, O)
     assert report.gold_tokens == len("新华网北京12月9日电，记者报道。")
-    _, words = label_page(page, gold, lang="zh", options=Options(unit="words"))
+    _, words = label_page(page, gold, lang="zh", options=AlignOptions(unit="words"))
     assert words.unit == "words"
-    assert label_page(page, gold, Options(unit="chars"))[1].unit == "chars"
+    assert label_page(page, gold, AlignOptions(unit="chars"))[1].unit == "chars"
 
 
 def test_options_are_checked():
     with pytest.raises(ValueError, match="threshold"):
-        Options(threshold=0.0)
+        AlignOptions(threshold=0.0)
     with pytest.raises(ValueError, match="kinds"):
-        Options(kinds="both")  # type: ignore[arg-type]
+        AlignOptions(kinds="both")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unit"):
-        Options(unit="bytes")  # type: ignore[arg-type]
+        AlignOptions(unit="bytes")  # type: ignore[arg-type]
 
 
 def test_empty_page_and_empty_gold():
@@ -311,7 +311,7 @@ def test_shared_cleaneval_pages_align_well():
     ds = load_dataset(root)
     docs = [d for d in ds.scorable if any(k != "p" for k, _ in d.gold_blocks)][:5]
     for doc in docs:
-        item = align.label_document(doc, Options(kinds="gold"), dataset=ds.name)
+        item = align.label_document(doc, AlignOptions(kinds="gold"), dataset=ds.name)
         assert item.report.ok, item.report.message
         assert item.report.coverage > 0.9, doc.id
         assert item.page is not None

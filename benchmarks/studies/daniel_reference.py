@@ -30,11 +30,11 @@ from collections import Counter
 from pathlib import Path
 
 import _common
-from detourage.evaluation.daniel import SEED_REFERENCE, DanielTask, Options
+from detourage.evaluation.daniel import SEED_REFERENCE, DanielTask, DanielOptions
 from detourage.evaluation.downstream import RelevanceScores, TaskScores, load_task_dataset
 
 
-def run(shared: Path, texts: Path | None, options: Options) -> tuple[TaskScores, float, Counter[str]]:
+def run(shared: Path, texts: Path | None, options: DanielOptions) -> tuple[TaskScores, float, Counter[str]]:
     """Predict every document and score; also count predicted diseases (for inspection)."""
     docs, labels = load_task_dataset(shared / "datasets" / "daniel", texts)
     task = DanielTask(shared / "resources" / "daniel", options)
@@ -69,12 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     _common.add_shared(parser)
     parser.add_argument("--texts", type=Path, default=None, help="CleanEval outputs to score instead of gold")
-    parser.add_argument("--threshold", type=float, default=Options().threshold)
+    parser.add_argument("--threshold", type=float, default=DanielOptions().threshold)
     args = parser.parse_args(argv)
     if not (args.shared / "datasets" / "daniel").is_dir():
         print(f"no DANIEL dataset under {args.shared}", file=sys.stderr)
         return 2
-    scores, elapsed, diseases = run(args.shared, args.texts, Options(threshold=args.threshold))
+    scores, elapsed, diseases = run(args.shared, args.texts, DanielOptions(threshold=args.threshold))
     print(report(scores))
     print(f"\n{scores.overall.documents} documents in {elapsed:.1f} s ({scores.missing} without prediction)")
     print("most predicted diseases:", ", ".join(f"{d} {n}" for d, n in diseases.most_common(8)))

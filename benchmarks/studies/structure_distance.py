@@ -83,7 +83,7 @@ def sample_hosts(docs: list[GoldPage], hosts: int, pages: int,
             for h in chosen}
 
 
-def measure_host(docs: list[GoldPage], options: sd.Options, max_nodes: int) -> dict[str, Any]:
+def measure_host(docs: list[GoldPage], options: sd.DistanceOptions, max_nodes: int) -> dict[str, Any]:
     """Both distance matrices of one host's pages, their agreement and the timings."""
     trees, parse_ms, sig_ms, sigs, shingles = [], [], [], [], []
     for doc in docs:
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.perf_counter()
     hosts = sample_hosts(list(load_dataset(folder).documents), args.hosts, args.pages, args.seed)
-    options = sd.Options(k=args.k, classes=args.classes, permutations=args.permutations)
+    options = sd.DistanceOptions(k=args.k, classes=args.classes, permutations=args.permutations)
     results = {h: measure_host(d, options, args.max_nodes) for h, d in hosts.items()}
     overall = report(results, time.perf_counter() - t0)
     if args.json:

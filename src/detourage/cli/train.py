@@ -48,7 +48,7 @@ def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[st
 
     try:
         material = training.gather(inputs, split=split, langs=langs, limit=limit,
-                                   options=align.Options(threshold=threshold), progress=labelled)
+                                   options=align.AlignOptions(threshold=threshold), progress=labelled)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
     if material.reports:
@@ -252,7 +252,7 @@ def anno_command(dataset: str, out: str, threshold: float) -> None:
     from ..victor import anno
 
     try:
-        summary = anno.write_anno_dataset(dataset, out, align.Options(threshold=threshold))
+        summary = anno.write_anno_dataset(dataset, out, align.AlignOptions(threshold=threshold))
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"detourage: {summary.pages - summary.failed} .anno files → {out} ({summary.failed} pages "

@@ -89,7 +89,7 @@ SEED_REFERENCE: dict[str, tuple[float, float, float]] = {
 
 
 @dataclass(frozen=True, kw_only=True)
-class Options:
+class DanielOptions:
     """DANIEL's settings; every default is the one of Brixtel et al.'s implementation."""
 
     #: a document is relevant when its best disease scores at least this (DANIEL's ``-r``,
@@ -223,7 +223,7 @@ def _canonical(name: str, value: Any) -> str:
 # ------------------------------------------------------------------------------ zoning
 
 
-def zoning(texts: Sequence[str], options: Options = Options()) -> list[str]:
+def zoning(texts: Sequence[str], options: DanielOptions = DanielOptions()) -> list[str]:
     """The zones of a document given as its block texts.
 
     Paragraphs are the zones.  With fewer than ``min_zones`` of them the structure is
@@ -425,7 +425,7 @@ def rank_entries(
     zones: Sequence[str],
     index: EntryIndex,
     initial_penalty: float,
-    options: Options,
+    options: DanielOptions,
     *,
     marked: bool = False,
 ) -> list[LexiconMatch]:
@@ -527,7 +527,7 @@ def _weak_placement(
 
 
 def detect(
-    texts: Sequence[str], lexicon: Lexicon, options: Options = Options(), *, marked: bool = False
+    texts: Sequence[str], lexicon: Lexicon, options: DanielOptions = DanielOptions(), *, marked: bool = False
 ) -> Detection:
     """Run DANIEL on a document given as its paragraph texts.
 
@@ -550,7 +550,7 @@ def detect(
     return Detection(True, top, disease, location, event, tuple(diseases[:5]), len(zones))
 
 
-def _location(zones: Sequence[str], lexicon: Lexicon, options: Options, marked: bool) -> str:
+def _location(zones: Sequence[str], lexicon: Lexicon, options: DanielOptions, marked: bool) -> str:
     index = build_index(tuple(lexicon.locations), options.location_floor)
     ranked = rank_entries(zones, index, options.location_initial_penalty, options, marked=marked)
     if ranked and ranked[0].score >= options.location_floor:
@@ -571,7 +571,7 @@ class DanielTask:
     """
 
     lexicon_dir: Path | str
-    options: Options = field(default_factory=Options)
+    options: DanielOptions = field(default_factory=DanielOptions)
     name: str = field(default="daniel", init=False)
     _lexicons: dict[str, Lexicon | None] = field(default_factory=dict, init=False, repr=False)
 

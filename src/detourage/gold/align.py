@@ -114,7 +114,7 @@ _GOLD_KINDS = {"p": Label.PARAGRAPH, "h": Label.HEADER, "l": Label.LIST}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
+class AlignOptions:
     """How gold text becomes labels."""
 
     #: share of a block's tokens that must align for it to be content (0.3 / 0.5 / 0.7
@@ -360,7 +360,7 @@ def _page_kinds(kinds: Kinds, gold: Sequence[GoldBlock]) -> Literal["gold", "mar
 
 
 def label_page(page: Page | Sequence[Block], gold: Sequence[GoldBlock],
-               options: Options = Options(), *,
+               options: AlignOptions = AlignOptions(), *,
                lang: str = "und") -> tuple[tuple[Label, ...], Report]:
     """One label per block of the page from its gold blocks, and the alignment report."""
     t0 = time.perf_counter()
@@ -433,7 +433,7 @@ def dataset_kinds(dataset: Dataset) -> Literal["gold", "markup"]:
 
 
 def label_dataset(dataset: Dataset | str | os.PathLike[str],
-                  options: Options = Options()) -> Iterator[Labelled]:
+                  options: AlignOptions = AlignOptions()) -> Iterator[Labelled]:
     """Label every page of a dataset; a page that fails carries the reason in its report."""
     ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset)
     if options.kinds == "auto":
@@ -442,7 +442,7 @@ def label_dataset(dataset: Dataset | str | os.PathLike[str],
         yield label_document(doc, options, dataset=ds.name)
 
 
-def label_document(doc: GoldPage, options: Options = Options(), *, dataset: str = "") -> Labelled:
+def label_document(doc: GoldPage, options: AlignOptions = AlignOptions(), *, dataset: str = "") -> Labelled:
     """Load and label one dataset page, never raising (failures are in the report)."""
     base = Report(id=doc.id, dataset=dataset, lang=doc.lang)
     if not doc.scorable:
@@ -584,7 +584,7 @@ def _row(dataset: str, lang: str, s: AlignmentSummary) -> list[str]:
 
 
 __all__ = [
-    "BUCKETS", "CHAR_LANGUAGES", "LOW_COVERAGE", "STRUCTURED_SHARE", "Labelled", "Options",
+    "BUCKETS", "CHAR_LANGUAGES", "LOW_COVERAGE", "STRUCTURED_SHARE", "Labelled", "AlignOptions",
     "Report", "Stream", "AlignmentSummary",
     "block_stream", "dataset_kinds", "format_report", "gold_stream", "label_dataset",
     "label_document", "label_page", "summarize",

@@ -90,7 +90,7 @@ def host_of(url: str | None) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
-def page_data(doc: GoldPage, dataset: str, options: align.Options) -> PageData | None:
+def page_data(doc: GoldPage, dataset: str, options: align.AlignOptions) -> PageData | None:
     """Label one page and compute its features; None when it cannot be labelled."""
     labelled = align.label_document(doc, options, dataset=dataset)
     if labelled.page is None or not labelled.labels:
@@ -106,7 +106,7 @@ def page_data(doc: GoldPage, dataset: str, options: align.Options) -> PageData |
                     para.signature)
 
 
-def _job(args: tuple[GoldPage, str, align.Options]) -> PageData | None:
+def _job(args: tuple[GoldPage, str, align.AlignOptions]) -> PageData | None:
     return page_data(*args)
 
 
@@ -135,7 +135,7 @@ def _label(datasets: Iterable[str | os.PathLike[str] | Dataset], workers: int, s
     jobs = []
     for ds in datasets:
         ds = ds if isinstance(ds, Dataset) else load_dataset(ds)
-        options = replace(align.Options(), kinds=align.dataset_kinds(ds))
+        options = replace(align.AlignOptions(), kinds=align.dataset_kinds(ds))
         docs = [d for d in ds.scorable if d.gold_kind == "cleaneval"
                 and (split is None or split_of(ds.name, d.id) == split)]
         jobs += [(d, ds.name, options) for d in docs]

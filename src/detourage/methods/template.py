@@ -174,7 +174,7 @@ def _paragraphs(page: Page, keep: Sequence[bool], first: int, last: int) -> list
 
 def _element(page: Page, weight: Sequence[float], options: Options, report: dict[str, Any]) -> list[bool]:
     """Element mode: the body element and its title (seed 004 §4.4), said in ``report``."""
-    sel = content.select(page, weight, content.Options(
+    sel = content.select(page, weight, content.ContentOptions(
         floor=options.floor, title=options.title, prune=True, links=options.links))
     if page.tree is not None:
         root = page.tree.getroottree()

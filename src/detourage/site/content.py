@@ -27,14 +27,14 @@ holding the article body*.  Here:
 * **Selection** (:func:`select`): weights are summed up the tree (the seed's
   back-propagation); comment and gallery elements (id or class, seed: "commentaires",
   "gallery") and the elements a reader cannot see weigh nothing.  Among the elements
-  holding at least :attr:`Options.floor` (the seed's 2 %) of the page's differing text,
+  holding at least :attr:`ContentOptions.floor` (the seed's 2 %) of the page's differing text,
   the body is the one with the largest *differential* — its weight minus its heaviest
   child's, the seed's "différentiel de poids", the text it gathers beyond any one child —
   so that an element holding many differing paragraphs wins over both one paragraph and
   an ancestor that adds little.  The title is the heading (h1–h3) nearest before the body,
   outside it, whose text differs (the seed's "premier élément … le titre", ranked by
   offset, smaller than the body).  The blocks kept are those inside the body and the
-  title; with :attr:`Options.prune` the body's template text (identical on siblings:
+  title; with :attr:`ContentOptions.prune` the body's template text (identical on siblings:
   "share", "read more") is dropped too.
 
 The reference data — recurring (key, text) pairs and the pivot's texts by XPath — is a
@@ -227,7 +227,7 @@ def weights(page: Page, texts: Sequence[BlockText], reference: Reference) -> lis
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
+class ContentOptions:
     """How the body element is chosen."""
 
     #: share of the page's differing text an element must hold to be a candidate (seed: 2 %)
@@ -257,7 +257,7 @@ def _noise(el: etree._Element) -> bool:
     return bool(value.strip()) and NOISE.search(value) is not None
 
 
-def select(page: Page, weight: Sequence[float], options: Options = Options()) -> Selection:
+def select(page: Page, weight: Sequence[float], options: ContentOptions = ContentOptions()) -> Selection:
     """Choose the body (and title) element from the blocks' differing weights."""
     n = len(page.blocks)
     total = _totals(page, weight) if page.tree is not None else {}

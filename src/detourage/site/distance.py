@@ -49,7 +49,7 @@ TED_MAX_NODES = 1000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
+class DistanceOptions:
     """How pages are turned into shingles and signatures."""
 
     #: consecutive tag paths per shingle; 3 keeps sibling order without being brittle
@@ -63,7 +63,7 @@ class Options:
     permutations: int = 128
 
 
-DEFAULT_OPTIONS = Options()
+DEFAULT_OPTIONS = DistanceOptions()
 
 
 # ------------------------------------------------------------------------------ the walk
@@ -128,7 +128,7 @@ def _hash64(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
-def shingles(root: etree._Element | None, options: Options = DEFAULT_OPTIONS) -> np.ndarray:
+def shingles(root: etree._Element | None, options: DistanceOptions = DEFAULT_OPTIONS) -> np.ndarray:
     """The page's shingle set: sorted unique 64-bit hashes of ``k`` consecutive tag paths.
 
     A page with fewer than ``k`` elements gives one shingle of all its paths.
@@ -162,7 +162,7 @@ def minhash(hashes: np.ndarray, permutations: int = DEFAULT_OPTIONS.permutations
     return sig
 
 
-def signature(tree: etree._Element | None, options: Options = DEFAULT_OPTIONS) -> np.ndarray:
+def signature(tree: etree._Element | None, options: DistanceOptions = DEFAULT_OPTIONS) -> np.ndarray:
     """A page's MinHash signature from its parsed tree (``Page.tree``)."""
     return minhash(shingles(tree, options), options.permutations)
 

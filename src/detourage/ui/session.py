@@ -215,7 +215,7 @@ class Session:
     def _aligned(self, entry: Entry, page: Page, kinds: Any) -> tuple[Label, ...]:
         """The page's labels from its dataset's gold text, aligned to its blocks."""
         assert entry.doc is not None
-        labelled = align.label_document(entry.doc, replace(align.Options(), kinds=kinds), dataset=entry.group)
+        labelled = align.label_document(entry.doc, replace(align.AlignOptions(), kinds=kinds), dataset=entry.group)
         if labelled.page is None or len(labelled.labels) != len(page.blocks):
             raise DetourageError(f"{entry.key}: the gold could not be aligned "
                                  f"({labelled.report.error}: {labelled.report.message})")

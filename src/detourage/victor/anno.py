@@ -366,14 +366,14 @@ def _openers(labels: Sequence[Label]) -> list[int]:
 
 
 def write_anno_dataset(dataset: Dataset | str | os.PathLike[str], out_dir: str | os.PathLike[str],
-                       options: align.Options | None = None) -> align.AlignmentSummary:
+                       options: align.AlignOptions | None = None) -> align.AlignmentSummary:
     """Write ``<id>.anno`` for every page of a dataset that could be labelled, each with a
     ``# source:`` line pointing at the dataset's page and its alignment figures as
     comments; returns the summary of all pages (failed ones included)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     reports = []
-    for doc, page, labels, report in align.label_dataset(dataset, options or align.Options()):
+    for doc, page, labels, report in align.label_dataset(dataset, options or align.AlignOptions()):
         reports.append(report)
         if page is None:
             continue

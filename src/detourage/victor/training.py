@@ -49,7 +49,7 @@ class Material:
 
 def gather(inputs: Iterable[str | Path], *, split: str | None = None,
            langs: Sequence[str] = (), limit: int | None = None,
-           options: align.Options = align.Options(),
+           options: align.AlignOptions = align.AlignOptions(),
            progress: Callable[[int], None] | None = None) -> Material:
     """Samples from dataset folders and ``.anno`` files (see the module docstring).
 
@@ -75,11 +75,11 @@ def gather(inputs: Iterable[str | Path], *, split: str | None = None,
 
 
 def _from_dataset(path: Path, material: Material, split: str | None, langs: Sequence[str],
-                  limit: int | None, options: align.Options,
+                  limit: int | None, options: align.AlignOptions,
                   progress: Callable[[int], None] | None = None) -> None:
     dataset = load_dataset(path)
     kinds = align.dataset_kinds(dataset) if options.kinds == "auto" else options.kinds
-    opts = align.Options(threshold=options.threshold, kinds=kinds, unit=options.unit,  # type: ignore[arg-type]
+    opts = align.AlignOptions(threshold=options.threshold, kinds=kinds, unit=options.unit,  # type: ignore[arg-type]
                          timeout=options.timeout)
     taken: Counter[str] = Counter()
     for doc in dataset.documents:
