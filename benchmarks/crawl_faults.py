@@ -1057,7 +1057,7 @@ def _await_first_shard(driver: subprocess.Popen, folder: Path, limit: float) -> 
     deadline = time.perf_counter() + limit
     while driver.poll() is None and time.perf_counter() < deadline:
         seen.update((p.pid, p) for p in _family(root))
-        if any((folder / "shards").glob("*.done")):
+        if any((folder / "markers").glob("*.done")):
             break
         time.sleep(0.05)
     seen.update((p.pid, p) for p in _family(root))

@@ -327,6 +327,35 @@ def test_time_limits_of_threads_share_one_watchdog() -> None:
     assert out.count(("after", None, None)) == 2
 
 
+def test_any_arrow_reader_reads_the_shards_folder_as_it_is(warc: Path, tmp_path: Path) -> None:
+    """The shards folder holds the rows and nothing else (markers in RUN/markers,
+    temporary files hidden): pyarrow.dataset reads it whole, as pandas, Polars and
+    DuckDB do."""
+    import pyarrow.dataset as ds
+
+    folder = tmp_path / "run"
+    summary = run(Request(paths=(str(warc),), config=config(folder, method="fulltext"), shard_records=7))
+    table = ds.dataset(folder / "shards", format="parquet").to_table()
+    assert table.num_rows == summary.rows == 20
+    assert sorted(table.column("id").to_pylist()) == sorted(r["id"] for r in rows(folder))
+    markers = sorted(p.name for p in (folder / "markers").iterdir())
+    assert len(markers) == summary.shards and all(m.endswith(".done") for m in markers)
+    assert all(p.suffix == ".parquet" for p in (folder / "shards").iterdir())
+
+
+def test_a_run_folder_with_its_markers_beside_the_shards_resumes(warc: Path, tmp_path: Path) -> None:
+    """A run folder made before the markers had their own folder: its finished shards
+    are read where they are, and resuming runs only the others."""
+    folder = tmp_path / "run"
+    run(Request(paths=(str(warc),), config=config(folder, method="fulltext"), shard_records=7))
+    for marker in (folder / "markers").iterdir():
+        marker.rename(folder / "shards" / marker.name)
+    (folder / "shards" / "part-00001.done").unlink()
+    again = run(Request(paths=(str(warc),), config=config(folder, method="fulltext"), shard_records=7,
+                        resume=True))
+    assert again.session_shards == 1 and again.done == again.shards and again.rows == 20
+
+
 def test_a_library_run_s_manifest_is_its_settings_and_resume_compares_them(warc: Path, tmp_path: Path) -> None:
     """Without a command's description, the manifest keeps the settings' own
     (RunConfig.described) and --resume refuses other settings, naming the options."""
@@ -351,14 +380,14 @@ def test_killed_run_resumed_holds_every_record_exactly_once(tmp_path: Path) -> N
                "--shard-size", "4", "-w", "1"]
     process = subprocess.Popen(command, start_new_session=True, stderr=subprocess.DEVNULL)
     try:
-        while len(list((folder / "shards").glob("*.done"))) < 5 and process.poll() is None:
+        while len(list((folder / "markers").glob("*.done"))) < 5 and process.poll() is None:
             time.sleep(0.02)
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     before = rows(folder)
     shards = len(json.loads((folder / "manifest.json").read_text())["shards"])
-    assert 0 < len(list((folder / "shards").glob("*.done"))) < shards, "the run ended before the kill"
+    assert 0 < len(list((folder / "markers").glob("*.done"))) < shards, "the run ended before the kill"
     resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     after = [r["record_id"] for r in rows(folder)]
@@ -366,4 +395,4 @@ def test_killed_run_resumed_holds_every_record_exactly_once(tmp_path: Path) -> N
     print(f"\nkill-and-resume: {len(before)} records before the kill, {len(after)} after the resume, "
           f"duplicates: {duplicates}, missing: {missing}")
     assert duplicates == 0 and missing == 0 and len(after) == html_records
-    assert not list((folder / "shards").glob("*.tmp-*"))
+    assert not list((folder / "shards").glob("*tmp-*"))

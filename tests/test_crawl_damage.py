@@ -229,7 +229,7 @@ def test_a_shard_whose_file_cannot_be_read_is_not_done_and_one_that_shrank_is_da
     config = RunConfig(folder=str(tmp_path / "run"), settings=Settings(timeout=10))
     (tmp_path / "run" / "shards").mkdir(parents=True)
     gone = process_shard(Shard(0, "warc", str(tmp_path / "gone.warc.gz"), 0, 3, label="gone.warc.gz"), config)
-    assert "gone.warc.gz" in gone["unread"] and not (tmp_path / "run" / "shards" / "part-00000.done").exists()
+    assert "gone.warc.gz" in gone["unread"] and not (tmp_path / "run" / "markers" / "part-00000.done").exists()
     (tmp_path / "p.jsonl").write_text(json.dumps({"html": html(1).decode()}) + "\n")
     marker = process_shard(Shard(1, "jsonl", str(tmp_path / "p.jsonl"), 0, 3, label="p.jsonl"), config)
     assert marker["records"] == marker["rows"] + sum(marker["skipped"].values()) == 3

@@ -49,7 +49,7 @@ def start(warc: Path, folder: Path, *extra: str) -> subprocess.Popen:
 
 def wait_for_shards(process: subprocess.Popen, folder: Path, count: int) -> None:
     deadline = time.monotonic() + 60
-    while len(list((folder / "shards").glob("*.done"))) < count:
+    while len(list((folder / "markers").glob("*.done"))) < count:
         assert process.poll() is None, "the run ended before it could be interrupted"
         assert time.monotonic() < deadline
         time.sleep(0.02)
@@ -86,7 +86,7 @@ def resumed_exactly(warc: Path, folder: Path) -> None:
     assert done.returncode == 0, done.stderr
     urls = [r["url"] for r in rows(folder)]
     assert sorted(urls) == sorted(f"http://site.example/{n}" for n in range(PAGES))  # each once
-    assert not list((folder / "shards").glob("*.tmp-*"))
+    assert not list((folder / "shards").glob("*tmp-*"))
 
 
 @contextmanager
@@ -141,5 +141,5 @@ def test_ctrl_c_once_stops_handing_out_shards_and_says_how_to_finish(warc: Path,
         wait_for_shards(process, folder, 1)
         err = interrupted(process, 1, within=10)  # the running shard ends, or is abandoned after 3 s
         assert "stopping: no more shards start" in err
-        done = len(list((folder / "shards").glob("*.done")))
+        done = len(list((folder / "markers").glob("*.done")))
         assert 0 < done < PAGES // 2

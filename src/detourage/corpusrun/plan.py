@@ -11,7 +11,10 @@ workers; it never stops for a damaged input.  The plan also makes every row id o
 run unique.
 
     RUN/manifest.json    inputs (size, mtime), options, shards
-    RUN/shards/part-NNNNN.parquet (or .jsonl, .jsonl.gz, .jsonl.zst) and part-NNNNN.done
+    RUN/shards/part-NNNNN.parquet (or .jsonl, .jsonl.gz, .jsonl.zst): the rows, nothing else,
+                         so that Arrow, pandas, Polars or DuckDB read the folder as it is
+    RUN/markers/part-NNNNN.done   each finished shard's counts (a run made before the
+                         markers had their folder keeps them beside its shards: read too)
 """
 
 from __future__ import annotations
@@ -227,9 +230,36 @@ def _stat(path: str) -> dict[str, Any]:
             "mtime": st.st_mtime_ns if not os.path.isdir(path) else None}
 
 
+#: the run folder's rows, and the finished shards' markers
+SHARDS = "shards"
+MARKERS = "markers"
+
+
+def marker_path(folder: Path, name: str) -> Path:
+    """Where a shard's marker is written (``RUN/markers/NAME.done``)."""
+    return folder / MARKERS / f"{name}.done"
+
+
+def read_marker(folder: Path, name: str) -> dict[str, Any] | None:
+    """A shard's marker, or None while it is not finished; a run folder made before the
+    markers had their folder keeps them beside the shards."""
+    for path in (marker_path(folder, name), folder / SHARDS / f"{name}.done"):
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+        except FileNotFoundError:
+            continue
+    return None
+
+
+def finished(folder: Path) -> set[str]:
+    """The names of the shards whose marker says they are done (their file written before it)."""
+    return {p.name[:-len(".done")] for where in (MARKERS, SHARDS) for p in (folder / where).glob("*.done")}
+
+
 def write_manifest(folder: Path, data: dict[str, Any]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "shards").mkdir(exist_ok=True)
+    (folder / SHARDS).mkdir(exist_ok=True)
+    (folder / MARKERS).mkdir(exist_ok=True)
     atomic_write(folder / "manifest.json", json.dumps(data, indent=1, ensure_ascii=False).encode("utf-8"))
 
 
@@ -274,8 +304,10 @@ def _flag(key: str) -> str:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all: a temporary file beside it, then a rename."""
-    temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    """Write a file whole or not at all: a temporary file beside it, then a rename.  The
+    temporary file's name starts with a dot, so that readers of the folder skip it while
+    it is written (and if a killed run leaves it)."""
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     with open(temporary, "wb") as handle:
         handle.write(data)
         handle.flush()

@@ -3,7 +3,7 @@
     run(request, on_shard) ─▶ plan (new) or manifest (--resume), read only
                            ─▶ executor started ─▶ RUN/.lock taken ─▶ manifest written
                            ─▶ [template fitted per host, -m template without --template]
-                           ─▶ pending shards on the executor ─▶ part files + .done markers
+                           ─▶ pending shards on the executor ─▶ part files, then their markers
                            ─▶ RunSummary, also written as RUN/summary.json and summary.txt
 
 Nothing is written before the run can start: a usage error found late (``--dask
@@ -166,7 +166,7 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
     try:
         with _locked(folder):
             _claim(request, folder, shards, new)
-            done = _finished(folder)
+            done = plan.finished(folder)
             pending = [s for s in shards if s.name not in done]
             stop.done, stop.total = len(shards) - len(pending), len(shards)
             if on_plan is not None:
@@ -232,8 +232,9 @@ def _claim(request: Request, folder: Path, shards: list[Shard], new: bool) -> No
             raise RunError(f"{folder} holds a run already: --resume to finish it, or give another folder")
         plan.write_manifest(folder, plan.manifest(shards, _options(request), request.paths))
         return
-    for stale in (folder / "shards").glob("*.tmp-*"):
-        stale.unlink()
+    for where in (plan.SHARDS, plan.MARKERS):
+        for stale in [*(folder / where).glob(".*.tmp-*"), *(folder / where).glob("*.tmp-*")]:
+            stale.unlink()
 
 
 @contextlib.contextmanager
@@ -256,9 +257,6 @@ def _locked(folder: Path) -> Iterator[None]:
         yield
 
 
-def _finished(folder: Path) -> set[str]:
-    """The shards whose marker says they are done (their file written before it)."""
-    return {p.name[:-len(".done")] for p in (folder / "shards").glob("*.done")}
 
 
 def _with_template(request: Request, config: RunConfig, shards: Sequence[Shard],
@@ -312,9 +310,8 @@ def summarise(folder: Path, shards: Sequence[Shard]) -> RunSummary:
     """The counts of every finished shard of the run folder."""
     summary = RunSummary(str(folder), shards=len(shards))
     for shard in shards:
-        try:
-            marker = json.loads((folder / "shards" / f"{shard.name}.done").read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        marker = plan.read_marker(folder, shard.name)
+        if marker is None:
             continue
         summary.done += 1
         summary.records += marker["records"]
@@ -336,7 +333,8 @@ def rows(folder: str | Path) -> list[dict[str, Any]]:
     """Every row of a run's finished shards, in shard order (for tests and small runs)."""
     folder = Path(folder)
     out: list[dict[str, Any]] = []
-    for name in sorted(_finished(folder)):
-        marker = json.loads((folder / "shards" / f"{name}.done").read_text(encoding="utf-8"))
-        out.extend(sinks.read(folder / "shards" / marker["file"]))
+    for name in sorted(plan.finished(folder)):
+        marker = plan.read_marker(folder, name)
+        assert marker is not None
+        out.extend(sinks.read(folder / plan.SHARDS / marker["file"]))
     return out

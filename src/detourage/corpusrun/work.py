@@ -2,7 +2,7 @@
 
 :func:`process_shard` reads a shard, cleans each HTML page into a row
 (:func:`page_row`; a failed page is a row too, with its ``error``), writes the shard's
-file atomically, then its completion marker (``part-NNNNN.done``: the shard's counts by
+file atomically, then its completion marker (``markers/part-NNNNN.done``: the shard's counts by
 outcome and reason, how many of its records are damage and the first damaged spans with
 their file and byte offset).  It runs wherever the executor puts it — a process of the
 local pool, a Dask worker — and only reads the input files and writes the run folder.
@@ -29,7 +29,7 @@ from ..metadata import metadata
 from ..render import render
 from ..settings import Settings
 from . import langid, readers, sinks
-from .plan import Shard, atomic_write
+from .plan import Shard, atomic_write, marker_path
 
 Row = dict[str, Any]
 
@@ -174,7 +174,9 @@ def process_shard(shard: Shard, config: RunConfig) -> dict[str, Any]:
               "ok": len(rows) - sum(failed.values()), "failed": dict(sorted(failed.items())),
               "skipped": dict(sorted(skipped.items())), "damaged": damage_count(skipped),
               "damage": damage[:DAMAGE_LISTED], "seconds": round(time.perf_counter() - t0, 3)}
-    atomic_write(config.shards / f"{shard.name}.done", json.dumps(marker).encode("utf-8"))
+    path = marker_path(Path(config.folder), shard.name)
+    path.parent.mkdir(exist_ok=True)
+    atomic_write(path, json.dumps(marker).encode("utf-8"))
     return marker
 
 
