@@ -61,3 +61,13 @@ def test_settings_described_as_json() -> None:
     assert described["timeout"] == 5 and described["repair"] is True and described["method"] == "learned"
     assert "repair" not in detourage.Settings().described()
     assert settings.with_options({"learned": LearnedOptions()}).described()["options"] == {"learned": {}}
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["-w", "-1"], "-1 is not in the range x>=0"), (["--timeout", "-5"], "-5.0 is not in the range x>=0"),
+    (["--max-bytes", "0"], "0 is not in the range x>=1"), (["-m", "learnd"], "did you mean 'learned'?")])
+def test_impossible_flags_and_a_mistyped_method_are_refused(flags, message, tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(PAGE)
+    result = CliRunner().invoke(main, ["extract", str(page), *flags])
+    assert result.exit_code == 2 and message in result.output, result.output

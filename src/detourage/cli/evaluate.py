@@ -21,7 +21,7 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option
 @click.option("-m", "--method", "method_names", multiple=True,
               help="Method or chain a+b; repeat for several (default: default, said on standard error).")
 @click.option("-o", "--out", default="evaluation", show_default=True, help="Folder for the reports.")
-@click.option("-w", "--workers", type=int, default=1, show_default=True,
+@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
 @click.option("--sample", type=int, default=None,
               help="Only N scorable pages of each dataset, spread over its languages (a fixed draw).")
@@ -29,7 +29,7 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option
               help="Also run a downstream task on each output (seed 002 Table 3).")
 @click.option("--task-resources", type=click.Path(exists=True, file_okay=False), default=None,
               help="The task's lexicons (default: resources/<task> two levels above the dataset).")
-@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds allowed per page.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True, help="Seconds allowed per page.")
 @click.option("--model", default=None, help="A trained model for the methods that take one.")
 @click.option("--bootstrap", type=int, default=1000, show_default=True,
               help="Bootstrap samples for the shingle F1 interval.")
@@ -145,7 +145,7 @@ def headline_table(summary: dict) -> str:
               default=("raw", "gold"), show_default=True, help="What to count; repeat for several.")
 @click.option("-m", "--method", "method_names", multiple=True,
               help="With --source method: the method(s) whose output is counted.")
-@click.option("-w", "--workers", type=int, default=1, show_default=True,
+@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
 def stats_command(datasets: tuple[str, ...], sources: tuple[str, ...], method_names: tuple[str, ...],
                   workers: int) -> None:

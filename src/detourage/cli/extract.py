@@ -31,13 +31,13 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               help="FOLDER for one file per page, FILE.jsonl for one JSON line per page, (-f csv) "
                    "FILE.csv for one row per page, or a file with an extension (out.txt) for one "
                    "page; default: standard output (several pages: each after a line ==> ID <==).")
-@click.option("-w", "--workers", type=int, default=1, show_default=True,
+@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
-@click.option("--timeout", type=float, default=30.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
               help="Seconds allowed per page (0: no limit).")
-@click.option("--max-bytes", type=int, default=Limits().max_bytes, show_default=True,
+@click.option("--max-bytes", type=click.IntRange(min=1), default=Limits().max_bytes, show_default=True,
               help="Largest page accepted, in bytes (gzipped .html.gz pages: unpacked).")
-@click.option("--max-memory", type=int, default=None,
+@click.option("--max-memory", type=click.IntRange(min=0), default=None,
               help="Memory ceiling of each worker process, in MiB; a page needing more is an "
                    "error record limit:memory (default: 4096, or half the machine's memory if "
                    "less; 0: none).")
@@ -45,7 +45,7 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               default=None, help="A corpus run: -o is then a run folder of shards in this format, "
                                  "with a manifest and a summary (docs/corpus-runs.md). Exit status 3: "
                                  "done, but the input was damaged; 130: interrupted (--resume).")
-@click.option("--shard-size", type=int, default=1000, show_default=True,
+@click.option("--shard-size", type=click.IntRange(min=1), default=1000, show_default=True,
               help="--to: records per shard (WARC and JSON-lines records, or page files).")
 @click.option("--resume", is_flag=True, help="--to: finish the run of this folder, skipping finished shards.")
 @click.option("--dask", default=None,

@@ -156,7 +156,7 @@ def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: 
 @click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
               help="Only dataset pages of one half of the fixed split.")
 @click.option("--max-iter", type=int, default=None, help="Boosting rounds (default: the shipped model's).")
-@click.option("-w", "--workers", type=int, default=1, show_default=True,
+@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Processes labelling pages (0: one per CPU).")
 @click.option("--cache", type=click.Path(dir_okay=False), default=None,
               help="Keep the labelled pages in this file and read them back while the labelling code, "
@@ -195,7 +195,7 @@ def crossval() -> None:
                    "content-only, markup-only, a+b combinations, without:F,G.")
 @click.option("--by", type=click.Choice(["dataset", "lang", "dataset-lang", "all"]), default="dataset",
               show_default=True, help="Rows of the table.")
-@click.option("-w", "--workers", type=int, default=1, show_default=True, help="Folds trained in parallel (0: one per CPU).")
+@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True, help="Folds trained in parallel (0: one per CPU).")
 @click.option("--json", "json_out", default=None, help="Also write every page's outcome as JSON lines here.")
 @click.option("--base", default=None,
               help="Compare this model (a file, or 'default') with itself retrained on its pages plus "

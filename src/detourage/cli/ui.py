@@ -21,7 +21,7 @@ from .main import main
 @click.option("--remote-assets", is_flag=True,
               help="Let shown pages load their stylesheets, images and fonts from the web (their "
                    "URL); default: only files beside the pages.")
-@click.option("--timeout", type=float, default=30.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
               help="Seconds a page's loading, or one method's labels of it, may take; 0: no limit.")
 def ui_command(inputs: tuple[str, ...], method_names: tuple[str, ...], port: int, host: str,
                annotations: str, remote_assets: bool, timeout: float) -> None:

@@ -8,6 +8,7 @@ and owns nothing else.  Chains (``a+b``, seed 002 §3) are run by :mod:`detourag
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -96,8 +97,10 @@ def get(name: str) -> Method:
     for method in _grouped():
         if method.name == target:
             return method
-    known = ", ".join([*MODULES, *VARIANTS, *(m.name for m in _grouped()), *ALIASES])
-    raise UnknownMethod(f"unknown method {name!r} (known: {known})")
+    names = [*MODULES, *VARIANTS, *(m.name for m in _grouped()), *ALIASES]
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise UnknownMethod(f"unknown method {name!r} ({hint}known: {', '.join(names)})")
 
 
 def _grouped() -> list[Method]:
