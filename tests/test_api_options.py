@@ -71,3 +71,19 @@ def test_impossible_flags_and_a_mistyped_method_are_refused(flags, message, tmp_
     page.write_text(PAGE)
     result = CliRunner().invoke(main, ["extract", str(page), *flags])
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+@pytest.mark.parametrize("command", ["extract", "evaluate"])
+def test_a_peer_whose_library_is_missing_is_refused_up_front(command, tmp_path: Path, monkeypatch) -> None:
+    from detourage.methods import peers
+
+    monkeypatch.setattr(peers, "installed", lambda name: name != "peer-readability")
+    page = tmp_path / "set" / "html" / "1.html"
+    page.parent.mkdir(parents=True)
+    page.write_text(PAGE)
+    (tmp_path / "set" / "gold").mkdir()
+    (tmp_path / "set" / "gold" / "1.txt").write_text("Harbour\n")
+    target = str(page) if command == "extract" else str(tmp_path / "set")
+    result = CliRunner().invoke(main, [command, target, "-m", "peer-readability", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "peer-readability needs the peers extra: pip install" in result.output

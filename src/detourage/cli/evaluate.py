@@ -58,7 +58,7 @@ def evaluate_command(datasets: tuple[str, ...], method_names: tuple[str, ...], o
     try:
         options: dict = {}
         for name in method_names:
-            methods.chain(name)
+            methods.require(name)
             if model is not None:
                 options.update(models_option(name, (model,)))
             if template_file is not None:
@@ -157,7 +157,7 @@ def stats_command(datasets: tuple[str, ...], sources: tuple[str, ...], method_na
         raise click.UsageError("--source method needs at least one --method")
     try:
         for name in method_names:
-            methods.chain(name)
+            methods.require(name)
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
     for dataset in datasets:

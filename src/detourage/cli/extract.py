@@ -102,6 +102,7 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
     if with_metadata:
         render["with_metadata"] = True
     try:
+        methods.require(method)
         options = models_option(method, model)
         options.update(methods.with_template(method, template_file))
         if comments:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
 
-from ..errors import DetourageError, UnknownMethod
+from ..errors import DetourageError, MissingExtra, UnknownMethod
 from ..model import Labels, Page
 
 #: name → module, in the order ``detourage methods`` lists them
@@ -101,6 +101,19 @@ def get(name: str) -> Method:
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     raise UnknownMethod(f"unknown method {name!r} ({hint}known: {', '.join(names)})")
+
+
+def require(spec: str) -> list[Method]:
+    """The methods of a chain, each checked to be runnable here: a peer whose library is
+    not installed raises :class:`MissingExtra` with the install hint now, before a batch
+    turns every page into an error."""
+    steps = chain(spec)
+    from . import peers  # the peers' module imports nothing heavy; their libraries are checked
+
+    for step in steps:
+        if step.name in peers.PEERS and not peers.installed(step.name):
+            raise MissingExtra(f"{step.name} needs the peers extra: {peers.INSTALL_HINT}")
+    return steps
 
 
 def _grouped() -> list[Method]:
