@@ -108,3 +108,28 @@ def test_template_fit_without_the_site_extra_says_what_to_install(mistakes: Path
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "site extra" in lines[0] and "pip install" in lines[0], lines
+
+
+def test_ui_without_the_ui_extra_says_what_to_install(mistakes: Path) -> None:
+    # werkzeug made unimportable, as in an install without the ui extra
+    code = ("import sys; sys.modules['werkzeug'] = None; sys.modules['werkzeug.serving'] = None; "
+            "from detourage.cli import main; main(['ui', sys.argv[1]])")
+    done = subprocess.run([sys.executable, "-c", code, str(mistakes / "site" / "html" / "a.html")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "ui extra" in lines[0] and "pip install 'detourage[ui]'" in lines[0], lines
+
+
+def test_ui_on_a_port_in_use_is_one_line(mistakes: Path) -> None:
+    pytest.importorskip("werkzeug", reason="the ui extra is not installed")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["ui", str(mistakes / "site" / "html" / "a.html"), "-p", str(port)])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and f"cannot listen on 127.0.0.1:{port}" in lines[0] and "-p" in lines[0], lines

@@ -28,6 +28,7 @@ import socket
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import DetourageError, MissingExtra
 from ..evaluation.report import INSPECTOR_PORT
 
 __all__ = ["INSPECTOR_PORT", "PAGE_TIMEOUT", "make_server", "serve"]
@@ -46,13 +47,19 @@ def make_server(inputs: Sequence[str], method_names: Sequence[str] = (), *, port
     secret every request must present when ``host`` is not a loopback address (None on
     the loopback).  ``timeout``: seconds a page's loading, or one method's labelling of
     it, may take (None: unbounded; see :mod:`.session`)."""
-    from werkzeug.serving import make_server as werkzeug_server
+    try:
+        from werkzeug.serving import make_server as werkzeug_server
 
-    from .app import create_app, on_loopback
-    from .catalog import catalog
+        from .app import create_app, on_loopback
+    except ImportError as exc:
+        raise MissingExtra(f"the inspector needs the ui extra ({exc.name} is not installed): "
+                           "pip install 'detourage[ui]'") from None
     from ..settings import Settings
+    from .catalog import catalog
     from .session import Session
 
+    if port:
+        _check_port(host, port)
     session = Session(catalog(inputs), method_names, annotations, remote_assets=remote_assets,
                       settings=Settings(timeout=timeout or 0))
     access_token = None if on_loopback(host) else secrets.token_urlsafe(32)
@@ -61,6 +68,19 @@ def make_server(inputs: Sequence[str], method_names: Sequence[str] = (), *, port
     server.session = session
     server.access_token = access_token
     return server
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port another program listens on, in one line (werkzeug would print two
+    and exit 1): bound the way the server binds it, then released."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise DetourageError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): another program "
+                                 "uses it; give another port with -p (0: any free one)") from None
 
 
 def serve(inputs: Sequence[str], method_names: Sequence[str] = (), *, port: int = INSPECTOR_PORT,
