@@ -87,3 +87,17 @@ def test_a_peer_whose_library_is_missing_is_refused_up_front(command, tmp_path: 
     result = CliRunner().invoke(main, [command, target, "-m", "peer-readability", "-o", str(tmp_path / "out")])
     assert result.exit_code == 2, result.output
     assert "peer-readability needs the peers extra: pip install" in result.output
+
+
+def test_the_output_format_follows_the_file_s_extension_unless_contradicted(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(PAGE)
+    result = CliRunner().invoke(main, ["extract", str(page), "-m", "fulltext", "-o", str(tmp_path / "out.md")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out.md").read_text().startswith("# Harbour")
+    refused = CliRunner().invoke(main, ["extract", str(page), "-o", str(tmp_path / "other.md"), "-f", "txt"])
+    assert refused.exit_code == 2 and "names markdown by its extension" in refused.output
+    assert not (tmp_path / "other.md").exists()
+    same = CliRunner().invoke(main, ["extract", str(page), "-m", "fulltext", "-o", str(tmp_path / "c.txt"),
+                                     "-f", "cleaneval"])
+    assert same.exit_code == 0 and (tmp_path / "c.txt").read_text().startswith("<h>")

@@ -480,6 +480,26 @@ class Writer:
 PAGE_FILE_SUFFIXES = frozenset({*EXTENSIONS.values(), ".txt", ".json", ".md", ".html", ".xml"})
 
 
+#: the format a page file's extension names (``.txt`` also holds CleanEval text)
+FORMAT_OF_SUFFIX = {".txt": "txt", ".md": "markdown", ".html": "html", ".json": "json", ".xml": "xml",
+                    ".csv": "csv"}
+
+
+def output_format(out: str | None, format: str | None) -> str:
+    """The format of a run's output: ``format`` when given, else the one the extension of
+    a one-page output file names (``-o page.md``: markdown), else txt.  A format that
+    contradicts the file's extension (``-o page.md -f txt``) is a :class:`DetourageError`."""
+    named = None
+    if out is not None and not out.endswith(".jsonl") and not Path(out).is_dir():
+        named = FORMAT_OF_SUFFIX.get(Path(out).suffix.lower())
+    if format is None:
+        return named or "txt"
+    if named is not None and format != named and not (named == "txt" and format == "cleaneval"):
+        raise DetourageError(f"-o {out} names {named} by its extension, -f {format} another format: "
+                             f"leave -f out, or name the file {Path(out).with_suffix(EXTENSIONS[format]).name}")
+    return format
+
+
 def output_kind(out: str | None, format: str) -> str:
     """Where :class:`Writer` puts records: ``stream`` (or ``csv-stream``), ``jsonl``,
     ``csv`` (FILE.csv), ``page`` (one page's output as a file named with an extension) or

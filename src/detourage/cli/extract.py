@@ -13,7 +13,7 @@ import click
 
 from .. import methods
 from ..corpus import (PAGE_PATTERNS, Job, Step, Summary, Writer, default_max_memory, default_workers, execute,
-                      output_kind, read_inputs)
+                      output_format, output_kind, read_inputs)
 from ..errors import DetourageError
 from ..parse import Limits
 from ..render import RENDERERS, RenderOptions
@@ -25,8 +25,8 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-m", "--method", default="default", show_default=True,
               help="Method or chain a+b (see `detourage methods`).")
-@click.option("-f", "--format", "fmt", type=click.Choice(list(RENDERERS)), default="txt",
-              show_default=True, help="Output format.")
+@click.option("-f", "--format", "fmt", type=click.Choice(list(RENDERERS)), default=None,
+              help="Output format (default: the one -o FILE's extension names, else txt).")
 @click.option("-o", "--out", default=None,
               help="FOLDER for one file per page, FILE.jsonl for one JSON line per page, (-f csv) "
                    "FILE.csv for one row per page, or a file with an extension (out.txt) for one "
@@ -85,7 +85,7 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               help="In folders, also read the files whose name matches this pattern (repeatable; "
                    "always read: *.html, *.htm, *.xhtml, *.shtml and their .gz).")
 @click.option("--repair-text", is_flag=True, help=REPAIR_HELP)
-def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, workers: int,
+def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | None, workers: int,
             timeout: float, max_bytes: int, url: str | None, urls: str | None, model: tuple[str, ...],
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
             max_memory: int | None, run_to: str | None, shard_size: int, resume: bool, dask: str | None,
@@ -93,6 +93,10 @@ def extract(paths: tuple[str, ...], method: str, fmt: str, out: str | None, work
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
             comments: bool, patterns: tuple[str, ...], repair_text: bool) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
+    try:
+        fmt = output_format(out, fmt) if run_to is None else (fmt or "txt")
+    except DetourageError as exc:
+        raise click.BadParameter(str(exc), param_hint="'-f'") from None
     if cleaneval_id and fmt != "cleaneval":
         raise click.BadParameter("goes with -f cleaneval (the <text id=…> wrapper of CleanEval "
                                  "submissions)", param_hint="'--cleaneval-id'")
