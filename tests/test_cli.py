@@ -23,7 +23,11 @@ def test_extract_one_file_to_stdout(tmp_path: Path) -> None:
     result = invoke("extract", str(tmp_path / "p.html"), "-m", "baseline")
     assert result.exit_code == 0, result.output
     assert result.stdout == "Title\nSome body text.\n"
-    assert "1 page, 1 ok, 0 failed" in result.stderr
+    assert result.stderr == ""  # one page extracted well: its text, nothing else
+    loud = invoke("extract", str(tmp_path / "p.html"), "-m", "baseline", "--verbose")
+    assert "1 page, 1 ok, 0 failed" in loud.stderr
+    many = invoke("extract", str(tmp_path), "-m", "baseline", "-o", str(tmp_path / "out"), "--quiet")
+    assert many.exit_code == 0 and many.stderr == ""
 
 
 def test_extract_stdin_and_formats() -> None:

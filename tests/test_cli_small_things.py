@@ -22,7 +22,8 @@ def invoke(*args: str):  # type: ignore[no-untyped-def]
 
 def test_one_page_is_one_page(tmp_path: Path) -> None:
     (tmp_path / "p.html").write_bytes(PAGE)
-    assert "detourage: 1 page, 1 ok" in invoke("extract", str(tmp_path / "p.html"), "-m", "fulltext").stderr
+    assert "detourage: 1 page, 1 ok" in invoke("extract", str(tmp_path / "p.html"), "-m", "fulltext",
+                                               "--verbose").stderr
 
 
 def test_a_time_limit_message_does_not_compare_the_limit_with_itself() -> None:

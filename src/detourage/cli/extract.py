@@ -85,13 +85,16 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               help="In folders, also read the files whose name matches this pattern (repeatable; "
                    "always read: *.html, *.htm, *.xhtml, *.shtml and their .gz).")
 @click.option("--repair-text", is_flag=True, help=REPAIR_HELP)
+@click.option("--quiet/--verbose", default=None,
+              help="Never / always print the run's summary line on standard error (default: for several "
+                   "pages, or when a page failed; one page extracted well prints nothing but its text).")
 def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | None, workers: int,
             timeout: float, max_bytes: int, url: str | None, urls: str | None, model: tuple[str, ...],
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
             max_memory: int | None, run_to: str | None, shard_size: int, resume: bool, dask: str | None,
             with_markdown: bool, with_html: bool, timings: bool,
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
-            comments: bool, patterns: tuple[str, ...], repair_text: bool) -> None:
+            comments: bool, patterns: tuple[str, ...], repair_text: bool, quiet: bool | None) -> None:
     """Extract the main content of pages: files, folders (recursive) or - for stdin."""
     try:
         fmt = output_format(out, fmt) if run_to is None else (fmt or "txt")
@@ -145,9 +148,9 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
     if fit_batch and len(jobs) > 1:
         with fitted(jobs, workers or default_workers(), settings) as path:
             _extract(jobs, settings.with_options(methods.with_template(method, path)), fmt, out, workers,
-                     cleaneval_id, progress)
+                     cleaneval_id, progress, quiet)
         return
-    _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress)
+    _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress, quiet)
 
 
 def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
@@ -185,12 +188,14 @@ def _settings(method: str, options: dict, render: dict, max_bytes: int, timeout:
 
 
 def _extract(jobs: list[Job], settings: Settings, fmt: str, out: str | None, workers: int, cleaneval_id: bool,
-             progress: bool | None) -> None:
+             progress: bool | None, quiet: bool | None = None) -> None:
     step = Step(settings=settings, format=fmt, cleaneval_wrapper=cleaneval_id)
     writer = Writer(out, fmt, headers=len(jobs) > 1 and not cleaneval_id)
     summary = _run(jobs, step, workers or default_workers(), writer, progress)
-    click.echo(f"detourage: {summary}", err=True)
-    if summary.ok == 0 or not summary.balanced:
+    failed = summary.ok == 0 or not summary.balanced
+    if quiet is False or (quiet is None and (len(jobs) > 1 or summary.ok < len(jobs) or failed)):
+        click.echo(f"detourage: {summary}", err=True)
+    if failed:
         sys.exit(1)
 
 
