@@ -101,3 +101,16 @@ def test_the_output_format_follows_the_file_s_extension_unless_contradicted(tmp_
     same = CliRunner().invoke(main, ["extract", str(page), "-m", "fulltext", "-o", str(tmp_path / "c.txt"),
                                      "-f", "cleaneval"])
     assert same.exit_code == 0 and (tmp_path / "c.txt").read_text().startswith("<h>")
+
+
+def test_json_lines_records_carry_the_url_and_the_title(tmp_path: Path) -> None:
+    import json
+
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>Harbour plan - The Gazette</title></head><body>" + PAGE[12:])
+    result = CliRunner().invoke(main, ["extract", str(page), "-m", "fulltext", "-o", str(tmp_path / "out.jsonl"),
+                                       "--url", "https://gazette.example/harbour"])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "out.jsonl").read_text().splitlines()[0])
+    assert record["url"] == "https://gazette.example/harbour" and record["title"] == "Harbour"  # the headline the <title> and the <h1> share
+    assert {"id", "ok", "text", "encoding", "ms"} <= record.keys()

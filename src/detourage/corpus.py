@@ -163,6 +163,8 @@ class Step:
     format: str = "txt"
     #: CleanEval submission format: each page wrapped in ``<text id="…">`` with a URL line
     cleaneval_wrapper: bool = False
+    #: records carry the page's URL and title (the JSON-lines output: what users look for first)
+    url_and_title: bool = False
 
     @property
     def timeout(self) -> float:
@@ -199,6 +201,10 @@ class Step:
             options.update(id=job.id, url_line=True)
         record["text"] = render(result, self.format, **options)
         record["encoding"] = result.page.decoded.encoding
+        if self.url_and_title:
+            found = metadata(result.page, page_dates=False)
+            record["url"] = found.url or job.url
+            record["title"] = found.title
         if options.get("with_metadata"):
             record["metadata"] = metadata(result.page).as_dict()
         return record

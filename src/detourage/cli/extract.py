@@ -189,7 +189,8 @@ def _settings(method: str, options: dict, render: dict, max_bytes: int, timeout:
 
 def _extract(jobs: list[Job], settings: Settings, fmt: str, out: str | None, workers: int, cleaneval_id: bool,
              progress: bool | None, quiet: bool | None = None) -> None:
-    step = Step(settings=settings, format=fmt, cleaneval_wrapper=cleaneval_id)
+    step = Step(settings=settings, format=fmt, cleaneval_wrapper=cleaneval_id,
+                url_and_title=output_kind(out, fmt) == "jsonl")
     writer = Writer(out, fmt, headers=len(jobs) > 1 and not cleaneval_id)
     summary = _run(jobs, step, workers or default_workers(), writer, progress)
     failed = summary.ok == 0 or not summary.balanced
