@@ -114,3 +114,23 @@ def test_json_lines_records_carry_the_url_and_the_title(tmp_path: Path) -> None:
     record = json.loads((tmp_path / "out.jsonl").read_text().splitlines()[0])
     assert record["url"] == "https://gazette.example/harbour" and record["title"] == "Harbour"  # the headline the <title> and the <h1> share
     assert {"id", "ok", "text", "encoding", "ms"} <= record.keys()
+
+
+def test_evaluate_on_a_snippet_only_dataset_shows_its_snippet_score(tmp_path: Path) -> None:
+    import json
+
+    dataset = tmp_path / "snips"
+    (dataset / "html").mkdir(parents=True)
+    (dataset / "gold").mkdir()
+    for i in range(2):
+        (dataset / "html" / f"{i}.html").write_text(PAGE)
+        (dataset / "gold" / f"{i}.json").write_text(json.dumps({"with": ["The council met."],
+                                                                "without": ["Nowhere to be seen"]}))
+    result = CliRunner().invoke(main, ["evaluate", str(dataset), "-m", "fulltext", "-o", str(tmp_path / "ev"),
+                                       "--bootstrap", "10"])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.stdout.splitlines() if line.startswith("| fulltext"))
+    assert "100.00" in row  # the snippet F1, where every score of text gold is "–"
+    report = (tmp_path / "ev" / "report.md").read_text()
+    headline = next(line for line in report.splitlines() if line.startswith("| fulltext | 2 |"))
+    assert headline.startswith("| fulltext | 2 | 2 |") and "| 100.00 |" in headline

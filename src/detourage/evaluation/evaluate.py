@@ -299,14 +299,16 @@ def _row_order(item: tuple[tuple[str, str, str], list[Record]]) -> tuple[str, bo
 def row(method: str, dataset: str, lang: str, pages: Sequence[Record], *, bootstrap: int = 1000) -> Record:
     """The aggregated scores of a group of page records."""
     scored = [p for p in pages if "to_matched" in p]
+    snippets = [p for p in pages if "snippet_tp" in p]
+    # pages scored against their gold: text gold, or snippets (a snippet-only set is scored too)
     out: Record = {"method": method, "dataset": dataset, "lang": lang, "pages": len(pages),
-                   "scored": len(scored),
+                   "scored": len(scored) + len(snippets),
                    "failed": dict(Counter(p["error"] for p in pages if not p["ok"]).most_common())}
     for name in MODES.values():
         out[name] = _averages(scored, name)
     out["shingle"] = _shingles(scored, bootstrap) if scored else None
     out["cosine"] = _cosines(scored) if scored else None
-    out["snippets"] = _snippets([p for p in pages if "snippet_tp" in p])
+    out["snippets"] = _snippets(snippets)
     ms = sorted(p["ms"] for p in pages)
     out["ms"] = {"median": statistics.median(ms), "p95": _percentile(ms, 0.95)} if ms else None
     return out

@@ -61,7 +61,7 @@ def _best(values: Sequence[Sequence[float | None]], columns: Mapping[int, bool],
 def _headline(run: _Run) -> _Table:
     """One row per method on everything pooled (dataset 'all', language 'all')."""
     headers = ["Method", "Pages", "Scored", "TO F1 micro", "TO F1 macro", "TM-l F1",
-               "CAR F1", "Shingle F1 [95% CI]", "Exactitude", "cos mean", "ms median",
+               "CAR F1", "Shingle F1 [95% CI]", "Exactitude", "cos mean", "Snippet F1", "ms median",
                "ms p95", "Failed"]
     rows, values = [], []
     for method in run.methods:
@@ -69,13 +69,14 @@ def _headline(run: _Run) -> _Table:
         nums = [_dig(r, "to", "micro", "f1"), _dig(r, "to", "macro", "f1"),
                 _dig(r, "tm_labelled", "micro", "f1"), _dig(r, "car", "micro", "f1"),
                 _dig(r, "shingle", "f1"), _dig(r, "cosine", "exactitude"),
-                _dig(r, "cosine", "mean"), _dig(r, "ms", "median"), _dig(r, "ms", "p95")]
+                _dig(r, "cosine", "mean"), _dig(r, "snippets", "f1"), _dig(r, "ms", "median"),
+                _dig(r, "ms", "p95")]
         values.append([None] * 3 + nums + [None])
         rows.append([method, _count(r.get("pages")), _count(r.get("scored")),
                      *map(_pct, nums[:4]), _interval(r.get("shingle")),
-                     _pct(nums[5]), _cos(nums[6]), _ms(nums[7]), _ms(nums[8]),
+                     _pct(nums[5]), _cos(nums[6]), _pct(nums[7]), _ms(nums[8]), _ms(nums[9]),
                      _failures(r.get("failed"))])
-    directions = {c: c < 10 for c in range(3, 12)}
+    directions = {c: c < 11 for c in range(3, 13)}
     return _Table(headers, rows, best=_best(values, directions, [range(len(rows))]))
 
 
