@@ -16,8 +16,9 @@ one process), so that work on its speed aims at the step that costs:
     columns;
 ``steps``
     the rest of :func:`detourage.methods.learned.label`, and inside it the comment
-    section's cut (``s:comments``), the related boxes (``s:related``), code blocks
-    (``s:code``), the title (``s:title``), the fallback (``s:fallback``), permalinks
+    section's cut (``s:comments``), the related boxes (``s:related``), the closing
+    promotional box (``s:promos``), code blocks (``s:code``), the title (``s:title``), the
+    fallback (``s:fallback``), the standfirst (``s:standfirst``), permalinks
     (``s:permalinks``), the labels of the blocks (``s:labels``) and ``s:rest`` (threshold,
     comment containers, details);
 ``units``
@@ -64,8 +65,9 @@ PASSES = {"f:text": "_text", "f:kind": "_kind", "f:walk": "_Tree.__init__", "f:d
 
 #: the method's page-level steps: attribute of detourage.methods.learned
 STEPS = {"s:comments": "_comments", "s:related": "_drop_related_boxes", "s:appended": "_drop_appended_articles",
-         "s:beside": "_drop_boxes_beside", "s:code": "_whole_code_blocks", "s:title": "_keep_title",
-         "s:fallback": "_fallback", "s:boundary": "_keep_boundary_lines", "s:controls": "_drop_controls",
+         "s:beside": "_drop_boxes_beside", "s:promos": "_drop_closing_promos", "s:code": "_whole_code_blocks",
+         "s:title": "_keep_title", "s:fallback": "_fallback", "s:standfirst": "_keep_standfirst",
+         "s:boundary": "_keep_boundary_lines", "s:parents": "_keep_parent_items", "s:controls": "_drop_controls",
          "s:figures": "_keep_figures", "s:permalinks": "_drop_permalinks", "s:labels": "label_paragraphs"}
 
 
