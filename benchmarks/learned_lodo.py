@@ -7,6 +7,7 @@
     python benchmarks/learned_lodo.py --models build/folds --reuse  # score with them again, no fitting
     python benchmarks/learned_lodo.py --models build/folds --reuse --threshold 0.45  # at another threshold
     python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
+    python benchmarks/learned_lodo.py --models build/folds --reuse --without _keep_figures  # a step's cost
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
 trained on the four others (:func:`detourage.learned.train.fit`, the shipped settings)
@@ -345,6 +346,21 @@ def _order(g: str) -> tuple[int, str]:
     return (g.count("/"), g)
 
 
+#: the learned method's page-level steps that only change ``keep`` in place (they return
+#: nothing), so that one can be left out for an ablation (``--without``)
+ABLATABLE = ("_keep_standfirst", "_keep_boundary_lines", "_keep_parent_items", "_keep_figures",
+             "_drop_boxes_beside", "_whole_code_blocks", "_drop_controls")
+
+
+def _leave_out(steps: list[str]) -> None:
+    """Replace each named step of ``detourage.methods.learned`` by one that does nothing
+    (before the worker processes fork, so they inherit it)."""
+    from detourage.methods import learned
+
+    for name in steps:
+        setattr(learned, name, lambda *args, **kwargs: None)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="paragraph-level proxy, no pipeline, no peers")
@@ -368,6 +384,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="rebuild the table from a --json run's records instead of running")
     parser.add_argument("--compare", type=Path, nargs="+", default=None,
                         help="--json runs: rows met, mean of the rows, pages moved against the first")
+    parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATABLE),
+                        help="score with this page-level step of the learned method left out (repeatable): "
+                             "what the step costs or gains on each dataset")
     args = parser.parse_args(argv)
     if args.reuse and not args.models:
         parser.error("--reuse needs --models DIR")
@@ -376,6 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         print(compare(args.compare))
         return 0
+    _leave_out(args.without)
     t0 = time.perf_counter()
     paths = dataset_paths()
     pages = [] if args.report else load_pages(paths, workers=args.workers)

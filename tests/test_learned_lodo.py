@@ -239,3 +239,19 @@ def test_features_digest_names_the_pages_that_changed():
     assert one == module.digests([("t/1", page.encode())], "learned")  # the same page, the same digests
     longer = page.replace("</p>", "</p><p>One more line.</p>")  # one paragraph more: other features
     assert one["t/1"]["features"] != module.digests([("t/1", longer.encode())], "learned")["t/1"]["features"]
+
+
+def test_the_steps_an_ablation_can_leave_out_return_nothing(monkeypatch) -> None:
+    """--without replaces a step by a no-op: only steps that change ``keep`` in place and
+    return nothing may be left out so, and the replacement reaches the method."""
+    import inspect
+
+    from detourage.methods import learned
+
+    lodo = _lodo()
+    for name in lodo.ABLATABLE:
+        assert inspect.signature(getattr(learned, name)).return_annotation in (None, "None"), name
+    step = learned._keep_figures
+    monkeypatch.setattr(learned, "_keep_figures", step)  # restored after the test
+    lodo._leave_out(["_keep_figures"])
+    assert learned._keep_figures is not step and learned._keep_figures(None, None, None, None) is None
