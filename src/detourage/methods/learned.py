@@ -1308,12 +1308,13 @@ def _keep_standfirst(para: features.Paragraphs, keep: np.ndarray, barred: np.nda
     lines = lines[~barred[lines] & (probability[lines] >= STANDFIRST_FLOOR)
                   & (_column(para, "link_density")[lines] == 0) & (_column(para, "dist_t_figure")[lines] > 1)
                   & (para.heading[lines] == 0)]
-    lines = np.array([i for i in lines.tolist() if len(para.texts[i].split()) >= STANDFIRST_WORDS], dtype=np.int64)
-    if not len(lines):
+    candidates = [i for i in lines.tolist() if len(para.texts[i].split()) >= STANDFIRST_WORDS]
+    if not candidates:
         return
     # a teaser repeating the body's first lines is no standfirst: it would be read twice
-    body = " ".join(" ".join(para.texts[i].split()) for i in (np.flatnonzero(keep[title + 1:])[:3] + title + 1).tolist())
-    lines = np.array([i for i in lines.tolist() if " ".join(para.texts[i].split())[:STANDFIRST_SAME] not in body],
+    first = np.flatnonzero(keep[title + 1:])[:3] + title + 1
+    body = " ".join(" ".join(para.texts[i].split()) for i in first.tolist())
+    lines = np.array([i for i in candidates if " ".join(para.texts[i].split())[:STANDFIRST_SAME] not in body],
                      dtype=np.int64)
     if not len(lines):
         return
