@@ -108,30 +108,18 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
     render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
     if with_metadata:
         render["with_metadata"] = True
-    try:
-        methods.require(method)
-        options = models_option(method, model)
-        options.update(methods.with_template(method, template_file))
-        if comments:
-            options = methods.with_comments(method, options)
-        fit_batch = template_file is None and methods.uses_template(method)
-    except DetourageError as exc:
-        raise click.UsageError(str(exc)) from None
+    options = _method_options(method, model, template_file, comments)
+    fit_batch = template_file is None and methods.uses_template(method)
+    settings = _settings(method, options, render, max_bytes, timeout, max_memory, repair_text)
     if run_to is not None:
-        given = {"-f": fmt != "txt", "--url": url, "--urls": urls, "--cleaneval-id": cleaneval_id,
-                 "--with-metadata": with_metadata}
-        if out is None:
-            raise click.UsageError("--to writes a run folder: give it with -o FOLDER")
-        if any(given.values()):
-            raise click.UsageError(f"{', '.join(k for k, v in given.items() if v)}: not for --to, whose "
-                                   "rows hold the text as txt (--with-markdown, --with-html add columns)")
+        _refuse_for_runs(out, {"-f": fmt != "txt", "--url": url, "--urls": urls, "--cleaneval-id": cleaneval_id,
+                               "--with-metadata": with_metadata})
         described = {"method": method, "to": run_to, "models": list(model), "template": template_file,
                      "comments": comments, "render": render, "markdown": with_markdown, "html": with_html,
                      "timings": timings, "max_bytes": max_bytes, "timeout": timeout}
         if repair_text:  # only when on: runs started before the option stay resumable
             described["repair"] = True
-        config = _run_config(out, run_to, _settings(method, options, render, max_bytes, timeout, max_memory,
-                                                    repair_text), with_markdown, with_html, timings)
+        config = _run_config(out, run_to, settings, with_markdown, with_html, timings)
         _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
                     fit_batch)
         return
@@ -144,13 +132,33 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
     if fit_batch and len(jobs) == 1:
         click.echo(f"detourage: {method}: no --template, and a template is fitted on several pages "
                    f"of a site: this page falls back to {methods.fallback_of(method)}", err=True)
-    settings = _settings(method, options, render, max_bytes, timeout, max_memory, repair_text)
     if fit_batch and len(jobs) > 1:
         with fitted(jobs, workers or default_workers(), settings) as path:
             _extract(jobs, settings.with_options(methods.with_template(method, path)), fmt, out, workers,
                      cleaneval_id, progress, quiet)
         return
     _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress, quiet)
+
+
+def _method_options(method: str, model: tuple[str, ...], template_file: str | None, comments: bool) -> dict:
+    """The method options the flags ask for (its peers installed, models checked, the
+    template, comments kept); a usage error when they cannot be."""
+    try:
+        methods.require(method)
+        options = models_option(method, model)
+        options.update(methods.with_template(method, template_file))
+        return methods.with_comments(method, options) if comments else options
+    except DetourageError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _refuse_for_runs(out: str | None, given: dict[str, Any]) -> None:
+    """A corpus run (``--to``) needs its folder and takes none of the one-page flags."""
+    if out is None:
+        raise click.UsageError("--to writes a run folder: give it with -o FOLDER")
+    if any(given.values()):
+        raise click.UsageError(f"{', '.join(k for k, v in given.items() if v)}: not for --to, whose "
+                               "rows hold the text as txt (--with-markdown, --with-html add columns)")
 
 
 def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
