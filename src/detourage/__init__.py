@@ -22,6 +22,7 @@ from .errors import (
     UnknownMethod,
     UnknownOption,
     UnknownTask,
+    UnsupportedOption,
     WorkerCrashed,
 )
 from .metadata import Document, Metadata
@@ -55,6 +56,7 @@ __all__ = [
     "UnknownMethod",
     "UnknownOption",
     "UnknownTask",
+    "UnsupportedOption",
     "WorkerCrashed",
     "decode",
     "document",

@@ -5,6 +5,7 @@
     ├── UnknownMethod           a method name (or a part of a chain) not in the registry
     ├── UnknownFormat           an output format no renderer handles
     ├── UnknownOption           a keyword no renderer of the format takes (also a ``TypeError``)
+    ├── UnsupportedOption       a trafilatura option the compatible API cannot honour (also a ``ValueError``)
     ├── UnknownTask             a downstream task name not in the registry
     ├── NotHTML                 bytes that are no text document (an image, an archive…)
     ├── WorkerCrashed           the process running a page (``timeout=``) died on it
@@ -66,6 +67,13 @@ class UnknownOption(DetourageError, TypeError):
     keyword argument."""
 
     reason = "unknown-option"
+
+
+class UnsupportedOption(DetourageError, ValueError):
+    """An option of another tool's API that :mod:`detourage.compat` cannot honour: refused
+    by name rather than ignored."""
+
+    reason = "unsupported-option"
 
 
 class UnknownTask(DetourageError):

@@ -246,7 +246,7 @@ class Context:
             if tables is None:
                 tables = list(tree.iter("table")) if tree is not None else []
             outer = {next(t.iterancestors("table"), None) for t in tables}
-            self._data = frozenset(t for t in tables if t not in outer and _is_data_table(t))
+            self._data = frozenset(t for t in tables if t not in outer and is_data_table(t))
         return self._data
 
     def number(self, item: Element) -> int | None:
@@ -330,7 +330,7 @@ _WP_CAPTION = re.compile(r"(?:^|\s)wp-caption(?:\s|$)")
 _WP_CAPTION_TEXT = re.compile(r"(?:^|\s)wp-caption-text(?:\s|$)")
 
 
-def _is_data_table(table: Element) -> bool:
+def is_data_table(table: Element) -> bool:
     """Whether a table holding no other table holds data (see :meth:`Context.data_table`).
     Its width is looked at last: only a table that holds data otherwise pays for reading
     every cell's ``colspan`` (a page laid out in tables has many cells)."""

@@ -304,10 +304,12 @@ def _clean(text: str) -> str:
 
 def warc_record(url: str, payload: bytes, *, record_type: str = "response", status: int = 200,
                 content_type: str | None = "text/html; charset=utf-8", date: str = "2024-01-01T00:00:00Z",
-                record_id: str | None = None, http_headers: tuple[str, ...] = (), compress: bool = True) -> bytes:
+                record_id: str | None = None, http_headers: tuple[str, ...] = (), compress: bool = True,
+                identified_type: str | None = None) -> bytes:
     """One WARC/1.0 record, gzipped (a member of a ``.warc.gz``) unless ``compress`` is
     False: a response with its HTTP header (and ``http_headers`` lines), or another type
-    with ``payload`` as its block.  For tests and benchmarks, which build WARC files from
+    with ``payload`` as its block; ``identified_type``: its ``WARC-Identified-Payload-Type``
+    (as Common Crawl writes it).  For tests and benchmarks, which build WARC files from
     pages."""
     if record_type == "response":
         reason = {200: "OK", 404: "Not Found", 301: "Moved Permanently"}.get(status, "Status")
@@ -321,6 +323,9 @@ def warc_record(url: str, payload: bytes, *, record_type: str = "response", stat
         block, block_type = payload, "application/http; msgtype=request" if record_type == "request" else "text/plain"
     record_id = record_id or f"<urn:uuid:{hashlib.sha1(url.encode() + block).hexdigest()[:32]}>"
     header = (f"WARC/1.0\r\nWARC-Type: {record_type}\r\nWARC-Record-ID: {record_id}\r\nWARC-Date: {date}\r\n"
-              f"WARC-Target-URI: {url}\r\nContent-Type: {block_type}\r\nContent-Length: {len(block)}\r\n\r\n")
+              f"WARC-Target-URI: {url}\r\nContent-Type: {block_type}\r\nContent-Length: {len(block)}\r\n")
+    if identified_type:
+        header += f"WARC-Identified-Payload-Type: {identified_type}\r\n"
+    header += "\r\n"
     record = header.encode("utf-8") + block + b"\r\n\r\n"
     return gzip.compress(record, mtime=0) if compress else record

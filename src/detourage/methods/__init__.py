@@ -137,13 +137,24 @@ def with_template(spec: str, template: str | None) -> dict[str, Any]:
 def with_comments(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` with ``comments=True`` for every method of the chain whose ``Options``
     has that field (keeping a model or template already set); an error when none has."""
+    return _with_set(spec, options, "comments", True, f"--comments: no method of {spec!r} keeps comments "
+                     "(try -m learned)")
+
+
+def with_favor(spec: str, options: Mapping[str, Any], favor: str) -> dict[str, Any]:
+    """``options`` with ``favor`` (``precision``, ``recall``, ``balanced``) for every method
+    of the chain that takes it; an error when none does."""
+    return _with_set(spec, options, "favor", favor, f"favor: no method of {spec!r} takes it (try -m learned)")
+
+
+def _with_set(spec: str, options: Mapping[str, Any], name: str, value: Any, error: str) -> dict[str, Any]:
     out = dict(options)
     for step in chain(spec):
-        if _takes(step, "comments"):
+        if _takes(step, name):
             base = out.get(step.name) or step.options(**dict(step.defaults))
-            out[step.name] = dataclasses.replace(base, comments=True)
+            out[step.name] = dataclasses.replace(base, **{name: value})
     if out.keys() == options.keys() and all(out[k] is options[k] for k in out):
-        raise DetourageError(f"--comments: no method of {spec!r} keeps comments (try -m learned)")
+        raise DetourageError(error)
     return out
 
 

@@ -250,7 +250,7 @@ def _comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
     line that opens an unnamed one (:func:`_comment_mark_region`)."""
     in_comments = _comment_sections(para)
     if wanted:
-        keep |= in_comments & (doubted | _comment_headers(para))
+        keep |= in_comments & (doubted | _comment_headers(para) | _comment_bodies(para))
         return {}
     if _column(para, "type_forum")[0]:
         return {}
@@ -275,6 +275,13 @@ def _comment_headers(para: features.Paragraphs) -> np.ndarray:
     for i in np.flatnonzero(short).tolist():
         out[i] = _COMMENT_CONTROL.fullmatch(para.texts[i].strip().lower()) is None
     return out
+
+
+def _comment_bodies(para: features.Paragraphs) -> np.ndarray:
+    """What people wrote in a comment section: the lines outside its forms, mostly not
+    links (the model, trained on articles, rates a short comment low)."""
+    return (para.chars > COMMENT_HEADER_CHARS) & (_column(para, "dist_t_form") > 1) & \
+        (_column(para, "link_density") < 0.5)
 
 
 COMMENT_HEADER_CHARS = 80

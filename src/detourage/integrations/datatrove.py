@@ -1,0 +1,177 @@
+"""A datatrove extractor step: détourage where datatrove's trafilatura step goes.
+
+    from datatrove.executor import LocalPipelineExecutor
+    from datatrove.pipeline.readers import WarcReader
+    from datatrove.pipeline.writers import JsonlWriter
+    from detourage.integrations.datatrove import Detourage
+
+    LocalPipelineExecutor(pipeline=[
+        WarcReader("crawl/", glob_pattern="*.warc.gz"),
+        Detourage(output_format="markdown", with_metadata=True),
+        JsonlWriter("out/"),
+    ], tasks=4).run()
+
+:class:`Detourage` is a datatrove ``BaseExtractor``: each document's HTML (``doc.text``,
+as the reader decoded it) becomes its main content, pages run in datatrove's sandbox (one
+child process, killed and started again past ``timeout``), and what happened to each
+page is in datatrove's stats under its trafilatura step's names (``extracted``,
+``timeout``, ``broken_process``, ``clean_error``, ``forwarded``, ``dropped``) and, for a
+page detourage refused, its reason as well (``limit:bytes``, ``not-html``,
+``limit:memory``…).
+
+Options are detourage's (:class:`~detourage.settings.Settings`) or, by the names of the
+trafilatura step's and ``extract``'s arguments, ``favour_precision``/``favour_recall``
+(the learned extractor's ``favor``), ``include_comments``, ``include_tables``,
+``include_links``, ``include_images``, ``include_formatting`` (what the output keeps);
+``output_format`` is any detourage format (``txt``, ``markdown``, ``html``, ``json``…).
+``with_metadata`` adds the page's metadata to ``doc.metadata`` (``title``, ``authors``,
+``date_published``, ``site_name``, ``language``…; the reader's ``url`` and ``date`` are
+left as they are).  Needs the ``datatrove`` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import bounded, methods
+from ..errors import MissingExtra, UnknownFormat
+from ..metadata import metadata
+from ..parse import DEFAULT_LIMITS, Limits
+from ..render import RENDERERS, render
+from ..settings import Settings
+from ..structure import RenderOptions
+
+try:
+    from datatrove.data import DocumentsPipeline
+    from datatrove.pipeline.extractors.base import BaseExtractor, ExtractorSandbox
+    from datatrove.utils.typeshelper import StatHints
+except ImportError:  # pragma: no cover - the extra's absence is tested by name
+    raise MissingExtra("the datatrove step needs datatrove: pip install 'detourage[datatrove]'") from None
+
+#: metadata fields renamed in ``doc.metadata`` (the reader's ``url`` and ``date`` are the
+#: record's: target URI and fetch date)
+_RENAMED = {"date": "date_published", "url": "canonical_url"}
+
+
+class Detourage(BaseExtractor):
+    """détourage as a datatrove extractor step.
+
+    Args:
+        settings: the page's road (method, its options, limits, render options); built
+            from the keywords below when not given.
+        output_format: a detourage format (``txt``, ``markdown``, ``html``, ``json``, ``xml``…).
+        method: a method or chain (``detourage methods``); ``default`` is the learned extractor.
+        favour_precision: less text, less boilerplate (the learned extractor's ``favor``).
+        favour_recall: more text, less loss.
+        include_comments: keep comment sections (left out by default, as the trafilatura step does).
+        include_tables, include_links, include_images, include_formatting: what the
+            structured formats keep (:class:`~detourage.structure.RenderOptions`).
+        with_metadata: add the page's metadata to ``doc.metadata``.
+        timeout: seconds per page, held by datatrove's sandbox (the child is killed past it).
+        max_memory: bytes of address space of the sandbox's child (``RLIMIT_AS``); None: no ceiling.
+        max_bytes: the largest page read, in bytes (:class:`~detourage.parse.Limits`).
+    """
+
+    name = "✂ Detourage"
+    _requires_dependencies = ["lxml"]
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        output_format: str = "txt",
+        method: str = "default",
+        favour_precision: bool = False,
+        favour_recall: bool = False,
+        include_comments: bool = False,
+        include_tables: bool = True,
+        include_links: bool = False,
+        include_images: bool = False,
+        include_formatting: bool = False,
+        with_metadata: bool = False,
+        timeout: float = 1,
+        max_memory: int | None = None,
+        max_bytes: int | None = None,
+    ) -> None:
+        super().__init__(timeout)
+        if output_format not in RENDERERS:
+            raise UnknownFormat(f"unknown format {output_format!r} (known: {', '.join(RENDERERS)})")
+        if settings is None:
+            settings = _settings(method, favour_precision, favour_recall, include_comments,
+                                 RenderOptions(links=include_links, images=include_images, tables=include_tables,
+                                               formatting=include_formatting),
+                                 DEFAULT_LIMITS if max_bytes is None else Limits(max_bytes=max_bytes))
+        methods.require(settings.method)
+        self.settings = settings
+        self.output_format = output_format
+        self.with_metadata = with_metadata
+        self.max_memory = max_memory
+        self._limited = False
+
+    def extract(self, text: str) -> str:
+        """The main content of one page's HTML (datatrove's extractor interface)."""
+        outcome = self._outcome(text, None)
+        if outcome[0] == "error":
+            raise RuntimeError(f"{outcome[1]}: {outcome[2]}")
+        return outcome[1]
+
+    def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
+        """Each document's text replaced by its main content (the URL the reader gave used
+        for links and metadata); a page that gives none, times out or is refused is not
+        forwarded, and counted."""
+        with ExtractorSandbox(timeout=self.timeout, warmup_text=("", None)) as sandbox:
+            for doc in data:
+                self.stat_update(StatHints.total)
+                with self.track_time():
+                    try:
+                        outcome = sandbox.process_document((doc.text, doc.metadata.get("url")), self._outcome)
+                    except TimeoutError:
+                        self.stat_update("timeout")
+                        continue
+                    except EOFError:  # the child died (the OOM killer, a crash in C code)
+                        self.stat_update("broken_process")
+                        continue
+                if outcome[0] == "error":
+                    self.stat_update("clean_error", outcome[1])
+                    continue
+                self.stat_update("extracted")
+                _, doc.text, found = outcome
+                if found:
+                    doc.metadata.update(found)
+                if doc.text.strip():
+                    self.stat_update(StatHints.forwarded)
+                    self.update_doc_stats(doc)
+                    yield doc
+                else:
+                    self.stat_update(StatHints.dropped)
+
+    def _outcome(self, html: str, url: str | None) -> tuple[str, Any, Any]:
+        """In the sandbox's child: ``("ok", text, metadata)`` or ``("error", reason,
+        message)``; never raises, so that one page's error does not end the child."""
+        try:
+            if not self._limited:
+                bounded.limit_memory(self.max_memory)
+                self._limited = True
+            page = self.settings.load(html, url=url)
+            text = render(self.settings.run(page), self.output_format, **self.settings.render_options())
+            return "ok", text, _metadata(page) if self.with_metadata else {}
+        except Exception as exc:  # every failure becomes the page's outcome, counted by reason
+            failed = bounded.failure(exc)
+            return "error", failed.reason, failed.message
+
+
+def _settings(method: str, precision: bool, recall: bool, comments: bool, render: RenderOptions,
+              limits: Limits) -> Settings:
+    if precision and recall:
+        raise ValueError("favour_precision and favour_recall: one or the other")
+    options: dict[str, Any] = {}
+    if precision or recall:
+        options = methods.with_favor(method, options, "precision" if precision else "recall")
+    if comments:
+        options = methods.with_comments(method, options)
+    return Settings(method=method, options=tuple(options.items()), limits=limits, render=render)
+
+
+def _metadata(page: Any) -> dict[str, Any]:
+    return {_RENAMED.get(name, name): value for name, value in metadata(page).as_dict().items()
+            if value not in (None, "", [])}
