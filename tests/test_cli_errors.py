@@ -28,7 +28,8 @@ def mistakes(tmp_path: Path) -> Path:
 #: every subcommand with a realistic mistake (paths relative to the ``mistakes`` folder)
 BAD = {
     "extract missing path": ["extract", "{d}/nope.html"],
-    "extract URL": ["extract", "https://example.org/page"],
+    "extract URL in a corpus run": ["extract", "http://127.0.0.1:9/page", "-o", "{d}/run", "--to", "parquet"],
+    "fetch not a .warc.gz": ["fetch", "http://127.0.0.1:9/page", "-o", "{d}/out.warc"],
     "extract onto a file": ["extract", "{d}/site/html", "-m", "fulltext", "-o", "{d}/taken"],
     "extract wrong model": ["extract", "{d}/site/html", "-m", "victor", "--model", "{d}/notes.json.gz"],
     "evaluate not a dataset": ["evaluate", "{d}/site/html", "-m", "fulltext", "-o", "{d}/ev"],

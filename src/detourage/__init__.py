@@ -7,8 +7,12 @@
 ``load`` decodes, parses and segments a page once; ``run`` labels its blocks with a
 method or a chain ``a+b``; ``render`` writes txt, CleanEval, Markdown, HTML, JSON, XML or
 CSV; ``document`` gives the main content with the page's ``Metadata`` (title, authors,
-dates, site, URL, language, tags…).
+dates, site, URL, language, tags…); ``fetch`` gets a page from the web politely
+(:mod:`detourage.web`).
 """
+
+#: before the imports: the modules that name the package's version read it while it loads
+__version__ = "0.1.0"
 
 from .api import document, extract, load, run, with_models
 from .decode import decode
@@ -29,10 +33,10 @@ from .metadata import Document, Metadata
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
 from .parse import Limits
 from .render import render
+from .web import fetch
 from .settings import Settings
 from .structure import RenderOptions
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Block",
@@ -61,6 +65,7 @@ __all__ = [
     "decode",
     "document",
     "extract",
+    "fetch",
     "load",
     "render",
     "run",

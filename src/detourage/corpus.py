@@ -15,6 +15,7 @@ space (``RLIMIT_AS``).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import errno
 import fnmatch
 import gzip
@@ -46,6 +47,8 @@ class Job:
     path: str | None = None
     data: bytes | None = None
     url: str | None = None
+    #: the HTTP response's header fields, for a page fetched (its charset)
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 def read_inputs(paths: Iterable[str], stdin: IO[bytes] | None = None, *,
@@ -125,8 +128,8 @@ def _check_input(name: str) -> None:
     if name == "-" or os.path.exists(name):
         return
     if "://" in name:
-        raise FileNotFoundError(errno.ENOENT, "a URL: detourage reads files, it does not fetch "
-                                "pages; save the page (curl -o page.html URL) and give --url URL", name)
+        raise FileNotFoundError(errno.ENOENT, "a URL: files are read here; fetch it first "
+                                "(detourage.fetch, or detourage fetch URL -o crawl.warc.gz)", name)
     raise FileNotFoundError(errno.ENOENT, "no such file or folder", name)
 
 
@@ -186,7 +189,8 @@ class Step:
 
     def _extract(self, job: Job) -> Record:
         settings = self.settings
-        result = settings.run(settings.load(job_bytes(job, settings.limits), url=job.url))
+        result = settings.run(settings.load(job_bytes(job, settings.limits), url=job.url,
+                                            headers=dict(job.headers) or None))
         record: Record = {"id": job.id, "ok": True}
         options = settings.render_options()
         if self.format == "json":
@@ -224,7 +228,7 @@ def with_urls(jobs: list[Job], urls: str | None) -> list[Job]:
                     known[str(row["id"])] = row.get("url")
                 except (ValueError, KeyError, TypeError) as exc:
                     raise DatasetError(f"{urls}:{number}: not a {{\"id\", \"url\"}} line ({exc})") from None
-    return [Job(j.id, j.path, j.data, known.get(j.id, j.url)) for j in jobs]
+    return [dataclasses.replace(j, url=known.get(j.id, j.url)) for j in jobs]
 
 
 def job_bytes(job: Job, limits: Limits = DEFAULT_LIMITS) -> bytes:

@@ -18,6 +18,7 @@ from ..errors import DetourageError
 from ..parse import Limits
 from ..render import RENDERERS, RenderOptions
 from ..settings import Settings
+from .fetch import fetched_jobs, is_url
 from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_message, with_urls
 
 
@@ -85,6 +86,8 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               help="In folders, also read the files whose name matches this pattern (repeatable; "
                    "always read: *.html, *.htm, *.xhtml, *.shtml and their .gz).")
 @click.option("--repair-text", is_flag=True, help=REPAIR_HELP)
+@click.option("--save", default=None, metavar="FILE.warc.gz",
+              help="Pages given as URLs: also keep what was fetched in this WARC (appended).")
 @click.option("--quiet/--verbose", default=None,
               help="Never / always print the run's summary line on standard error (default: for several "
                    "pages, or when a page failed; one page extracted well prints nothing but its text).")
@@ -94,8 +97,10 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
             max_memory: int | None, run_to: str | None, shard_size: int, resume: bool, dask: str | None,
             with_markdown: bool, with_html: bool, timings: bool,
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
-            comments: bool, patterns: tuple[str, ...], repair_text: bool, quiet: bool | None) -> None:
-    """Extract the main content of pages: files, folders (recursive) or - for stdin."""
+            comments: bool, patterns: tuple[str, ...], repair_text: bool, save: str | None,
+            quiet: bool | None) -> None:
+    """Extract the main content of pages: files, folders (recursive), - for stdin, or
+    http(s) URLs (fetched politely, in memory; --save keeps the bytes in a WARC)."""
     try:
         fmt = output_format(out, fmt) if run_to is None else (fmt or "txt")
     except DetourageError as exc:
@@ -113,7 +118,10 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
     settings = _settings(method, options, render, max_bytes, timeout, max_memory, repair_text)
     if run_to is not None:
         _refuse_for_runs(out, {"-f": fmt != "txt", "--url": url, "--urls": urls, "--cleaneval-id": cleaneval_id,
-                               "--with-metadata": with_metadata})
+                               "--with-metadata": with_metadata, "--save": save})
+        if any(is_url(p) for p in paths):
+            raise click.UsageError("a corpus run reads files: fetch the URLs into a WARC first "
+                                   "(detourage fetch URL... -o crawl.warc.gz)")
         described = {"method": method, "to": run_to, "models": list(model), "template": template_file,
                      "comments": comments, "render": render, "markdown": with_markdown, "html": with_html,
                      "timings": timings, "max_bytes": max_bytes, "timeout": timeout}
@@ -123,7 +131,13 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
         _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
                     fit_batch)
         return
-    jobs = _inputs(paths, patterns, out, fmt)
+    web = [p for p in paths if is_url(p)]
+    if save is not None and not web:
+        raise click.UsageError("--save keeps pages fetched from URLs: give some")
+    jobs = _inputs(tuple(p for p in paths if not is_url(p)), patterns, out, fmt) if len(web) < len(paths) else []
+    if web:
+        jobs += fetched_jobs(web, save, timeout or 30.0, max_bytes)
+        _check_one_output(out, fmt, len(jobs))
     if url is not None:
         if len(jobs) != 1:
             raise click.UsageError("--url needs exactly one input page")
@@ -177,10 +191,14 @@ def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, 
     if not jobs:
         raise click.UsageError("no input pages found (folders are read for "
                                f"{', '.join(PAGE_PATTERNS)}; add others with --glob)")
-    if output_kind(out, fmt) == "page" and len(jobs) > 1:
-        raise click.BadParameter(f"{out} is one file, for one page; for {len(jobs)} pages give a "
-                                 "folder or FILE.jsonl", param_hint="'-o'")
+    _check_one_output(out, fmt, len(jobs))
     return jobs
+
+
+def _check_one_output(out: str | None, fmt: str, pages: int) -> None:
+    if output_kind(out, fmt) == "page" and pages > 1:
+        raise click.BadParameter(f"{out} is one file, for one page; for {pages} pages give a "
+                                 "folder or FILE.jsonl", param_hint="'-o'")
 
 
 def _settings(method: str, options: dict, render: dict, max_bytes: int, timeout: float,

@@ -1,0 +1,163 @@
+"""``detourage fetch``: URLs, sitemaps and feeds fetched politely into a WARC file; and the
+pages ``detourage extract https://…`` fetches in memory."""
+
+from __future__ import annotations
+
+import re
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import click
+
+from ..corpus import Job
+from ..errors import DetourageError
+from ..parse import Limits
+from .main import main
+
+#: the defaults of the politeness flags (docs/fetching.md explains each)
+_DELAY, _TIMEOUT, _RETRIES, _WORKERS = 1.0, 30.0, 3, 8
+
+
+@main.command()
+@click.argument("urls", nargs=-1)
+@click.option("-o", "--out", required=True, help="The WARC file written (FILE.warc.gz; its log beside it: "
+                                                 "FILE.log.jsonl). Given again, the crawl resumes.")
+@click.option("--urls", "url_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A file of URLs, one a line.")
+@click.option("--sitemap", "sitemaps", multiple=True,
+              help="The pages of a sitemap, or of a site's sitemaps (its robots.txt's, else /sitemap.xml).")
+@click.option("--feed", "feeds", multiple=True, help="The pages of an RSS or Atom feed, or of the feeds a page "
+                                                     "announces.")
+@click.option("--log", default=None, help="The log of every URL's outcome (default: beside the WARC).")
+@click.option("--user-agent", default=None, help="The User-Agent sent, and matched in robots.txt "
+                                                 "(default: detourage/VERSION and its PyPI page).")
+@click.option("--delay", type=click.FloatRange(min=0), default=_DELAY, show_default=True,
+              help="Seconds between two requests to a host (its robots.txt Crawl-delay when longer).")
+@click.option("--per-host", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Requests to one host at a time (raise it only for a site that allows it: your own).")
+@click.option("-w", "--workers", type=click.IntRange(min=1), default=_WORKERS, show_default=True,
+              help="Pages fetched at a time, hosts taking turns.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=_TIMEOUT, show_default=True,
+              help="Seconds a response may take, headers and body.")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=Limits().max_bytes, show_default=True,
+              help="Largest body kept, as sent and decoded (larger: too-large).")
+@click.option("--retries", type=click.IntRange(min=0), default=_RETRIES, show_default=True,
+              help="Tries again after 429, 503 (honouring Retry-After) or a refused connection.")
+@click.option("--all-hosts", is_flag=True, help="Keep the URLs of sitemaps and feeds on other hosts.")
+@click.option("--ignore-robots", is_flag=True, help="Do not read robots.txt (only for sites you may crawl so).")
+@click.option("--http2", is_flag=True, help="HTTP/2 where the server offers it (pip install 'httpx[http2]').")
+@click.option("--quiet", is_flag=True, help="No summary line on standard error.")
+def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple[str, ...], feeds: tuple[str, ...],
+          log: str | None, user_agent: str | None, delay: float, per_host: int, workers: int, timeout: float,
+          max_bytes: int, retries: int, all_hosts: bool, ignore_robots: bool, http2: bool, quiet: bool) -> None:
+    """Fetch web pages politely into a WARC file, then clean it with
+    `detourage extract FILE.warc.gz -o RUN --to parquet`.
+
+    URLs are given as arguments, in a file (--urls), or found in sitemaps and feeds.
+    robots.txt is obeyed, one request goes to a host at a time, --delay seconds apart;
+    every URL's outcome is logged (fetched, robots, status:404, too-large, timeout…).
+    Stopped (Ctrl-C) and given again, the crawl fetches only what is missing."""
+    from ..web import crawl, log_path
+
+    if not out.lower().endswith(".warc.gz"):
+        raise click.BadParameter("a .warc.gz file (each record gzipped on its own)", param_hint="'-o'")
+    given = list(urls) + (_read_urls(url_file) if url_file else [])
+    bad = [u for u in given + list(sitemaps) + list(feeds) if not _is_http(u)]
+    if bad:
+        raise click.BadParameter(f"{bad[0]}: not an http(s) URL", param_hint="URLS")
+    if not (given or sitemaps or feeds):
+        raise click.UsageError("nothing to fetch: give URLs, --urls FILE, --sitemap URL or --feed URL")
+    politeness = _politeness(user_agent, delay, per_host, timeout, max_bytes, retries, ignore_robots, http2)
+    stop = threading.Event()
+    with _stopping(stop):
+        summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, politeness=politeness, workers=workers,
+                        same_host=not all_hosts, log=log, stop=stop)
+    if not quiet:
+        counts = ", ".join(f"{k} {v}" for k, v in summary.outcomes.most_common())
+        click.echo(f"detourage: {summary.fetched} pages fetched into {out} ({summary.warc_bytes / 2**20:.1f} MiB) "
+                   f"in {summary.seconds:.1f} s; outcomes: {counts or 'none'}; already in the log: "
+                   f"{summary.resumed}; log: {log or log_path(out)}", err=True)
+    if stop.is_set():
+        click.echo("detourage: interrupted: give the same command again to fetch what is missing", err=True)
+        raise SystemExit(130)
+
+
+def _politeness(user_agent: str | None, delay: float, per_host: int, timeout: float, max_bytes: int, retries: int,
+                ignore_robots: bool, http2: bool) -> Any:
+    from ..web import Politeness
+
+    given = {"user_agent": user_agent} if user_agent else {}
+    return Politeness(**given, delay=delay, per_host=per_host, timeout=timeout, max_bytes=max_bytes,
+                      retries=retries, robots=not ignore_robots, http2=http2)
+
+
+def _read_urls(path: str) -> list[str]:
+    with open(path, encoding="utf-8") as lines:
+        return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _is_http(text: str) -> bool:
+    parts = urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+@contextmanager
+def _stopping(stop: threading.Event) -> Iterator[None]:
+    """Ctrl-C sets ``stop``: the pages in flight end, no more start."""
+    previous = signal.getsignal(signal.SIGINT)
+
+    def interrupted(signum: int, frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# ---------------------------------------------------------------------------- extract https://…
+
+def is_url(text: str) -> bool:
+    """Whether an input of ``extract`` is a URL to fetch."""
+    return text.lower().startswith(("http://", "https://")) and _is_http(text)
+
+
+def fetched_jobs(urls: list[str], save: str | None, timeout: float, max_bytes: int) -> list[Job]:
+    """The pages at ``urls``, fetched politely in memory (robots.txt obeyed), as jobs with
+    their final URL and header fields; ``save``: their exchanges appended to that WARC.
+    A URL that gives no page is refused, saying why."""
+    from ..web import Fetcher, Politeness
+    from ..web.archive import WarcWriter, open_append
+
+    jobs = []
+    with Fetcher(Politeness(timeout=timeout, max_bytes=max_bytes)) as fetcher:
+        results = [fetcher.fetch(url) for url in urls]
+    if save is not None:
+        new = not Path(save).exists() or Path(save).stat().st_size == 0
+        with open_append(save) as stream:
+            writer = WarcWriter(stream, info={"operator": "detourage extract --save"} if new else None)
+            for result in results:
+                for exchange in result.exchanges:
+                    writer.write(exchange)
+    for result in results:
+        if not result.ok:
+            raise DetourageError(f"{result.url}: {result.outcome}" + (f" ({result.message})" if result.message
+                                                                      and result.message != result.outcome else ""))
+        jobs.append(Job(_url_id(result.final_url or result.url), data=result.content,
+                        url=result.final_url or result.url, headers=result.headers))
+    return jobs
+
+
+def _url_id(url: str) -> str:
+    """A page id from its URL: host and path, ``example.org/news/a``."""
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    text = f"{parts.netloc}/{path}" if path else parts.netloc
+    text = re.sub(r"\.(?:html?|php|aspx?)$", "", text)
+    return re.sub(r"[^\w./-]+", "_", text) or "page"

@@ -1,0 +1,237 @@
+"""A polite crawl of a list of URLs, sitemaps and feeds into a WARC file, with a log of
+every URL's outcome, that a second run resumes.
+
+The log (JSON lines, beside the WARC: ``crawl.warc.gz`` → ``crawl.log.jsonl``) has one
+line per thing fetched, written when it ends:
+
+- ``{"kind": "page", "url", "outcome", "status", "final_url", "bytes", "exchanges", "warc_end", "time"}``
+  for every page URL (``outcome``: ``fetched``, ``robots``, ``status:404``, ``too-large``,
+  ``timeout``, ``content-type:image/png``, ``redirect-loop``…; ``message`` says more);
+- ``{"kind": "robots", "url", "outcome", "text"}`` for each host's robots.txt;
+- ``{"kind": "sitemap" | "feed", "url", "outcome", "pages", "sitemaps"}`` for each file read
+  to find pages;
+- ``{"kind": "warcinfo", "warc_end"}`` when a new WARC is started.
+
+``warc_end`` is the WARC's size once the page's records were written.  A crawl started
+again with the same WARC reads the log first: the WARC is cut back to the last
+``warc_end`` (a record a stopped crawl left half-written goes), robots.txt files,
+sitemaps and feeds already read are not fetched again, nor any page the log has an
+outcome for; only what is missing is fetched.
+
+Pages are fetched by ``workers`` threads, URLs of different hosts interleaved, each
+request through the :class:`~detourage.web.client.Fetcher`'s per-host turn (one request
+at a time per host by default, ``delay`` seconds apart).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from itertools import zip_longest
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..errors import RunError
+from .archive import WarcWriter, open_append
+from .client import Fetched, Fetcher, Politeness
+from .discover import Discoverer, Source
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlSummary:
+    """What a crawl did: outcomes of the pages it fetched now, those the log already had."""
+
+    outcomes: Counter[str] = field(default_factory=Counter)
+    #: pages of the log from an earlier run, not fetched again
+    resumed: int = 0
+    #: the WARC's size at the end
+    warc_bytes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def fetched(self) -> int:
+        return self.outcomes.get("fetched", 0)
+
+
+def log_path(warc: str | os.PathLike[str]) -> Path:
+    """The log beside a WARC: ``crawl.warc.gz`` → ``crawl.log.jsonl``."""
+    path = Path(warc)
+    name = path.name
+    for suffix in (".warc.gz", ".warc"):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return path.with_name(f"{name}.log.jsonl")
+
+
+@dataclass(slots=True)
+class _Log:
+    """What a log says: outcomes of pages, robots.txt texts, sources read, the WARC's end."""
+
+    pages: dict[str, str] = field(default_factory=dict)
+    robots: dict[str, str | None] = field(default_factory=dict)
+    sources: dict[tuple[str, str], tuple[list[str], list[str]]] = field(default_factory=dict)
+    warc_end: int | None = None
+
+    @classmethod
+    def read(cls, path: Path) -> _Log:
+        log = cls()
+        if not path.exists():
+            return log
+        with open(path, "rb") as lines:
+            for line in lines:
+                try:
+                    entry = json.loads(line)
+                except ValueError:  # a line a stopped crawl left half-written
+                    continue
+                kind = entry.get("kind")
+                if kind == "page":
+                    log.pages[entry["url"]] = entry["outcome"]
+                elif kind == "robots":
+                    log.robots[entry["url"].rsplit("/robots.txt", 1)[0]] = entry.get("text")
+                elif kind in ("sitemap", "feed"):
+                    log.sources[kind, entry["url"]] = (entry.get("pages", []), entry.get("sitemaps", []))
+                if "warc_end" in entry:
+                    log.warc_end = max(log.warc_end or 0, int(entry["warc_end"]))
+        return log
+
+
+class _Recorder:
+    """The WARC and the log, written together under one lock."""
+
+    def __init__(self, warc: Path, log: Path, end: int | None) -> None:
+        fresh = not warc.exists() or warc.stat().st_size == 0
+        if not fresh and end is None:
+            raise RunError(f"{warc} exists and {log} says nothing of it: give a new WARC, or its log to resume")
+        self._lock = threading.Lock()
+        self._stream = open_append(str(warc), None if fresh else end)
+        self._log = open(log, "a", encoding="utf-8")
+        self._warc = WarcWriter(self._stream, info={"operator": "detourage fetch"} if fresh else None)
+        if fresh:
+            self._write_line({"kind": "warcinfo", "warc_end": self._stream.tell()})
+
+    def page(self, fetched: Fetched) -> None:
+        with self._lock:
+            end = self._stream.tell()
+            for exchange in fetched.exchanges:
+                end = self._warc.write(exchange)
+            entry: dict[str, Any] = {"kind": "page", "url": fetched.url, "outcome": fetched.outcome,
+                                     "status": fetched.status, "final_url": fetched.final_url,
+                                     "bytes": len(fetched.content), "exchanges": len(fetched.exchanges),
+                                     "warc_end": end, "time": _now()}
+            if fetched.message and not fetched.ok:
+                entry["message"] = fetched.message[:300]
+            self._write_line(entry)
+
+    def robots(self, origin: str, outcome: str, text: str | None) -> None:
+        with self._lock:
+            self._write_line({"kind": "robots", "url": f"{origin}/robots.txt", "outcome": outcome, "text": text,
+                              "time": _now()})
+
+    def source(self, source: Source) -> None:
+        with self._lock:
+            self._write_line({"kind": source.kind, "url": source.url, "outcome": source.outcome,
+                              "pages": list(source.pages), "sitemaps": list(source.sitemaps), "time": _now()})
+
+    def size(self) -> int:
+        with self._lock:
+            return self._stream.tell()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stream.close()
+            self._log.close()
+
+    def _write_line(self, entry: dict[str, Any]) -> None:
+        self._log.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self._log.flush()
+
+
+def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: Iterable[str] = (),
+          feeds: Iterable[str] = (), politeness: Politeness = Politeness(), workers: int = 8,
+          same_host: bool = True, log: str | os.PathLike[str] | None = None,
+          on_page: Callable[[Fetched], None] | None = None, stop: threading.Event | None = None,
+          transport: Any = None) -> CrawlSummary:
+    """Fetch ``urls`` and the pages of ``sitemaps`` and ``feeds`` into the WARC ``out``,
+    resuming from its log (``log``, default :func:`log_path`) when it has one.
+
+    ``on_page`` is told each page's result as it ends; setting ``stop`` lets the pages
+    in flight end and fetches no more (the log and the WARC stay whole)."""
+    if workers < 1:
+        raise ValueError(f"workers: 1 or more, not {workers}")
+    started = time.monotonic()
+    warc, log_file = Path(out), Path(log) if log is not None else log_path(out)
+    past = _Log.read(log_file)
+    recorder = _Recorder(warc, log_file, past.warc_end)
+    stop = stop or threading.Event()
+    outcomes: Counter[str] = Counter()
+    try:
+        with Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, transport=transport) as fetcher:
+            discoverer = Discoverer(fetcher, same_host=same_host, known=past.sources, on_source=recorder.source)
+            planned = _planned(urls, sitemaps, feeds, discoverer)
+            pending = [u for u in planned if u not in past.pages]
+            work: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+            for url in _interleaved(pending):
+                work.put(url)
+            lock = threading.Lock()
+
+            def worker() -> None:
+                while not stop.is_set():
+                    url = work.get()
+                    if url is None:
+                        return
+                    fetched = fetcher.fetch(url)
+                    recorder.page(fetched)
+                    with lock:
+                        outcomes[fetched.outcome] += 1
+                    if on_page is not None:
+                        on_page(fetched)
+
+            threads = [threading.Thread(target=worker, name=f"fetch-{i}", daemon=True)
+                       for i in range(min(workers, max(1, len(pending))))]
+            for _ in threads:
+                work.put(None)
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        resumed = sum(1 for u in planned if u in past.pages)
+        return CrawlSummary(outcomes, resumed, recorder.size(), time.monotonic() - started)
+    finally:
+        recorder.close()
+
+
+def _planned(urls: Iterable[str], sitemaps: Iterable[str], feeds: Iterable[str], discoverer: Discoverer) -> list[str]:
+    """Every page URL to fetch, each once, in the order given and found."""
+    seen: dict[str, None] = {}
+    for url in urls:
+        url = url.strip()
+        if url:
+            seen.setdefault(url, None)
+    for sitemap in sitemaps:
+        for url in discoverer.sitemap(sitemap):
+            seen.setdefault(url, None)
+    for feed in feeds:
+        for url in discoverer.feed(feed):
+            seen.setdefault(url, None)
+    return list(seen)
+
+
+def _interleaved(urls: list[str]) -> list[str]:
+    """The URLs, hosts taking turns (so that workers do not all wait on one host)."""
+    by_host: dict[str, list[str]] = {}
+    for url in urls:
+        by_host.setdefault(urlsplit(url).netloc.lower(), []).append(url)
+    return [u for turn in zip_longest(*by_host.values()) for u in turn if u is not None]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

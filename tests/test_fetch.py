@@ -1,0 +1,264 @@
+"""Fetching from the web (detourage.web, ``detourage fetch``, ``extract https://…``),
+against a local server (tests/fetch_server.py) that logs every request: politeness,
+outcomes, sitemaps and feeds, the WARC, the log and resuming."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("httpx", reason="fetching needs the fetch extra (httpx)")
+pytest.importorskip("warcio", reason="fetching needs the fetch extra (warcio)")
+pytest.importorskip("protego", reason="fetching needs the fetch extra (protego)")
+pytest.importorskip("courlan", reason="fetching needs the fetch extra (courlan)")
+
+from click.testing import CliRunner  # noqa: E402
+from fetch_server import Route, Site, site_of_pages, standard_site  # noqa: E402
+from warcio.archiveiterator import ArchiveIterator  # noqa: E402
+
+from detourage.cli import main  # noqa: E402
+from detourage.web import Fetcher, Politeness, crawl, feed_urls, fetch, log_path, sitemap_urls  # noqa: E402
+
+#: fast but polite: robots.txt's Crawl-delay (0.2 s) still holds on the standard site
+FAST = Politeness(delay=0.0, timeout=1.5, retries=2, backoff=0.05)
+
+
+@pytest.fixture(scope="module")
+def site():
+    with Site(standard_site()) as running:
+        yield running
+
+
+def log_entries(warc: Path) -> list[dict]:
+    return [json.loads(line) for line in log_path(warc).read_text().splitlines()]
+
+
+def warc_records(path: Path) -> list:
+    with open(path, "rb") as stream:
+        return [(r.rec_type, r.rec_headers, r.http_headers, r.content_stream().read())
+                for r in ArchiveIterator(stream, check_digests="raise")]
+
+
+# ---------------------------------------------------------------------------- one URL
+
+@pytest.mark.parametrize(("path", "outcome", "status", "exchanges"), [
+    ("/articles/1.html", "fetched", 200, 1),
+    ("/private/secret.html", "robots", None, 0),
+    ("/old-article", "fetched", 200, 2),
+    ("/loop-a", "redirect-loop", 302, 2),
+    ("/chain/0", "too-many-redirects", 302, 11),
+    ("/slow", "timeout", None, 0),
+    ("/huge", "too-large", None, 0),
+    ("/bomb", "too-large", None, 0),
+    ("/image.png", "content-type:image/png", None, 0),
+    ("/doc.pdf", "content-type:application/pdf", None, 0),
+    ("/no-type", "fetched", 200, 1),
+    ("/dropped", "error:RemoteProtocolError", None, 0),
+    ("/404-page", "status:404", 404, 1),
+    ("/500", "status:500", 500, 1),
+])
+def test_every_fetch_ends_with_an_outcome(site, path, outcome, status, exchanges) -> None:
+    with Fetcher(FAST) as fetcher:
+        result = fetcher.fetch(site.url(path))
+    assert (result.outcome, result.status, len(result.exchanges)) == (outcome, status, exchanges)
+    assert result.ok == (outcome == "fetched")
+    if result.ok:
+        assert b"<html" in result.content.lower() and result.final_url.endswith(("/articles/1.html", "/no-type"))
+
+
+def test_the_gzip_bomb_is_stopped_without_decoding_it(site) -> None:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with Fetcher(Politeness(delay=0, max_bytes=1 << 20)) as fetcher:
+        assert fetcher.fetch(site.url("/bomb")).outcome == "too-large"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB: far from 1 GiB
+
+
+def test_429_and_503_wait_for_retry_after(site) -> None:
+    with Fetcher(FAST) as fetcher:
+        throttled = fetcher.fetch(site.url("/throttled"))
+        unavailable = fetcher.fetch(site.url("/unavailable"))
+        always = fetcher.fetch(site.url("/always-503"))
+    assert throttled.outcome == unavailable.outcome == "fetched"
+    assert always.outcome == "status:503"
+    times = [r.time for r in site.requests if r.path == "/throttled"]
+    assert len(times) == 2 and times[1] - times[0] >= 0.95  # Retry-After: 1
+    assert site.requested("/always-503") == 1 + FAST.retries
+
+
+def test_the_user_agent_is_sent_and_robots_read_once_per_host(site) -> None:
+    with Fetcher(Politeness(delay=0, user_agent="test-crawler/1.0")) as fetcher:
+        before = site.requested("/robots.txt")
+        for n in (2, 3):
+            assert fetcher.fetch(site.url(f"/articles/{n}.html")).ok
+    assert site.requested("/robots.txt") == before + 1
+    assert site.requests[-1].headers["user-agent"] == "test-crawler/1.0"
+
+
+def test_robots_txt_unreachable_disallows_and_missing_allows() -> None:
+    with Site({"/robots.txt": Route(503), "/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>")}) as down:
+        assert fetch(down.url("/a"), politeness=Politeness(delay=0, retries=0)).outcome == "robots"
+        assert down.requested("/a") == 0
+    with Site({"/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>")}) as plain:  # robots.txt: 404
+        assert fetch(plain.url("/a"), politeness=Politeness(delay=0)).ok
+
+
+# ---------------------------------------------------------------------------- sitemaps and feeds
+
+def test_sitemaps_are_found_through_robots_txt_nested_and_gzipped(site) -> None:
+    urls = list(sitemap_urls(site.url("/"), politeness=FAST))
+    paths = [u.removeprefix(site.base) for u in urls]
+    assert sorted(paths) == sorted([f"/articles/{n}.html" for n in range(1, 11)]
+                                   + ["/private/secret.html", "/old-article"])
+    assert len(urls) == len(set(urls))
+    text = list(sitemap_urls(site.url("/sitemap.txt"), politeness=FAST))
+    assert [u.removeprefix(site.base) for u in text] == [f"/articles/{n}.html" for n in (1, 2, 3)]
+
+
+def test_feeds_are_read_or_found_from_a_page(site) -> None:
+    announced = [u.removeprefix(site.base) for u in feed_urls(site.url("/"), politeness=FAST)]
+    assert sorted(announced) == sorted(f"/articles/{n}.html" for n in (1, 2, 3, 11, 4, 5, 12))
+    atom = [u.removeprefix(site.base) for u in feed_urls(site.url("/feed.atom"), politeness=FAST)]
+    assert atom == ["/articles/4.html", "/articles/5.html", "/articles/12.html"]
+
+
+# ---------------------------------------------------------------------------- crawls
+
+def test_a_crawl_is_polite_logs_every_url_and_writes_a_valid_warc(site, tmp_path: Path) -> None:
+    warc = tmp_path / "crawl.warc.gz"
+    start = len(site.requests)
+    extra = [site.url(p) for p in ("/image.png", "/404-page", "/loop-a", "/articles/1.html")]
+    summary = crawl(extra, out=warc, sitemaps=[site.url("/")], feeds=[site.url("/feed.rss")],
+                    politeness=Politeness(delay=0.1, timeout=2, retries=0))
+    requests = site.requests[start:]
+    assert not any(r.path.startswith("/private/") for r in requests)  # disallowed: never asked
+    times = sorted(r.time for r in requests)
+    assert min(b - a for a, b in zip(times, times[1:])) >= 0.19  # one host: Crawl-delay 0.2 between requests
+    pages = [e for e in log_entries(warc) if e["kind"] == "page"]
+    planned = {site.url(f"/articles/{n}.html") for n in (*range(1, 12),)} | {
+        site.url(p) for p in ("/private/secret.html", "/old-article", "/image.png", "/404-page", "/loop-a")}
+    assert Counter(e["url"] for e in pages) == Counter(planned)  # every URL once, with its outcome
+    outcomes = {e["url"].removeprefix(site.base): e["outcome"] for e in pages}
+    assert outcomes["/private/secret.html"] == "robots" and outcomes["/image.png"] == "content-type:image/png"
+    assert outcomes["/404-page"] == "status:404" and outcomes["/loop-a"] == "redirect-loop"
+    assert summary.fetched == 12 and summary.outcomes["robots"] == 1
+    kinds = {e["kind"] for e in log_entries(warc)}
+    assert kinds == {"warcinfo", "robots", "sitemap", "feed", "page"}
+    records = warc_records(warc)
+    assert records[0][0] == "warcinfo"
+    responses = [r for r in records if r[0] == "response"]
+    requests_ = [r for r in records if r[0] == "request"]
+    assert len(responses) == len(requests_) == sum(e["exchanges"] for e in pages)
+    for _, headers, http, _ in responses:
+        for name in ("WARC-Record-ID", "WARC-Date", "WARC-Target-URI", "WARC-Payload-Digest", "WARC-Block-Digest",
+                     "WARC-IP-Address"):
+            assert headers.get_header(name), name
+    redirect = next(r for r in responses if r[1].get_header("WARC-Target-URI").endswith("/old-article"))
+    assert redirect[2].get_statuscode() == "301"  # a redirect is a record of its own
+    concurrent = {r[1].get_header("WARC-Concurrent-To") for r in requests_}
+    assert concurrent == {r[1].get_header("WARC-Record-ID") for r in responses}
+
+
+def test_the_corpus_run_reads_the_warc_one_row_per_html_response(site, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet", reason="the corpus run needs pyarrow")
+    warc = tmp_path / "crawl.warc.gz"
+    crawl([site.url(p) for p in ("/image.png", "/404-page", "/old-article", "/no-type")], out=warc,
+          sitemaps=[site.url("/sitemap-b.xml.gz")], politeness=Politeness(delay=0, timeout=2))
+    fetched = [e for e in log_entries(warc) if e["kind"] == "page" and e["outcome"] == "fetched"]
+    result = CliRunner().invoke(main, ["extract", str(warc), "-o", str(tmp_path / "run"), "--to", "parquet"])
+    assert result.exit_code == 0, result.output
+    table = pq.read_table(tmp_path / "run" / "shards")
+    rows = [r for r in table.to_pylist() if not r["error"]]
+    assert len(rows) == len(fetched) == 5
+    assert sorted(r["url"] for r in rows) == sorted(e["final_url"] for e in fetched)
+    assert all(r["text"] for r in rows)
+
+
+def test_a_stopped_crawl_resumes_and_requests_nothing_twice(tmp_path: Path) -> None:
+    pages = {f"/p/{n}.html": f"<html><body><h1>Page {n}</h1><p>Text of page {n}.</p></body></html>".encode()
+             for n in range(30)}
+    warc = tmp_path / "crawl.warc.gz"
+    with Site(site_of_pages(pages, per_sitemap=10)) as own:
+        stop = threading.Event()
+        seen = []
+
+        def on_page(result) -> None:
+            seen.append(result.url)
+            if len(seen) == 8:
+                stop.set()
+
+        first = crawl(out=warc, sitemaps=[own.url("/")], politeness=Politeness(delay=0), workers=2,
+                      on_page=on_page, stop=stop)
+        assert 8 <= first.fetched < 30
+        with open(warc, "ab") as stream:  # a record the stopped crawl left half-written
+            stream.write(gzip.compress(b"WARC/1.1\r\nWARC-Type: response\r\n")[:20])
+        second = crawl(out=warc, sitemaps=[own.url("/")], politeness=Politeness(delay=0), workers=2)
+        assert second.resumed == first.fetched and first.fetched + second.fetched == 30
+        counts = Counter(r.path for r in own.requests)
+        assert max(counts.values()) == 1, [p for p, n in counts.items() if n > 1]
+    responses = [r for r in warc_records(warc) if r[0] == "response"]
+    assert sorted(r[1].get_header("WARC-Target-URI").removeprefix(own.base) for r in responses) == sorted(pages)
+
+
+def test_a_warc_without_its_log_is_not_overwritten(site, tmp_path: Path) -> None:
+    warc = tmp_path / "other.warc.gz"
+    warc.write_bytes(b"not mine")
+    result = CliRunner().invoke(main, ["fetch", site.url("/articles/1.html"), "-o", str(warc)])
+    assert result.exit_code == 2 and "says nothing of it" in result.output
+    assert warc.read_bytes() == b"not mine"
+
+
+# ---------------------------------------------------------------------------- command line
+
+def test_fetch_command(site, tmp_path: Path) -> None:
+    warc = tmp_path / "cli.warc.gz"
+    result = CliRunner().invoke(main, ["fetch", "--feed", site.url("/feed.atom"), site.url("/articles/9.html"),
+                                       "-o", str(warc), "--delay", "0", "--user-agent", "cli-test/2"])
+    assert result.exit_code == 0, result.output
+    assert "4 pages fetched into" in result.output and "outcomes: fetched 4" in result.output
+    assert site.requests[-1].headers["user-agent"] == "cli-test/2"
+    again = CliRunner().invoke(main, ["fetch", "--feed", site.url("/feed.atom"), site.url("/articles/9.html"),
+                                      "-o", str(warc), "--delay", "0"])
+    assert "0 pages fetched" in again.output and "already in the log: 4" in again.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["http://x.example/a", "-o", "out.warc"], "a .warc.gz file"),
+    (["ftp://x.example/a", "-o", "out.warc.gz"], "not an http(s) URL"),
+    (["-o", "out.warc.gz"], "nothing to fetch"),
+    (["http://x.example/a", "-o", "out.warc.gz", "--delay", "-1"], "--delay"),
+])
+def test_fetch_refusals(args, message, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["fetch", *args])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_extract_a_url_in_memory_and_save_it(site, tmp_path: Path) -> None:
+    saved = tmp_path / "saved.warc.gz"
+    result = CliRunner().invoke(main, ["extract", site.url("/old-article"), "--save", str(saved),
+                                       "-f", "json", "--with-metadata"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["url"] == site.url("/articles/1.html")  # the final URL, for links and metadata
+    assert record["metadata"]["title"] == "Article 1: tidal power"
+    text = "\n".join(u["text"] for u in record["units"])
+    assert "Report number 1 looks at tidal power" in text and "All rights reserved" not in text
+    assert sum(1 for r in warc_records(saved) if r[0] == "response") == 2  # the redirect and the page
+    refused = CliRunner().invoke(main, ["extract", site.url("/private/secret.html")])
+    assert refused.exit_code == 2 and "robots" in refused.output
+    run = CliRunner().invoke(main, ["extract", site.url("/articles/1.html"), "-o", str(tmp_path / "r"),
+                                    "--to", "parquet"])
+    assert run.exit_code == 2 and "detourage fetch" in run.output
+
+
+def test_library_fetch_gives_bytes_and_headers(site) -> None:
+    page = fetch(site.url("/articles/2.html"), politeness=FAST)
+    assert page.ok and page.header("Content-Type").startswith("text/html")
+    assert page.content.startswith(b"<!doctype html>") and b"Article 2" in page.content
