@@ -13,7 +13,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from detourage.compat import trafilatura as compat
-from detourage.compat.trafilatura import Document, LRUCache, bare_extraction, extract, extract_metadata
+from detourage.compat.trafilatura import LRUCache, TrafilaturaDocument, bare_extraction, extract, extract_metadata
 from detourage.errors import UnsupportedOption
 
 URL = "https://www.example.org/2024/03/05/the-river-project"
@@ -180,7 +180,7 @@ def test_only_with_metadata_needs_date_title_and_url() -> None:
 
 def test_bare_extraction_returns_a_document() -> None:
     document = bare_extraction(downloaded)
-    assert isinstance(document, Document)
+    assert isinstance(document, TrafilaturaDocument)
     assert PARAGRAPHS[0] in document.text and COMMENTS[0] in document.comments
     assert document.body.tag == "body" and document.commentsbody.tag == "body"
     assert document.title is None  # metadata only with with_metadata, as in trafilatura
@@ -210,7 +210,7 @@ def test_lxml_objects() -> None:
 
 def test_extract_metadata() -> None:
     found = extract_metadata(downloaded, default_url=URL)
-    assert isinstance(found, Document)
+    assert isinstance(found, TrafilaturaDocument)
     assert (found.title, found.author, found.date, found.sitename) == (
         "The river project", "Ana Ferreira", "2024-03-05", "Valley News")
     assert found.filedate is not None and found.text is None

@@ -6,8 +6,8 @@ Switching is an import line::
     >>> extract("<html><body><article><p>Here is the main text.</p></article></body></html>")
     'Here is the main text.'
 
-``extract`` returns a string or None, ``bare_extraction`` a :class:`Document` (or None),
-``extract_metadata`` a :class:`Document` of metadata, in trafilatura's shapes: the same
+``extract`` returns a string or None, ``bare_extraction`` a :class:`TrafilaturaDocument` (or None),
+``extract_metadata`` a :class:`TrafilaturaDocument` of metadata, in trafilatura's shapes: the same
 JSON keys, XML elements (``<doc>``, ``<main>``, ``<comments>``), tab-separated CSV
 columns, YAML header fields and ``Document`` attributes.  trafilatura itself is not
 needed.
@@ -79,7 +79,7 @@ _DATE_PARAMS = frozenset({"extensive_search", "original_date", "outputformat", "
 
 
 @dataclass(slots=True)
-class Document:
+class TrafilaturaDocument:
     """trafilatura's ``Document``: metadata as strings, the content as lxml elements
     (``body``, ``commentsbody``) and as text."""
 
@@ -237,8 +237,8 @@ def bare_extraction(
     prune_xpath: str | list[str] | None = None,
     config: Any = None,
     options: Any = None,
-) -> Document | dict[str, Any] | None:
-    """The extraction as a :class:`Document` (``.text``, ``.comments``, ``.body``…, the
+) -> TrafilaturaDocument | dict[str, Any] | None:
+    """The extraction as a :class:`TrafilaturaDocument` (``.text``, ``.comments``, ``.body``…, the
     metadata with ``with_metadata``), or None, as trafilatura's ``bare_extraction``;
     ``as_dict``: its ``as_dict()``."""
     if output_format not in FORMATS:
@@ -265,8 +265,8 @@ def extract_metadata(
     date_config: dict[str, Any] | None = None,
     extensive: bool = True,
     author_blacklist: set[str] | None = None,
-) -> Document:
-    """The page's metadata as a :class:`Document` (no content), as trafilatura's
+) -> TrafilaturaDocument:
+    """The page's metadata as a :class:`TrafilaturaDocument` (no content), as trafilatura's
     ``extract_metadata``; ``filedate`` is today."""
     date_params = {"extensive_search": extensive, **(date_config or {})}
     _check_date_params(date_params)
@@ -274,8 +274,8 @@ def extract_metadata(
     try:
         page = load(data, url=url)
     except (NotHTML, LimitExceeded):
-        return Document(url=url, filedate=Date.today().isoformat())
-    document = _with_metadata(Document(), page, frozenset(a.lower() for a in author_blacklist or ()), date_params)
+        return TrafilaturaDocument(url=url, filedate=Date.today().isoformat())
+    document = _with_metadata(TrafilaturaDocument(), page, frozenset(a.lower() for a in author_blacklist or ()), date_params)
     document.filedate = Date.today().isoformat()
     return document
 
@@ -377,7 +377,7 @@ def _input(filecontent: Any, url: str | None) -> tuple[str | bytes, str | None]:
 
 # ---------------------------------------------------------------------------- extraction
 
-def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[Document, Result, Result] | None:
+def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[TrafilaturaDocument, Result, Result] | None:
     """The Document, the main content's result and the comments' (None when the page has
     no content or a filter discards it)."""
     data, url = _input(filecontent, url)
@@ -408,7 +408,7 @@ def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[D
         return None
     if request.dedup is not None and _seen_too_often(" ".join(raw_text.split()), request.dedup):
         return None
-    document = Document(
+    document = TrafilaturaDocument(
         body=_element(main, request.render, "body"), commentsbody=_element(comments, request.render, "body"),
         raw_text=raw_text, text=_text(main, request.render), comments=_text(comments, request.render) or "",
         id=request.record_id)
@@ -524,8 +524,8 @@ def _remove_keeping_tail(el: etree._Element, parent: etree._Element) -> None:
 
 # ---------------------------------------------------------------------------- metadata
 
-def _with_metadata(document: Document, page: Page, author_blacklist: frozenset[str],
-                   date_params: Mapping[str, Any]) -> Document:
+def _with_metadata(document: TrafilaturaDocument, page: Page, author_blacklist: frozenset[str],
+                   date_params: Mapping[str, Any]) -> TrafilaturaDocument:
     found: Metadata = metadata(page, page_dates=bool(date_params.get("extensive_search", True)))
     authors = [a for a in found.authors if a.lower() not in author_blacklist]
     day = found.date if date_params.get("original_date", True) else (found.date_modified or found.date)
@@ -591,7 +591,7 @@ def _element(result: Result, options: RenderOptions, tag: str) -> etree._Element
     return element
 
 
-def _serialised(document: Document, main: Result, comments: Result, request: _Request) -> str:
+def _serialised(document: TrafilaturaDocument, main: Result, comments: Result, request: _Request) -> str:
     fmt = request.format
     if fmt in ("txt", "markdown"):
         options = request.render
@@ -608,13 +608,13 @@ def _serialised(document: Document, main: Result, comments: Result, request: _Re
     return _html(document, main, request)
 
 
-def _header(document: Document) -> str:
+def _header(document: TrafilaturaDocument) -> str:
     lines = [f"{name}: {json.dumps(value, ensure_ascii=False)}" for name in _YAML_FIELDS
              if (value := getattr(document, name))]
     return "---\n" + "".join(f"{line}\n" for line in lines) + "---\n"
 
 
-def _json(document: Document, with_metadata: bool) -> str:
+def _json(document: TrafilaturaDocument, with_metadata: bool) -> str:
     plain = document.raw_text
     if not with_metadata:
         return json.dumps({"text": plain, "comments": _plain(document.commentsbody)}, ensure_ascii=False)
@@ -633,7 +633,7 @@ def _plain(element: etree._Element | None) -> str:
                      if "".join(el.itertext()).strip())
 
 
-def _csv(document: Document) -> str:
+def _csv(document: TrafilaturaDocument) -> str:
     out = io.StringIO()
     row = (document.url, document.id, document.fingerprint, document.hostname, document.title, document.image,
            document.date, document.text, document.comments, document.license, document.pagetype)
@@ -641,12 +641,12 @@ def _csv(document: Document) -> str:
     return out.getvalue()
 
 
-def _meta_items(document: Document) -> list[tuple[str, str]]:
+def _meta_items(document: TrafilaturaDocument) -> list[tuple[str, str]]:
     return [(name, value if isinstance(value, str) else ";".join(value)) for name in _XML_FIELDS
             if (value := getattr(document, name))]
 
 
-def _xml(document: Document) -> str:
+def _xml(document: TrafilaturaDocument) -> str:
     doc = etree.Element("doc")
     for name, value in _meta_items(document):
         doc.set(name, value)
@@ -662,7 +662,7 @@ def _renamed(element: etree._Element, tag: str) -> etree._Element:
     return copy
 
 
-def _html(document: Document, main: Result, request: _Request) -> str:
+def _html(document: TrafilaturaDocument, main: Result, request: _Request) -> str:
     html = etree.Element("html")
     if request.with_metadata:
         head = etree.SubElement(html, "head")
