@@ -227,3 +227,147 @@ def test_double_escaped_markup_in_attributes_is_resolved_and_site_names_are_not_
                     url="http://www2.rizospastis.gr/story")
     assert found.description == "The Secretary’s call now"
     assert found.authors == ()
+
+
+# ---------------------------------------------------------------------------- forums and bylines
+# (the failure classes of the metadata issue; benchmarks/metadata.py measures them on a hand gold)
+
+#: a XenForo thread as it is served: the starter's card ("Joined" years before) precedes
+#: the first post, whose date is a <time datetime> shown relatively
+_XENFORO = """<h1 class="p-title-value">How close is the EUV project?</h1>
+<ul class="listInline"><li>Start date
+<time class="u-dt" datetime="2025-12-19T04:25:38+0500">Yesterday at 4:25 AM</time></li></ul>
+<article class="message"><div class="message-userDetails"><h4><a href="/members/ana.1/">ana</a></h4>
+<dl class="pairs"><dt>Joined</dt><dd>Nov 4, 2011</dd></dl><dl class="pairs"><dt>Messages</dt><dd>65,334</dd></dl></div>
+<div class="message-attribution">
+<time class="u-dt" datetime="2025-12-19T04:25:38+0500">Yesterday at 4:25 AM</time></div>
+<div class="bbWrapper">The prototype emerged in Shenzhen after years of work by former engineers.</div></article>
+<div class="block-body"><a href="/threads/1/">Other thread</a> Latest: PAR
+<time class="u-dt" datetime="2025-12-08T21:06:46+0500">Dec 8, 2025</time></div>"""
+
+#: a phpBB thread: the poster's profile (registration date) comes before the post's line
+_PHPBB = """<h2 class="topic-title">Football thread</h2><div class="post"><dl class="postprofile">
+<dt><a href="/u/1">Outer Armatonisdaristan</a></dt><dd><strong>Posts:</strong> 4032</dd>
+<dd><strong>Joined:</strong> Dec 11, 2021</dd></dl><div class="postbody"><p class="author">by
+<strong><a href="/u/1">Outer Armatonisdaristan</a></strong> &raquo; Tue Aug 27, 2019 1:47 am</p>
+<div class="content">The 2025-26 season is one of the wildest in football history.</div></div></div>"""
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    (_XENFORO, "2025-12-19"),
+    (_PHPBB, "2019-08-27"),
+    ("<h1>Thread</h1><div class='profile'>Member since 03.02.2015</div><div class='post'>"
+     "<span class='date'>Posted 5 June 2019</span><p>First post.</p></div>", "2019-06-05"),
+    ("<h1>Fil</h1><p class='info'>Inscrit le : 12/01/2016</p><p class='info'>Publié le 07/03/2019</p>", "2019-03-07"),
+    ("<h1>Faden</h1><p class='info'>Mitglied seit: 12.01.2016</p><p class='info'>Beitrag vom 07.03.2019</p>",
+     "2019-03-07"),
+])
+def test_a_forum_page_is_dated_by_its_first_post_not_by_a_members_joined_date(body: str, expected: str) -> None:
+    assert meta_of("", body).date == expected
+
+
+def test_a_thread_declared_as_a_webpages_main_entity_is_read_and_reply_dates_are_not_the_pages() -> None:
+    ld = json.dumps({"@type": "WebPage", "mainEntity": {"@type": "DiscussionForumPosting", "headline": "Cameras",
+                                                        "datePublished": "2024-01-10T17:47:16+00:00",
+                                                        "author": {"@type": "Person", "name": "Kevin"}}})
+    found = meta_of(f'<script type="application/ld+json">{ld}</script>')
+    assert (found.date, found.authors, found.page_type) == ("2024-01-10", ("Kevin",), "discussionforumposting")
+    question = ('<div itemscope itemtype="https://schema.org/Question"><h1>Why?</h1>'
+                '<div itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+                '<div itemprop="datePublished">2018-05-21 20:37:55 +00:00</div></div>'
+                '<time itemprop="dateCreated" datetime="2014-02-04 13:02:51Z">12 years ago</time></div>')
+    assert meta_of("", question).date == "2014-02-04"
+
+
+def test_the_authors_of_a_thread_are_its_first_posts_not_every_replys() -> None:
+    post = ('<div itemprop="{prop}" itemscope itemtype="https://schema.org/{kind}"><span itemprop="author" itemscope '
+            'itemtype="https://schema.org/Person"><span itemprop="name">{name}</span></span><p>Text.</p>')
+    body = ('<div itemscope itemtype="https://schema.org/DiscussionForumPosting">'
+            + post.format(prop="x", kind="Thing", name="amondale").replace('itemprop="x" itemscope '
+                                                                            'itemtype="https://schema.org/Thing"', "")
+            + "</div>" + post.format(prop="comment", kind="Comment", name="rimelek") + "</div>"
+            + post.format(prop="comment", kind="Comment", name="meyay") + "</div></div>")
+    assert meta_of("", body).authors == ("amondale",)
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("<h1>Storm closes the harbour</h1><p>By Ana Ferreira | June 3, 2026</p><p>The harbour closed.</p>",
+     ("Ana Ferreira",)),
+    ("<h1>Storm</h1><p>BY ANA FERREIRA</p><p>The harbour closed.</p>", ("Ana Ferreira",)),
+    ("<h1>Storm</h1><div class='byline'><span>By</span> <a href='/people/amy'>Amy Roeder</a></div>"
+     "<p>September 24, 2025</p>", ("Amy Roeder",)),
+    ("<h1>Storm</h1><div><span>Written by</span></div><div><a href='/a/m'>Meghan Neville</a></div>",
+     ("Meghan Neville",)),
+    ("<h1>Storm</h1><p>Posted by Laura Chen on March 2, 2021</p>", ("Laura Chen",)),
+    ("<h1>Storm</h1><p>Author: Jan van der Berg</p>", ("Jan van der Berg",)),
+    ("<h1>Storm</h1><p>By Shelby Loos, DVM</p>", ("Shelby Loos",)),
+    ("<h1>Storm</h1><p>The harbour closed.</p><p>Written by Cassidy Horton</p>", ("Cassidy Horton",)),
+])
+def test_a_visible_byline_gives_the_authors(body: str, expected: tuple[str, ...]) -> None:
+    assert meta_of("", body).authors == expected
+
+
+@pytest.mark.parametrize("body", [
+    "<h1>Storm</h1><p>By the way, the harbour closed early.</p>",
+    "<h1>Storm</h1><p>By</p><p>following the rules, the harbour stayed open.</p>",
+    "<nav><a>By Category</a><a>By State</a></nav><h1>Best projectors</h1><p>Text of the page.</p>",
+    "<h1>Storm</h1><p>By April 2, 2024 the harbour had closed.</p>",
+    "<h1>Storm</h1><p>The harbour closed. Nobody signed it.</p>",
+    "<h1>Storm</h1><p>By</p><p>By</p><p>Written by</p>",
+])
+def test_no_byline_no_author(body: str) -> None:
+    assert meta_of("", body).authors == ()
+
+
+def test_an_author_named_like_the_site_is_kept_when_the_byline_shows_it() -> None:
+    head = '<meta name="author" content="Sara Harberson"><meta property="og:site_name" content="Sara Harberson">'
+    found = meta_of(head, "<h1>My secret tip</h1><p>May 18, 2023</p><p>By</p><p>Sara Harberson</p>",
+                    url="https://www.saraharberson.com/blog/tip")
+    assert found.authors == ("Sara Harberson",)
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("11-29-2024, 09:03 AM", "2024-11-29"),  # vBulletin: month first, since 29 is no month
+    ("03-01-2012", "2012-01-03"),            # Polish news: day first
+    ("29.11.2024", "2024-11-29"),
+    ("07/03/2019", "2019-03-07"),
+])
+def test_numeric_dates_are_day_first_unless_they_cannot_be(value: str, expected: str) -> None:
+    assert md._parse_date(value) == expected
+
+
+def test_htmldate_is_asked_only_when_the_page_dates_nothing_and_when_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def fake(page: detourage.Page) -> str:
+        calls.append(page.html)
+        return "2011-11-01"
+
+    monkeypatch.setattr(md, "_htmldate", fake)
+    undated = detourage.load("<html><body><p>No date here.</p></body></html>")
+    assert md.metadata(undated).date is None and not calls
+    assert md.metadata(undated, htmldate=True).date == "2011-11-01" and len(calls) == 1
+    assert md.metadata(detourage.load("<p class=date>3 November 2011</p>"), htmldate=True).date == "2011-11-03"
+    assert len(calls) == 1
+
+
+def test_htmldate_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_htmldate(name: str, *args: object, **kw: object) -> object:
+        if name == "htmldate":
+            raise ImportError(name)
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_htmldate)
+    with pytest.raises(detourage.errors.MissingExtra, match=r"pip install 'detourage\[dates\]'"):
+        md.metadata(detourage.load("<p>No date.</p>"), htmldate=True)
+
+
+def test_htmldate_dates_a_page_the_page_reading_cannot() -> None:
+    pytest.importorskip("htmldate")
+    page = detourage.load('<html><body><abbr class="published" title="2011-11-01T10:00">x</abbr>'
+                          "<p>Text.</p></body></html>")
+    assert (md.metadata(page).date, md.metadata(page, htmldate=True).date) == (None, "2011-11-01")

@@ -10,10 +10,13 @@ object is the first of an article type, then any other typed object), ``<meta>``
 plain text extraction never pays for it.  Methods do not import this module.
 
 Dates are ISO 8601 calendar dates (``YYYY-MM-DD``), as trafilatura and htmldate give
-them.  When the page declares none, the URL (``/2011/11/01/``) and then the page's short
-text runs are read (:func:`_page_date`): on DANIEL's news pages this dates more pages
-right than htmldate's fast search, in a fraction of its time and without a second parse
-(``benchmarks/studies/metadata_agreement.py``), so htmldate is not used.
+them.  When the page declares none, the URL (``/2011/11/01/``) and then the page itself
+are read (:func:`_page_date`): a run saying ``Posted …``, the first ``<time>`` after the
+title, never a member's ``Joined`` date.  htmldate's extensive search is an opt-in last
+resort (``metadata(page, htmldate=True)``): ``benchmarks/metadata.py`` finds it dates
+more of DANIEL's 2011 news pages than the page reading does, and fewer of the hand-labelled
+forums and articles; asked only where the page reading finds nothing, it keeps the best
+of both (figures and the choice: ``docs/metadata.md``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from .errors import MissingExtra
 from .model import Page, Result, Unit
 
 
@@ -85,11 +89,16 @@ class Document:
         return self.result.units
 
 
-def metadata(page: Page, *, page_dates: bool = True) -> Metadata:
+def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> Metadata:
     """The metadata of a loaded page (:func:`detourage.load`).
 
     ``page_dates``: look for the date published in the page's text when neither the page
-    nor its URL declares one.
+    nor its URL declares one.  ``htmldate``: when the page still gives no date, ask
+    htmldate's extensive search (``find_date(original_date=True)``); it parses the page
+    again, so only those pages pay for it (on DANIEL's news pages it raises the share
+    dated right from 61 % to 69 %, ``docs/metadata.md``).  Needs htmldate (the ``dates``
+    extra; trafilatura, of the ``peers`` extra, brings it too): :class:`~detourage.errors.MissingExtra`
+    without it.
     """
     tree = page.tree
     if tree is None:
@@ -100,11 +109,14 @@ def metadata(page: Page, *, page_dates: bool = True) -> Metadata:
                  _absolute(found.ld_str("url"), base), base)
     site = _site_name(found, url)
     date = (_date(lambda: [found.ld_str("datePublished"), *found.metas(*_PUBLISHED)],
-                  lambda: [found.micro("datePublished"), found.time_published()])
-            or _url_date(page.url) or _url_date(url) or (_page_date(page) if page_dates else None))
+                  lambda: [found.ld_str("dateCreated"), found.micro("datePublished", main=True),
+                           found.micro("dateCreated", main=True), found.time_published()])
+            or _url_date(page.url) or _url_date(url) or (_page_date(page, found) if page_dates else None)
+            or (_htmldate(page) if htmldate else None))
+    declared = tuple(a for a in _authors(found) if not _names_site(a, site, _hostname(url)))
     return Metadata(
         title=_title(found, site, url),
-        authors=tuple(a for a in _authors(found) or _page_authors(page) if not _names_site(a, site, _hostname(url))),
+        authors=declared or _page_authors(page, found.title_el),
         date=date,
         date_modified=_date(lambda: [found.ld_str("dateModified"), *found.metas(*_MODIFIED)],
                             lambda: [found.micro("dateModified")]),
@@ -166,6 +178,9 @@ class _Sources:
     tree: etree._Element | None = None
     micros_: dict[str, list[etree._Element]] | None = None
     times: list[etree._Element] = field(default_factory=list)
+    #: the first ``<h1>`` with text (a logo's is no title), and how many of ``times`` come before it
+    title_el: etree._Element | None = None
+    times_before_h1: int | None = None
     titles: list[str] = field(default_factory=list)
     h1s: list[str] = field(default_factory=list)
     rel_authors: list[str] = field(default_factory=list)
@@ -192,6 +207,8 @@ class _Sources:
                     found.titles.append(_text(el))
             elif tag == "h1" and len(found.h1s) < 5:
                 found.h1s.append(_text(el))
+                if found.title_el is None and found.h1s[-1]:
+                    found.title_el, found.times_before_h1 = el, len(found.times)
         found.main, found.main_type = _main_object(found.objects)
         return found
 
@@ -252,13 +269,31 @@ class _Sources:
                         self.micros_.setdefault(prop, []).append(attr.getparent())
         return self.micros_
 
-    def micro(self, prop: str) -> str:
+    def micro(self, prop: str, main: bool = False) -> str:
+        """The first value of ``prop``; with ``main``, not one of a reply's (an item typed
+        ``Comment`` or ``Answer``: a thread's replies, a question's answers)."""
         for el in self.micros.get(prop, ()):
+            if main and _is_reply(_item(el)):
+                continue
             value = (el.get("content") or el.get("datetime") or el.get("src") or el.get("href")
                      or _text(el))
             if value:
                 return value
         return ""
+
+    def first_time(self, after_title: bool = True) -> tuple[etree._Element, str] | None:
+        """The first ``<time datetime>`` after the title (the first ``<h1>`` with text) and
+        its date: a thread's first post, an article's date line; not one dating a member's
+        registration.  None on a page without a title: its first ``<time>`` is as likely a
+        header's clock.  ``after_title=False``: the first of all, title or not."""
+        start = 0 if not after_title else self.times_before_h1
+        if start is None:
+            return None
+        for el in self.times[start:start + _TIMES_READ]:
+            day = _parse_date(el.get("datetime", "").strip()[:_DATE_CHARS])
+            if day and not _membership(el):
+                return el, day
+        return None
 
     def time_published(self) -> str:
         """A ``<time datetime>`` marked as the publication (``pubdate``, or a class saying so)."""
@@ -287,6 +322,8 @@ def _ld_objects(text: str) -> list[dict[str, Any]]:
         elif isinstance(node, dict):
             if "@graph" in node:
                 stack.append(node["@graph"])
+            if isinstance(node.get("mainEntity"), (dict, list)):  # WebPage → its thread, question, article
+                stack.append(node["mainEntity"])
             if "@type" in node:
                 out.append(node)
     return out
@@ -406,25 +443,110 @@ def _authors(found: _Sources) -> tuple[str, ...]:
         names = [n for v in found.metas(*_AUTHORS) if not _is_url(v) and not v.startswith("@")
                  for n in _split_names(v)]
     if not names:
-        names = [_text(el, "name") for el in found.micros.get("author", ())][:5]
-        names = [n for n in names if n]
+        names = _item_authors(found.micros.get("author", []))
     if not names:
         # the first author link only: the others are often a sidebar's or a thread's
         names = [n for t in found.rel_authors[:1] if len(t.split()) <= 6 for n in _split_names(t)]
-    return _unique([_clean(_BY.sub("", n)) for n in names if 1 < len(n.strip()) <= 100])
+    return _unique([_clean(_BY.sub("", n)) for n in _less_credentials(names) if 1 < len(n.strip()) <= 100])
 
 
-_BYLINE = re.compile(r"(?:By|BY|Par|Von|Por|Door|Di|Av)\s+((?:[A-Z][\w.'’-]*\s?){1,4}"
-                     r"(?:(?:and|und|et|y|&)\s+(?:[A-Z][\w.'’-]*\s?){1,4})?)")
+#: what opens a byline: ``By``, ``Written by``, ``Posted by``, ``Author:``, and their
+#: French, German, Spanish, Portuguese, Dutch, Italian, Swedish forms
+_BY_WORDS = (r"(?:(?:written|posted|words|story|text|reported|photos?)\s+by|by|author|autor|auteur|autore"
+             r"|par|von|por|door|di|av|escrito\s+por|écrit\s+par|geschrieben\s+von)")
+#: a byline: the opening words, then a name (up to five capitalised words, ``van der``
+#: and such particles allowed), maybe more after ``and`` or a comma; it must end the run or
+#: stop at a separator (``| June 3, 2026``, ``•``, ``on …``, a digit)
+_NAME = r"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|(?:de|da|van|von|der|di|le|la|du|dos|del)\b)){0,4}"
+_BYLINE = re.compile(rf"(?i:{_BY_WORDS})\s*:?\s+({_NAME}(?:\s*(?:,|and|und|et|y|&)\s+{_NAME})*)"
+                     r"(?=\s*(?:$|[|•·–—,(]|on\s|\d))")
+#: a run that is only the opening words (``By``, ``Written by:``): the name is the next run
+_BY_ALONE = re.compile(rf"(?i:{_BY_WORDS})\s*:?")
+_BY_START = re.compile(rf"(?i:{_BY_WORDS})\b")
+#: letters after a name that are a credential, not a second name (``Ana Ferreira, MD``)
+_CREDENTIAL = re.compile(r"(?:[A-Z]{2,6}|Ph\.?D\.?|M\.?D\.?|Dr\.?|Jr\.?|Sr\.?)")
+#: the short runs after the title read for a byline
+_BYLINE_RUNS = 400
 
 
-def _page_authors(page: Page) -> tuple[str, ...]:
-    """A byline among the page's short text runs (``By Ana Ferreira · 14 June 2026``),
-    when no source names an author."""
-    for block in page.blocks:
-        if len(block.text) <= 80 and (m := _BYLINE.match(block.text)):
-            return _unique([_clean(n) for n in _split_names(m[1]) if len(n) > 1])
+def _page_authors(page: Page, title: etree._Element | None = None) -> tuple[str, ...]:
+    """The names of a visible byline (``By Ana Ferreira | 14 June 2026``, ``Written by``
+    then the linked name in a run of its own), when no source names an author.
+
+    Read from the title's run on (bylines stand by it, or close the article; menus that
+    sort ``By Category`` come before it); the names must be capitalised words that do not
+    open with an article, a pronoun, a month or a menu word, so a sentence (``By the way,
+    …``) is no byline.
+    """
+    blocks = page.blocks
+    start = _title_run(blocks, title)
+    for i in range(start, min(len(blocks), start + _BYLINE_RUNS)):
+        text = blocks[i].text
+        if len(text) > 80 or not _BY_START.match(text):
+            continue
+        if _BY_ALONE.fullmatch(text) and i + 1 < len(blocks):
+            text = "By " + blocks[i + 1].text[:80]
+        if (m := _BYLINE.match(text)) and (names := _byline_names(m[1])):
+            return names
     return ()
+
+
+def _byline_names(value: str) -> tuple[str, ...]:
+    names = [n for n in _less_credentials(_split_names(value)) if len(n) > 1]
+    if not names or any(n.split()[0].lower() in _NOT_NAMES for n in names):
+        return ()
+    return _unique([n.title() if n.isupper() and len(n) > 6 else n for n in map(_clean, names)])
+
+
+#: first words of what follows ``By`` in a sentence or a menu, not a name
+_NOT_NAMES = {"the", "a", "an", "this", "that", "these", "those", "clicking", "continuing", "using", "signing",
+              "default", "category", "categories", "state", "style", "industry", "role", "size", "type", "topic",
+              "date", "name", "price", "brand", "manufacturer", "location", "region", "company", "service", "our",
+              "my", "your", "his", "her", "their", "its", "way", "now", "then", "far", "all", "means", "email",
+              "phone", "appointment", "subject", "product", "products", "popular", "newest", "oldest", "relevance",
+              "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+              "november", "december", "today", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
+              "saturday", "sunday", "by", "written", "posted", "author", "autor", "auteur", "words", "story",
+              "reported", "photo", "photos"}
+
+
+def _less_credentials(names: list[str]) -> list[str]:
+    """``names`` less the credentials that a comma put after a name (``Ana Lee, MD, PhD``):
+    the first is kept, whatever it looks like (``JGD`` is a forum member)."""
+    return names[:1] + [n for n in names[1:] if not _CREDENTIAL.fullmatch(n.strip())]
+
+
+def _title_run(blocks: Any, title: etree._Element | None) -> int:
+    """The index of the first run inside ``title`` (the first ``<h1>`` with text; 0 when
+    there is none or no run is in it)."""
+    if title is None:
+        return 0
+    inside = set(title.iter())
+    return next((i for i, block in enumerate(blocks) if block.node in inside), 0)
+
+
+def _item_authors(elements: list[etree._Element]) -> list[str]:
+    """The names of ``elements`` (``itemprop=author``) that describe the same item as the
+    first that names someone: on a thread, the first post's author, not every reply's
+    (each reply is an item of its own)."""
+    named = [(el, name) for el in elements[:50] if (name := _text(el, "name"))]
+    if not named:
+        return []
+    owner = _item(named[0][0])
+    return [name for el, name in named if _item(el) is owner][:5]
+
+
+def _is_reply(item: etree._Element | None) -> bool:
+    kind = (item.get("itemtype") or "").rsplit("/", 1)[-1].lower() if item is not None else ""
+    return kind in ("comment", "answer")
+
+
+def _item(el: etree._Element) -> etree._Element | None:
+    """The item an ``itemprop`` element describes: its nearest ancestor with ``itemscope``."""
+    for parent in el.iterancestors():
+        if parent.get("itemscope") is not None:
+            return parent
+    return None
 
 
 def _ld_names(value: Any) -> list[str]:
@@ -451,7 +573,7 @@ def _split_names(value: str) -> list[str]:
 
 
 _ISO = re.compile(r"(\d{4})-?(\d{1,2})-?(\d{1,2})(?![\d])")
-_DMY = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")
+_DMY = re.compile(r"\b(\d{1,2})([./-])(\d{1,2})\2(\d{4})\b")
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/\-_]?([01]\d)[/\-_]?([0-3]\d)(?:[/\-_.]|\d{0,6}\b)")
 _MONTHS = {m: i for i, names in enumerate(
     ("jan janvier januar enero", "feb fevrier februar febrero", "mar mars marz marzo",
@@ -484,7 +606,9 @@ def _parse_date(value: str) -> str | None:
     if m := _ISO.match(value):
         candidates.append((int(m[1]), int(m[2]), int(m[3])))
     elif m := _DMY.search(value):
-        candidates.append((int(m[3]), int(m[2]), int(m[1])))
+        # day first, as most of the world writes it (``03-01-2012`` on Polish news); month
+        # first when the day-first reading cannot be a date (vBulletin's ``11-29-2024``)
+        candidates += [(int(m[4]), int(m[3]), int(m[1])), (int(m[4]), int(m[1]), int(m[3]))]
     elif (t := parsedate(value)) is not None:
         candidates.append(t[:3])
     elif m := _WORDY.search(value):
@@ -520,24 +644,114 @@ def _text_date(text: str) -> str | None:
 
 #: class or id words of an element that holds a date
 _DATE_HINT = re.compile(r"date|time|publi|posted|byline|meta|info|datum|fecha", re.I)
+#: words of a text run that dates the content it stands by: ``Posted …``, ``Started by …``,
+#: ``by Ana Lee, June 4, 2024``, ``submitted on …``, and phpBB's ``» Tue Aug 27, 2019`` after
+#: the poster's name
+_POSTED_START = ("by ", "von ", "par ", "por ", "»", "›")
+_POSTED_WORDS = ("posted", "started", "submitted", "published", "asked", "publié", "veröffentlicht", "publicado",
+                 "pubblicato", "gepostet", "opublikowano", "geplaatst")
+#: words that make a date a member's registration, not the content's (``Joined Nov 4, 2011``)
+_MEMBER_WORDS = ("joined", "member since", "join date", "registered", "registriert", "mitglied seit", "dabei seit",
+                 "beigetreten", "inscrit", "inscription", "membre depuis", "miembro desde", "registrado", "iscritto",
+                 "lid sinds", "dołączył", "zarejestrowany", "зарегистрирован", "регистрация", "на форуме с")
+
+
+#: the words above, in lower-case text (a case-insensitive expression runs 15 times slower)
+_MEMBER = re.compile("|".join(map(re.escape, _MEMBER_WORDS)))
+_POSTED = re.compile("|".join(map(re.escape, _POSTED_WORDS)))
+
+
+def _says_member(low: str) -> bool:
+    return _MEMBER.search(low) is not None
+
+
+def _says_posted(low: str) -> bool:
+    return low.startswith(_POSTED_START) or _POSTED.search(low) is not None
+
+
 _DIGIT = re.compile(r"\d")
+#: the ``<time>`` elements after the title read for a date, and the short runs read for one
+_TIMES_READ = 20
+#: the short runs with a digit read for a ``Posted …`` run once another date is found: a
+#: long thread has thousands, and the first post's line is among the first
+_DATE_RUNS = 100
+_RUN_CHARS = 120
 
 
-def _page_date(page: Page) -> str | None:
-    """The first date in a short text run of the page: one whose element (or one of its
-    two parents) is a ``<time>``, an ``<abbr>`` or has a class or id saying date, time,
-    published… first; else the first short run holding a date at all.
+def _page_date(page: Page, found: _Sources | None = None) -> str | None:
+    """The date published, read in the page itself, best evidence first: whichever comes
+    first of a short text run that says it dates a post (``Posted …``, ``Started by …,
+    June 4, 2024``, or such a label in the run before) and the first ``<time datetime>``
+    after the title; else a run whose element (or one of its two parents) is a ``<time>``,
+    an ``<abbr>`` or has a class or id saying date, time, published…; else any short run
+    holding a date.  A member's registration (``Joined``, ``Member since``,
+    ``Registered``… in the run or in the run just before it) is never read: on a forum it
+    precedes the first post and is years older.
 
     Read from the page's blocks, not by walking the tree again: a few hundred short
-    strings.  On 300 DANIEL pages (benchmarks/studies/metadata_agreement.py's crawl window) the
-    marked runs alone date 51 % right, with the unmarked ones 62 % (htmldate's fast
-    search: 60 %).
+    strings.  Figures: ``benchmarks/metadata.py`` (``docs/metadata.md``).
     """
-    runs = [b for b in page.blocks if len(b.text) <= 120 and _DIGIT.search(b.text)]
-    for block in runs:
-        if _marked(block.node) and (day := _text_date(block.text)):
-            return day
-    return next((day for block in runs if (day := _text_date(block.text))), None)
+    first_time = found.first_time() if found is not None else None
+    # the runs that hold the <time>: the element itself or its parent
+    anchors = (first_time[0], first_time[0].getparent()) if first_time is not None else ()
+    marked = anywhere = None
+    previous = ""
+    runs = 0
+    for block in page.blocks:
+        text = block.text
+        if anchors and (block.node is anchors[0] or block.node is anchors[1]):
+            return first_time[1]  # type: ignore[index]
+        if len(text) <= _RUN_CHARS and _DIGIT.search(text):
+            runs += 1
+            if runs > _DATE_RUNS and (marked or anywhere) and first_time is None:
+                break
+            # the run before, when it is a label (``Joined``, ``Posted``) and not a date itself
+            label = previous if len(previous) <= 40 and not _DIGIT.search(previous) else ""
+            low, label = text.lower(), label.lower()
+            if _says_member(low) or (label and _says_member(label)):
+                previous = text
+                continue
+            says_posted = _says_posted(low) or (bool(label) and _says_posted(label))
+            says_date = marked is None and _marked(block.node)
+            if (says_posted or says_date or anywhere is None) and (day := _text_date(text)):
+                if says_posted:
+                    return day
+                marked = day if says_date else marked
+                anywhere = anywhere or day
+        previous = text
+    if first_time is not None:
+        return first_time[1]
+    if marked or anywhere:
+        return marked or anywhere
+    untitled = found.first_time(after_title=False) if found is not None else None
+    return untitled[1] if untitled else None
+
+
+def _membership(el: etree._Element) -> bool:
+    """Whether a ``<time>`` dates a member's registration: its parent's text says so."""
+    parent = el.getparent()
+    if parent is None:
+        return False
+    text = ""
+    for piece in parent.itertext():  # the start only: the parent may hold a whole post
+        text += piece
+        if len(text) >= _RUN_CHARS:
+            break
+    return _says_member(text[:_RUN_CHARS].lower())
+
+
+def _htmldate(page: Page) -> str | None:
+    """htmldate's extensive search on the page's HTML (it needs an ``lxml.html`` tree of
+    its own), ``None`` where it finds nothing or fails."""
+    try:
+        from htmldate import find_date
+    except ImportError:
+        raise MissingExtra("dating pages with htmldate needs it: pip install 'detourage[dates]'") from None
+    try:
+        found = find_date(page.html, url=page.url, extensive_search=True, original_date=True)
+    except Exception:  # noqa: BLE001 - htmldate's failures are many and undocumented: no date
+        return None
+    return found if isinstance(found, str) and _parse_date(found) else None
 
 
 def _marked(el: etree._Element | None) -> bool:
