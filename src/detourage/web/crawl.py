@@ -201,8 +201,14 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
                 work.put(None)
             for thread in threads:
                 thread.start()
-            for thread in threads:
-                thread.join()
+            try:
+                for thread in threads:
+                    thread.join()
+            except KeyboardInterrupt:  # the pages in flight end and are logged, then it stops
+                stop.set()
+                for thread in threads:
+                    thread.join()
+                raise
         resumed = sum(1 for u in planned if u in past.pages)
         return CrawlSummary(outcomes, resumed, recorder.size(), time.monotonic() - started)
     finally:
