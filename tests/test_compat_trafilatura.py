@@ -312,3 +312,11 @@ def test_unknown_keywords_and_inputs_are_errors() -> None:
         extract(downloaded, include_everything=True)
     with pytest.raises(TypeError, match="incompatible input type"):
         extract(12345)
+
+
+def test_extract_with_metadata_and_html2txt() -> None:
+    assert compat.extract_with_metadata(downloaded, url=URL).startswith("---\ntitle: ")
+    everything = compat.html2txt(downloaded)
+    assert "Home" in everything and PARAGRAPHS[0] in everything and "© Valley News 2024" in everything
+    with pytest.raises(UnsupportedOption, match="clean=False"):
+        compat.html2txt(downloaded, clean=False)
