@@ -371,3 +371,97 @@ def test_htmldate_dates_a_page_the_page_reading_cannot() -> None:
     page = detourage.load('<html><body><abbr class="published" title="2011-11-01T10:00">x</abbr>'
                           "<p>Text.</p></body></html>")
     assert (md.metadata(page).date, md.metadata(page, htmldate=True).date) == (None, "2011-11-01")
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("24 listopada 2011", "2011-11-24"),                # Polish genitive
+    ("20 Lis 2011", "2011-11-20"),                      # Polish abbreviation
+    ("Środa, 14 stycznia 2012 r.", "2012-01-14"),
+    ("4 января 2012 г., 14:07", "2012-01-04"),          # Russian genitive
+    ("9 Апрель 2013", "2013-04-09"),                    # Russian nominative
+    ("1 лютого 2012", "2012-02-01"),                    # Ukrainian
+    ("Δημοσίευση: 05 Ιαν. 2012, 10:51", "2012-01-05"),  # Greek abbreviation
+    ("Πέμπτη, 24 ΝΟΕΜΒΡΙΟΥ 2011", "2011-11-24"),        # Greek capitals, no accents
+    ("2 Ιουνίου 2011", "2011-06-02"),                   # June and July share their first three letters
+    ("2 Ιουλίου 2011", "2011-07-02"),
+    ("12. června 2011", "2011-06-12"),                  # Czech June and July share five
+    ("5 července 2011", "2011-07-05"),
+    ("3 de noviembre de 2011", "2011-11-03"),
+    ("3. März 2011", "2011-03-03"),
+    ("Page 12 2011", None),
+    ("Rok 12 listopada 2011", "2011-11-12"),            # a word that is no month before the date
+])
+def test_month_names_of_the_stop_list_languages(value: str, expected: str | None) -> None:
+    assert md._text_date(value) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("04/11/11-11:21", "2011-11-04"),
+    ("06.01.12 08:49", "2012-01-06"),
+    ("version 1.2.11", None),          # no time after it: a version as likely as a date
+    ("07.03.11", None),
+])
+def test_a_two_digit_year_is_read_only_with_a_time_after_it(value: str, expected: str | None) -> None:
+    assert md._text_date(value) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("9:42 AM on 10/07/2012", "2012-10-07"),
+    ("Posted 10/07/2012 at 3 p.m.", "2012-10-07"),
+    ("10/07/2012 15:00", "2012-07-10"),
+    ("9:42 AM on 10/29/2012", "2012-10-29"),
+])
+def test_a_12_hour_clock_reads_a_numeric_date_month_first(value: str, expected: str) -> None:
+    assert md._text_date(value) == expected
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("http://x.example/news/532435oz_20111104533720.php3", "2011-11-04"),  # glued to an id
+    ("http://x.example/health/28/11/2011/627091.shtml", "2011-11-28"),     # day first
+    ("http://x.example/news/asia/05.01.2012/185968/", "2012-01-05"),
+    ("http://x.example/news/health/08-12-2011/1101480-women/", "2011-12-08"),
+    ("http://x.example/2011/1215/607171.shtml", "2011-12-15"),
+    ("http://x.example/life/2012/01-12/3600695.shtml", "2012-01-12"),
+    ("http://x.example/national/story-20120112-1pxj7.html", "2012-01-12"),
+    ("http://x.example/health/2011/11/140286", None),                     # a year, a month, an id
+    ("http://x.example/2011/1101480", None),
+])
+def test_url_dates(url: str, expected: str | None) -> None:
+    assert md._url_date(url) == expected
+
+
+@pytest.mark.parametrize("body", [
+    # Greek, Russian and Polish "published" labels, after a header's clock (one the old
+    # reading could read: the first marked date won)
+    '<div class="date">Σάββατο, 14/01/2012</div><h1>Τίτλος άρθρου</h1>'
+    '<div class="info">ΔΗΜΟΣΙΕΥΣΗ: 05/01/2012, 13:46</div><p>Κείμενο.</p>',
+    '<div class="date">Суббота, 14 января 2012 г.</div><h1>Заголовок</h1>'
+    '<span>время публикации: 5 января 2012 г., 14:07</span><p>Текст.</p>',
+    '<div class="date">Sobota, 14.01.2012</div><h1>Tytuł</h1>'
+    '<span>Data publikacji: 05.01.2012</span><p>Tekst.</p>',
+])
+def test_a_published_label_in_the_page_language_dates_the_page(body: str) -> None:
+    assert meta_of("", body).date == "2012-01-05"
+
+
+_MENU = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(30))
+_RELATED = "".join(f"<li class='date'>0{i} June 2011</li><li><a href='/r{i}'>Related {i}</a></li>"
+                   for i in range(1, 6))
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # a header's clock (the day the page was fetched), menus, then the title and its date
+    (f"<div class='date'>Wednesday, 10 April 2013</div><ul>{_MENU}</ul><h1>Story</h1>"
+     "<div class='info'>12:01 04.01.2012</div><p>Text of the story.</p>", "2012-01-04"),
+    # the date line just above the title, related articles' dates long after it (this and
+    # the next guard the rule: the nearest, not the first after the title)
+    (f"<ul>{_MENU}</ul><div class='date'>14 December 2011</div><h1>Story</h1><p>Text of the story.</p>"
+     f"<ul>{_MENU}</ul><ul>{_RELATED}</ul>", "2011-12-14"),
+    # the headline's own date is the story's; a date in an element of its own inside the <h1> is not
+    ("<div class='date'>20 November 2011</div><h1>Horoscope for 21 - 27 November 2011</h1><p>Text.</p>",
+     "2011-11-20"),
+    ("<div>Wed, 10.04.2013 09:45</div><ul>" + _MENU + "</ul><h1>Story<br><small>Sub</small>"
+     "<span> 04.01.12 20:42</span></h1><p>Text.</p>", "2012-01-04"),
+])
+def test_the_date_nearest_the_title_is_the_pages(body: str, expected: str) -> None:
+    assert meta_of("", body).date == expected

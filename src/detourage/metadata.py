@@ -12,11 +12,12 @@ plain text extraction never pays for it.  Methods do not import this module.
 Dates are ISO 8601 calendar dates (``YYYY-MM-DD``), as trafilatura and htmldate give
 them.  When the page declares none, the URL (``/2011/11/01/``) and then the page itself
 are read (:func:`_page_date`): a run saying ``Posted …``, the first ``<time>`` after the
-title, never a member's ``Joined`` date.  htmldate's extensive search is an opt-in last
-resort (``metadata(page, htmldate=True)``): ``benchmarks/metadata.py`` finds it dates
-more of DANIEL's 2011 news pages than the page reading does, and fewer of the hand-labelled
-forums and articles; asked only where the page reading finds nothing, it keeps the best
-of both (figures and the choice: ``docs/metadata.md``).
+title, the date nearest the title, in a dozen languages' month names, never a member's
+``Joined`` date.  htmldate's extensive search is an opt-in last resort
+(``metadata(page, htmldate=True)``): ``benchmarks/metadata.py`` finds the page reading
+alone dates more of DANIEL's 2011 news pages and of the hand-labelled forums than
+htmldate does; asked only where the page reading finds nothing, htmldate adds a little
+(figures and the choice: ``docs/metadata.md``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import html as htmllib
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date as Date
@@ -96,7 +98,7 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
     nor its URL declares one.  ``htmldate``: when the page still gives no date, ask
     htmldate's extensive search (``find_date(original_date=True)``); it parses the page
     again, so only those pages pay for it (on DANIEL's news pages it raises the share
-    dated right from 61 % to 69 %, ``docs/metadata.md``).  Needs htmldate (the ``dates``
+    dated right from 73 % to 74.5 %, ``docs/metadata.md``).  Needs htmldate (the ``dates``
     extra; trafilatura, of the ``peers`` extra, brings it too): :class:`~detourage.errors.MissingExtra`
     without it.
     """
@@ -574,15 +576,60 @@ def _split_names(value: str) -> list[str]:
 
 _ISO = re.compile(r"(\d{4})-?(\d{1,2})-?(\d{1,2})(?![\d])")
 _DMY = re.compile(r"\b(\d{1,2})([./-])(\d{1,2})\2(\d{4})\b")
-_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/\-_]?([01]\d)[/\-_]?([0-3]\d)(?:[/\-_.]|\d{0,6}\b)")
-_MONTHS = {m: i for i, names in enumerate(
-    ("jan janvier januar enero", "feb fevrier februar febrero", "mar mars marz marzo",
-     "apr avril april abril", "may mai mayo", "jun juin juni junio", "jul juillet juli julio",
-     "aug aout august agosto", "sep sept septembre september septiembre",
-     "oct octobre oktober octubre", "nov novembre november noviembre",
-     "dec decembre dezember diciembre"), 1) for m in names.split()}
-_WORDY = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\.?\s+([a-zé]{3,9})\.?,?\s+(\d{4})|([a-zé]{3,9})\.?\s+(\d{1,2})"
-                    r"(?:st|nd|rd|th)?,?\s+(\d{4}))", re.I)
+#: a date in a URL's path, after a ``/``, ``_`` or ``-``: ``/2011/11/01/``, ``-2011-11-01``,
+#: ``/2011/1215/``, ``/20111101``, ``_20111104533720.php`` (an id glued on), and day first,
+#: ``/28/11/2011/``, ``/05.01.2012/``; with separators, no digit may follow the day, so
+#: that an id after a year and month (``/2011/11/140286``) is no date
+_URL_DATE = re.compile(r"[/_-]((?:19|20)\d{2})(?:[/_-]([01]\d)[/_-]?([0-3]\d)(?!\d)|([01]\d)([0-3]\d)\d{0,6}(?!\d))"
+                       r"|[/_-]([0-3]\d)([/.-])([01]\d)\7((?:19|20)\d{2})(?!\d)")
+#: month names by month, folded (lower case, accents dropped: :func:`_fold`), as the
+#: shortest prefix that tells the month in each language: English, French, German, Spanish,
+#: Polish, Czech, Russian, Greek (the languages of the shared stop lists), Italian,
+#: Portuguese, Dutch and Ukrainian.  A word is a month when one of its prefixes is listed
+#: (the longest wins), so each stem covers the nominative, the genitive and the
+#: abbreviation: ``listopad``, ``listopada``, ``lis.``; ``ноябрь``, ``ноября``, ``нояб.``;
+#: ``Νοέμβριος``, ``Νοεμβρίου``, ``Νοε.``.  Czech June and July share their first five
+#: letters and are listed whole; stems that are English words (``set``, ``out``, ``gen``)
+#: are longer than they need be.
+_MONTH_STEMS = (
+    "jan ene genn led sty янв січ ιαν",
+    "feb fev unor lut фев лют φεβ",
+    "mar maa brez мар бер μαρ",
+    "apr avr abr dub kwi апр кві απρ",
+    "may mai mei magg maj kvet май мая тра μαι μαη",
+    "jun juin giug cerven cervna cze июн чер ιουν",
+    "jul juil lugl cervenec cervence lip июл лип ιουλ",
+    "aug aou ago srp sie авг сер αυγ",
+    "sep sete sett seti zari wrz сен вер σεπ",
+    "oct okt ottob outu rijen rijna paz окт жов οκτ",
+    "nov lis ноя лис νοε",
+    "dec dez dic pros gru дек гру δεκ",
+)
+_MONTHS = {stem: month for month, stems in enumerate(_MONTH_STEMS, 1) for stem in stems.split()}
+_LONGEST_STEM = max(map(len, _MONTHS))
+#: a month's name between the day and the year, or before the day: ``1 November 2011``,
+#: ``3. März 2011``, ``4 января 2012 г.``, ``05 Ιαν. 2012``, ``3 de noviembre de 2011``,
+#: ``Nov. 1, 2011``; any word of letters there, :func:`_month` decides (every repetition is
+#: bounded: the search is linear in the text)
+_WORDY = re.compile(r"(?:\b(\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?([^\W\d_]{3,12})\.?,?\s+(?:de\s+)?(\d{4})"
+                    r"|(?<![^\W\d_])([^\W\d_]{3,12})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")
+#: a day, a month and a two-digit year, read only with the time after it: ``04/11/11-11:21``,
+#: ``06.01.12 08:49`` (without one, ``1.2.11`` is as likely a version)
+_DMY_SHORT = re.compile(r"\b(\d{1,2})([./-])(\d{1,2})\2(\d{2})[\s,-]{1,3}\d{1,2}:\d{2}\b")
+
+
+def _fold(word: str) -> str:
+    """Lower case without accents: ``Νοεμβρίου`` → ``νοεμβριου``, ``Février`` → ``fevrier``."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
+
+
+def _month(word: str) -> int | None:
+    """The month a word names (:data:`_MONTH_STEMS`), or None."""
+    word = _fold(word)
+    for end in range(min(len(word), _LONGEST_STEM), 2, -1):
+        if (month := _MONTHS.get(word[:end])) is not None:
+            return month
+    return None
 
 
 def _date(*sources: Callable[[], list[str]]) -> str | None:
@@ -601,21 +648,22 @@ def _date(*sources: Callable[[], list[str]]) -> str | None:
 _DATE_CHARS = 200
 
 
-def _parse_date(value: str) -> str | None:
+def _parse_date(value: str, month_first: bool = False) -> str | None:
+    """``value`` as ``YYYY-MM-DD``: an ISO date at its start, else a numeric, e-mail style
+    or worded date in it; a numeric date is read day first, as most of the world writes it
+    (``03-01-2012`` on Polish news), unless ``month_first``; either way the other order
+    when the first cannot be a date (vBulletin's ``11-29-2024``)."""
     candidates: list[tuple[int, int, int]] = []
     if m := _ISO.match(value):
         candidates.append((int(m[1]), int(m[2]), int(m[3])))
     elif m := _DMY.search(value):
-        # day first, as most of the world writes it (``03-01-2012`` on Polish news); month
-        # first when the day-first reading cannot be a date (vBulletin's ``11-29-2024``)
-        candidates += [(int(m[4]), int(m[3]), int(m[1])), (int(m[4]), int(m[1]), int(m[3]))]
+        candidates += _day_month(int(m[1]), int(m[3]), int(m[4]), month_first)
     elif (t := parsedate(value)) is not None:
         candidates.append(t[:3])
-    elif m := _WORDY.search(value):
-        day, month, year = (m[1], m[2], m[3]) if m[1] else (m[5], m[4], m[6])
-        number = _MONTHS.get(month.lower().replace("é", "e")[:4].rstrip(".")) or _MONTHS.get(month.lower()[:3])
-        if number:
-            candidates.append((int(year), number, int(day)))
+    elif m := _DMY_SHORT.search(value):
+        candidates += _day_month(int(m[1]), int(m[3]), 2000 + int(m[4]), month_first)
+    else:
+        candidates += _wordy(value)
     for year, month, day in candidates:
         if 1990 <= year <= 2100:
             try:
@@ -625,13 +673,29 @@ def _parse_date(value: str) -> str | None:
     return None
 
 
+def _day_month(first: int, second: int, year: int, month_first: bool) -> list[tuple[int, int, int]]:
+    readings = [(year, second, first), (year, first, second)]
+    return readings[::-1] if month_first else readings
+
+
+def _wordy(value: str) -> list[tuple[int, int, int]]:
+    """The first date written with a month's name in ``value``, as (year, month, day)."""
+    start = 0
+    while m := _WORDY.search(value, start):
+        day, word, year = (m[1], m[2], m[3]) if m[1] else (m[5], m[4], m[6])
+        if month := _month(word):
+            return [(int(year), month, int(day))]
+        start = m.start() + 1  # the next match may overlap this one (``Rok 12 listopada 2011``)
+    return []
+
+
 _ISO_IN_TEXT = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
 _CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
 
 
 def _text_date(text: str) -> str | None:
     """A date written in running text: ``2011-11-01``, ``01.11.2011``, ``2011年11月1日``,
-    ``1 November 2011``, ``Nov. 1, 2011``."""
+    ``1 November 2011``, ``24 listopada 2011``, ``Nov. 1, 2011``, ``06.01.12 08:49``."""
     for pattern in (_ISO_IN_TEXT, _CJK_DATE):
         if m := pattern.search(text):
             try:
@@ -639,17 +703,28 @@ def _text_date(text: str) -> str | None:
             except ValueError:
                 continue
             return day.isoformat() if 1990 <= day.year <= 2100 else None
-    return _parse_date(text) if _DMY.search(text) or _WORDY.search(text) else None
+    if _DMY.search(text) or _DMY_SHORT.search(text) or _WORDY.search(text):
+        return _parse_date(text, month_first=_MERIDIEM.search(text) is not None)
+    return None
+
+
+#: a 12-hour clock's ``AM``/``PM`` after a digit: the run is written the American way,
+#: month first (``9:42 AM on 10/07/2012`` is 7 October)
+_MERIDIEM = re.compile(r"\d\s?[AaPp]\.?[Mm]\b")
 
 
 #: class or id words of an element that holds a date
 _DATE_HINT = re.compile(r"date|time|publi|posted|byline|meta|info|datum|fecha", re.I)
 #: words of a text run that dates the content it stands by: ``Posted …``, ``Started by …``,
 #: ``by Ana Lee, June 4, 2024``, ``submitted on …``, and phpBB's ``» Tue Aug 27, 2019`` after
-#: the poster's name
+#: the poster's name; in the languages of the shared stop lists, ``Opublikowano``, ``Data
+#: publikacji``, ``Publikováno``, ``Время публикации``, ``Δημοσίευση`` (lower-cased, so Greek
+#: capitals lose their accents: both spellings), ``发布时间``
 _POSTED_START = ("by ", "von ", "par ", "por ", "»", "›")
 _POSTED_WORDS = ("posted", "started", "submitted", "published", "asked", "publié", "veröffentlicht", "publicado",
-                 "pubblicato", "gepostet", "opublikowano", "geplaatst")
+                 "pubblicato", "gepostet", "opublikowano", "geplaatst", "publikacj", "dodano", "publikováno",
+                 "zveřejněno", "vloženo", "опубликов", "публикац", "опублік", "публікац", "δημοσίευ", "δημοσιευ",
+                 "发布", "发表")
 #: words that make a date a member's registration, not the content's (``Joined Nov 4, 2011``)
 _MEMBER_WORDS = ("joined", "member since", "join date", "registered", "registriert", "mitglied seit", "dabei seit",
                  "beigetreten", "inscrit", "inscription", "membre depuis", "miembro desde", "registrado", "iscritto",
@@ -681,12 +756,14 @@ _RUN_CHARS = 120
 def _page_date(page: Page, found: _Sources | None = None) -> str | None:
     """The date published, read in the page itself, best evidence first: whichever comes
     first of a short text run that says it dates a post (``Posted …``, ``Started by …,
-    June 4, 2024``, or such a label in the run before) and the first ``<time datetime>``
-    after the title; else a run whose element (or one of its two parents) is a ``<time>``,
-    an ``<abbr>`` or has a class or id saying date, time, published…; else any short run
-    holding a date.  A member's registration (``Joined``, ``Member since``,
-    ``Registered``… in the run or in the run just before it) is never read: on a forum it
-    precedes the first post and is years older.
+    June 4, 2024``, ``Δημοσίευση: …``, or such a label in the run before) and the first
+    ``<time datetime>`` after the title; else a run whose element (or one of its two
+    parents) is a ``<time>``, an ``<abbr>`` or has a class or id saying date, time,
+    published…; else any short run holding a date.  Among several of the same rank, the
+    one nearest the title (:func:`_pick`): a header's clock showing the day the page was
+    fetched comes long before it.  A date in the headline itself is not read.  A member's
+    registration (``Joined``, ``Member since``, ``Registered``… in the run or in the run
+    just before it) is never read: on a forum it precedes the first post and is years older.
 
     Read from the page's blocks, not by walking the tree again: a few hundred short
     strings.  Figures: ``benchmarks/metadata.py`` (``docs/metadata.md``).
@@ -694,16 +771,29 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
     first_time = found.first_time() if found is not None else None
     # the runs that hold the <time>: the element itself or its parent
     anchors = (first_time[0], first_time[0].getparent()) if first_time is not None else ()
-    marked = anywhere = None
+    title_el = found.title_el if found is not None else None
+    title = set(title_el.iter()) if title_el is not None else set()
+    # the dates read, (run index, date, marked): before the title every one, from the
+    # title on the first and the first marked (an untitled page's runs are all "on")
+    dates: list[tuple[int, str, bool]] = []
+    after, title_at = not title, None
+    dated = dated_marked = False
     previous = ""
     runs = 0
-    for block in page.blocks:
+    for i, block in enumerate(page.blocks):
         text = block.text
         if anchors and (block.node is anchors[0] or block.node is anchors[1]):
             return first_time[1]  # type: ignore[index]
+        if not after and block.node in title:
+            title_at, after = i, True
+        if block.node is title_el:
+            # a date in the headline is the story's (``Horoscope for 21–27 November``); one
+            # in an element of its own inside the <h1> is not
+            previous = text
+            continue
         if len(text) <= _RUN_CHARS and _DIGIT.search(text):
             runs += 1
-            if runs > _DATE_RUNS and (marked or anywhere) and first_time is None:
+            if runs > _DATE_RUNS and dates and first_time is None:
                 break
             # the run before, when it is a label (``Joined``, ``Posted``) and not a date itself
             label = previous if len(previous) <= 40 and not _DIGIT.search(previous) else ""
@@ -712,19 +802,34 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
                 previous = text
                 continue
             says_posted = _says_posted(low) or (bool(label) and _says_posted(label))
-            says_date = marked is None and _marked(block.node)
-            if (says_posted or says_date or anywhere is None) and (day := _text_date(text)):
+            says_date = not (after and dated_marked) and _marked(block.node)
+            if (says_posted or not after or says_date or not dated) and (day := _text_date(text)):
                 if says_posted:
                     return day
-                marked = day if says_date else marked
-                anywhere = anywhere or day
+                dates.append((i, day, says_date))
+                dated, dated_marked = dated or after, dated_marked or (after and says_date)
         previous = text
     if first_time is not None:
         return first_time[1]
-    if marked or anywhere:
-        return marked or anywhere
+    if dates:
+        return _pick(dates, title_at)
     untitled = found.first_time(after_title=False) if found is not None else None
     return untitled[1] if untitled else None
+
+
+def _pick(dates: list[tuple[int, str, bool]], title_at: int | None) -> str:
+    """The date published among the page's dates (run index, date, marked): a marked one
+    if there is any; on a titled page the one nearest the title, the last before it or the
+    first after it (a header's clock, a ``Latest news`` list come before, related articles
+    after), else the first."""
+    marked = [d for d in dates if d[2]] or dates
+    if title_at is None:
+        return marked[0][1]
+    before = [d for d in marked if d[0] < title_at]
+    after = next((d for d in marked if d[0] >= title_at), None)
+    if not before or (after is not None and after[0] - title_at <= title_at - before[-1][0]):
+        return after[1] if after is not None else marked[0][1]
+    return before[-1][1]
 
 
 def _membership(el: etree._Element) -> bool:
@@ -776,14 +881,16 @@ def _names(el: etree._Element) -> str:
 
 
 def _url_date(url: str | None) -> str | None:
-    """A date in the URL's path (``/2011/11/01/``, ``/20111101``)."""
+    """A date in the URL's path (:data:`_URL_DATE`)."""
     if not url:
         return None
     m = _URL_DATE.search(urlsplit(url).path)
     if m is None:
         return None
     try:
-        return Date(int(m[1]), int(m[2]), int(m[3])).isoformat()
+        if m[1] is None:
+            return Date(int(m[9]), int(m[8]), int(m[6])).isoformat()
+        return Date(int(m[1]), int(m[2] or m[4]), int(m[3] or m[5])).isoformat()
     except ValueError:
         return None
 
