@@ -206,6 +206,23 @@ def test_a_stopped_crawl_resumes_and_requests_nothing_twice(tmp_path: Path) -> N
     assert sorted(r[1].get_header("WARC-Target-URI").removeprefix(own.base) for r in responses) == sorted(pages)
 
 
+def test_retry_failed_fetches_again_what_may_pass(tmp_path: Path) -> None:
+    html = (("Content-Type", "text/html"),)
+    warc = tmp_path / "crawl.warc.gz"
+    with Site({"/down": Route(503), "/gone": Route(404), "/fine": Route(200, html, b"<p>fine</p>")}) as own:
+        urls = [own.url(p) for p in ("/down", "/gone", "/fine")]
+        polite = Politeness(delay=0, retries=0)
+        first = crawl(urls, out=warc, politeness=polite)
+        assert first.outcomes == {"status:503": 1, "status:404": 1, "fetched": 1}
+        own.add("/down", Route(200, html, b"<p>back</p>"))
+        assert crawl(urls, out=warc, politeness=polite).resumed == 3 and own.requested("/down") == 1
+        again = crawl(urls, out=warc, politeness=polite, retry_failed=True)
+        assert again.outcomes == {"fetched": 1} and again.resumed == 2
+        assert (own.requested("/down"), own.requested("/gone"), own.requested("/fine")) == (2, 1, 1)
+    last = {e["url"]: e["outcome"] for e in log_entries(warc) if e["kind"] == "page"}
+    assert last[own.url("/down")] == "fetched"
+
+
 def test_a_warc_without_its_log_is_not_overwritten(site, tmp_path: Path) -> None:
     warc = tmp_path / "other.warc.gz"
     warc.write_bytes(b"not mine")

@@ -48,13 +48,16 @@ _DELAY, _TIMEOUT, _RETRIES, _WORKERS = 1.0, 30.0, 3, 8
               help="Largest body kept, as sent and decoded (larger: too-large).")
 @click.option("--retries", type=click.IntRange(min=0), default=_RETRIES, show_default=True,
               help="Tries again after 429, 503 (honouring Retry-After) or a refused connection.")
+@click.option("--retry-failed", is_flag=True, help="Resuming: also fetch again the pages whose outcome may pass "
+                                                   "(timeout, network error, 429, 5xx).")
 @click.option("--all-hosts", is_flag=True, help="Keep the URLs of sitemaps and feeds on other hosts.")
 @click.option("--ignore-robots", is_flag=True, help="Do not read robots.txt (only for sites you may crawl so).")
 @click.option("--http2", is_flag=True, help="HTTP/2 where the server offers it (pip install 'httpx[http2]').")
 @click.option("--quiet", is_flag=True, help="No summary line on standard error.")
 def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple[str, ...], feeds: tuple[str, ...],
           log: str | None, user_agent: str | None, delay: float, per_host: int, workers: int, timeout: float,
-          max_bytes: int, retries: int, all_hosts: bool, ignore_robots: bool, http2: bool, quiet: bool) -> None:
+          max_bytes: int, retries: int, retry_failed: bool, all_hosts: bool, ignore_robots: bool, http2: bool,
+          quiet: bool) -> None:
     """Fetch web pages politely into a WARC file, then clean it with
     `detourage extract FILE.warc.gz -o RUN --to parquet`.
 
@@ -76,7 +79,7 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
     stop = threading.Event()
     with _stopping(stop):
         summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, politeness=politeness, workers=workers,
-                        same_host=not all_hosts, log=log, stop=stop)
+                        same_host=not all_hosts, log=log, stop=stop, retry_failed=retry_failed)
     if not quiet:
         counts = ", ".join(f"{k} {v}" for k, v in summary.outcomes.most_common())
         click.echo(f"detourage: {summary.fetched} pages fetched into {out} ({summary.warc_bytes / 2**20:.1f} MiB) "

@@ -16,7 +16,8 @@ line per thing fetched, written when it ends:
 again with the same WARC reads the log first: the WARC is cut back to the last
 ``warc_end`` (a record a stopped crawl left half-written goes), robots.txt files,
 sitemaps and feeds already read are not fetched again, nor any page the log has an
-outcome for; only what is missing is fetched.
+outcome for; only what is missing is fetched (with ``retry_failed``, also the pages whose
+last outcome may pass another time: the log's last line for a URL is its outcome).
 
 Pages are fetched by ``workers`` threads, URLs of different hosts interleaved, each
 request through the :class:`~detourage.web.client.Fetcher`'s per-host turn (one request
@@ -159,9 +160,12 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
           feeds: Iterable[str] = (), politeness: Politeness = Politeness(), workers: int = 8,
           same_host: bool = True, log: str | os.PathLike[str] | None = None,
           on_page: Callable[[Fetched], None] | None = None, stop: threading.Event | None = None,
-          transport: Any = None) -> CrawlSummary:
+          retry_failed: bool = False, transport: Any = None) -> CrawlSummary:
     """Fetch ``urls`` and the pages of ``sitemaps`` and ``feeds`` into the WARC ``out``,
     resuming from its log (``log``, default :func:`log_path`) when it has one.
+
+    ``retry_failed``: also fetch again the pages whose last outcome may pass
+    (:func:`transient`: a timeout, a network error, 429, a 5xx).
 
     ``on_page`` is told each page's result as it ends; setting ``stop`` lets the pages
     in flight end and fetches no more (the log and the WARC stay whole)."""
@@ -177,7 +181,8 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
         with Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, transport=transport) as fetcher:
             discoverer = Discoverer(fetcher, same_host=same_host, known=past.sources, on_source=recorder.source)
             planned = _planned(urls, sitemaps, feeds, discoverer)
-            pending = [u for u in planned if u not in past.pages]
+            pending = [u for u in planned
+                       if u not in past.pages or (retry_failed and transient(past.pages[u]))]
             work: queue.SimpleQueue[str | None] = queue.SimpleQueue()
             for url in _interleaved(pending):
                 work.put(url)
@@ -209,10 +214,16 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
                 for thread in threads:
                     thread.join()
                 raise
-        resumed = sum(1 for u in planned if u in past.pages)
-        return CrawlSummary(outcomes, resumed, recorder.size(), time.monotonic() - started)
+        return CrawlSummary(outcomes, len(planned) - len(pending), recorder.size(), time.monotonic() - started)
     finally:
         recorder.close()
+
+
+def transient(outcome: str) -> bool:
+    """Whether a page's outcome may be different another time: a timeout, a network
+    error, 429 (too many requests) or a 5xx status."""
+    return (outcome == "timeout" or outcome.startswith("error:") or outcome == "status:429"
+            or outcome.startswith("status:5"))
 
 
 def _planned(urls: Iterable[str], sitemaps: Iterable[str], feeds: Iterable[str], discoverer: Discoverer) -> list[str]:
