@@ -223,6 +223,61 @@ def test_retry_failed_fetches_again_what_may_pass(tmp_path: Path) -> None:
     assert last[own.url("/down")] == "fetched"
 
 
+def linked_site(pages: int = 12) -> dict[str, Route]:
+    """Pages in a chain and a tree: each page links the next two, an image, another host,
+    a nofollow link and a disallowed page; one page says robots nofollow."""
+    html = (("Content-Type", "text/html"),)
+
+    def body(n: int) -> bytes:
+        links = "".join(f'<a href="/p/{k}.html">page {k}</a> ' for k in (n + 1, n + 2) if k < pages)
+        meta = '<meta name="robots" content="noindex, nofollow">' if n == 5 else ""
+        return (f"<html><head>{meta}</head><body><h1>Page {n}</h1><p>Text of page {n}.</p>{links}"
+                f'<a href="/img/{n}.jpg">photo</a> <a href="http://elsewhere.example/x">away</a> '
+                f'<a href="/hidden/{n}.html" rel="nofollow">hidden</a> <a href="/private/{n}.html">private</a>'
+                f"</body></html>").encode()
+
+    routes = {f"/p/{n}.html": Route(200, html, body(n)) for n in range(pages)}
+    routes["/robots.txt"] = Route(200, (("Content-Type", "text/plain"),), b"User-agent: *\nDisallow: /private/\n")
+    return routes
+
+
+def test_crawl_follows_links_on_the_host_within_the_budget(tmp_path: Path) -> None:
+    with Site(linked_site()) as own:
+        summary = crawl(out=tmp_path / "all.warc.gz", follow=[own.url("/p/0.html")], politeness=Politeness(delay=0))
+        paths = {r.path for r in own.requests}
+        # page 5 says nofollow: pages 6 and 7 are still reached through page 4 and 6
+        assert {f"/p/{n}.html" for n in range(12)} <= paths
+        assert not any(p.startswith(("/img/", "/hidden/", "/private/")) for p in paths)
+        # /private/N: logged as robots, never asked; page 5's own links are not followed
+        assert summary.fetched == 12 and summary.outcomes["robots"] == 11
+        small = crawl(out=tmp_path / "small.warc.gz", follow=[own.url("/p/0.html")], max_pages=4,
+                      politeness=Politeness(delay=0))
+        assert sum(small.outcomes.values()) == 4
+    entries = [e for e in log_entries(tmp_path / "all.warc.gz") if e["kind"] == "page"]
+    assert all("links" in e for e in entries)
+    assert next(e for e in entries if e["url"].endswith("/p/5.html"))["links"] == []  # robots nofollow
+
+
+def test_a_stopped_link_crawl_resumes_its_frontier_from_the_log(tmp_path: Path) -> None:
+    warc = tmp_path / "crawl.warc.gz"
+    with Site(linked_site(20)) as own:
+        stop = threading.Event()
+        seen = []
+
+        def on_page(result) -> None:
+            seen.append(result.url)
+            if len(seen) == 5:
+                stop.set()
+
+        start = [own.url("/p/0.html")]
+        first = crawl(out=warc, follow=start, politeness=Politeness(delay=0), workers=1, on_page=on_page, stop=stop)
+        assert sum(first.outcomes.values()) == 5
+        crawl(out=warc, follow=start, politeness=Politeness(delay=0), workers=2)
+        counts = Counter(r.path for r in own.requests)
+        assert {f"/p/{n}.html" for n in range(20)} <= set(counts)
+        assert max(counts.values()) == 1, [p for p, n in counts.items() if n > 1]
+
+
 def test_a_warc_without_its_log_is_not_overwritten(site, tmp_path: Path) -> None:
     warc = tmp_path / "other.warc.gz"
     warc.write_bytes(b"not mine")

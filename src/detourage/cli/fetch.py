@@ -33,6 +33,11 @@ _DELAY, _TIMEOUT, _RETRIES, _WORKERS = 1.0, 30.0, 3, 8
               help="The pages of a sitemap, or of a site's sitemaps (its robots.txt's, else /sitemap.xml).")
 @click.option("--feed", "feeds", multiple=True, help="The pages of an RSS or Atom feed, or of the feeds a page "
                                                      "announces.")
+@click.option("--crawl", "follow", multiple=True,
+              help="Start here and follow the links of each page on the same host (robots.txt's "
+                   "nofollow and rel=nofollow obeyed), up to --max-pages.")
+@click.option("--max-pages", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="--crawl: the most pages reached by following links, in all.")
 @click.option("--log", default=None, help="The log of every URL's outcome (default: beside the WARC).")
 @click.option("--user-agent", default=None, help="The User-Agent sent, and matched in robots.txt "
                                                  "(default: detourage/VERSION and its PyPI page).")
@@ -55,7 +60,7 @@ _DELAY, _TIMEOUT, _RETRIES, _WORKERS = 1.0, 30.0, 3, 8
 @click.option("--http2", is_flag=True, help="HTTP/2 where the server offers it (pip install 'httpx[http2]').")
 @click.option("--quiet", is_flag=True, help="No summary line on standard error.")
 def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple[str, ...], feeds: tuple[str, ...],
-          log: str | None, user_agent: str | None, delay: float, per_host: int, workers: int, timeout: float,
+          follow: tuple[str, ...], max_pages: int, log: str | None, user_agent: str | None, delay: float, per_host: int, workers: int, timeout: float,
           max_bytes: int, retries: int, retry_failed: bool, all_hosts: bool, ignore_robots: bool, http2: bool,
           quiet: bool) -> None:
     """Fetch web pages politely into a WARC file, then clean it with
@@ -70,15 +75,16 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
     if not out.lower().endswith(".warc.gz"):
         raise click.BadParameter("a .warc.gz file (each record gzipped on its own)", param_hint="'-o'")
     given = list(urls) + (_read_urls(url_file) if url_file else [])
-    bad = [u for u in given + list(sitemaps) + list(feeds) if not _is_http(u)]
+    bad = [u for u in given + list(sitemaps) + list(feeds) + list(follow) if not _is_http(u)]
     if bad:
         raise click.BadParameter(f"{bad[0]}: not an http(s) URL", param_hint="URLS")
-    if not (given or sitemaps or feeds):
-        raise click.UsageError("nothing to fetch: give URLs, --urls FILE, --sitemap URL or --feed URL")
+    if not (given or sitemaps or feeds or follow):
+        raise click.UsageError("nothing to fetch: give URLs, --urls FILE, --sitemap URL, --feed URL or --crawl URL")
     politeness = _politeness(user_agent, delay, per_host, timeout, max_bytes, retries, ignore_robots, http2)
     stop = threading.Event()
     with _stopping(stop):
-        summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, politeness=politeness, workers=workers,
+        summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, follow=follow, max_pages=max_pages,
+                        politeness=politeness, workers=workers,
                         same_host=not all_hosts, log=log, stop=stop, retry_failed=retry_failed)
     if not quiet:
         counts = ", ".join(f"{k} {v}" for k, v in summary.outcomes.most_common())

@@ -7,8 +7,8 @@
 - :func:`fetch`: one URL, robots.txt obeyed, redirects followed, limits held; a
   :class:`Fetched` (outcome, status, final URL, header fields, body);
 - :func:`sitemap_urls`, :func:`feed_urls`: the page URLs of a site's sitemaps or feeds;
-- :func:`crawl`: many URLs (and sitemaps and feeds) into a WARC, with a log of every
-  URL's outcome, resumable (``detourage fetch``).
+- :func:`crawl`: many URLs (and sitemaps, feeds, links followed from start pages) into a
+  WARC, with a log of every URL's outcome, resumable (``detourage fetch``).
 
 Needs the ``fetch`` extra (httpx, warcio, Protego, courlan).
 """

@@ -5,7 +5,7 @@ The log (JSON lines, beside the WARC: ``crawl.warc.gz`` → ``crawl.log.jsonl``)
 line per thing fetched, written when it ends:
 
 - ``{"kind": "page", "url", "outcome", "status", "final_url", "bytes", "exchanges", "warc_end", "time"}``
-  for every page URL (``outcome``: ``fetched``, ``robots``, ``status:404``, ``too-large``,
+  for every page URL (a page whose links are followed: with ``links``, the new ones it gave) (``outcome``: ``fetched``, ``robots``, ``status:404``, ``too-large``,
   ``timeout``, ``content-type:image/png``, ``redirect-loop``…; ``message`` says more);
 - ``{"kind": "robots", "url", "outcome", "text"}`` for each host's robots.txt;
 - ``{"kind": "sitemap" | "feed", "url", "outcome", "pages", "sitemaps"}`` for each file read
@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 from ..errors import RunError
 from .archive import WarcWriter, open_append
 from .client import Fetched, Fetcher, Politeness
-from .discover import Discoverer, Source
+from .discover import Discoverer, Source, page_links
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,8 @@ class _Log:
     pages: dict[str, str] = field(default_factory=dict)
     robots: dict[str, str | None] = field(default_factory=dict)
     sources: dict[tuple[str, str], tuple[list[str], list[str]]] = field(default_factory=dict)
+    #: the links followed pages gave, in the order they were found
+    links: list[str] = field(default_factory=list)
     warc_end: int | None = None
 
     @classmethod
@@ -96,6 +98,7 @@ class _Log:
                 kind = entry.get("kind")
                 if kind == "page":
                     log.pages[entry["url"]] = entry["outcome"]
+                    log.links.extend(entry.get("links", ()))
                 elif kind == "robots":
                     log.robots[entry["url"].rsplit("/robots.txt", 1)[0]] = entry.get("text")
                 elif kind in ("sitemap", "feed"):
@@ -119,7 +122,8 @@ class _Recorder:
         if fresh:
             self._write_line({"kind": "warcinfo", "warc_end": self._stream.tell()})
 
-    def page(self, fetched: Fetched) -> None:
+    def page(self, fetched: Fetched, links: list[str] | None = None) -> None:
+        """The page's records and its log line (``links``: those a followed page adds)."""
         with self._lock:
             end = self._stream.tell()
             for exchange in fetched.exchanges:
@@ -130,6 +134,8 @@ class _Recorder:
                                      "warc_end": end, "time": _now()}
             if fetched.message and not fetched.ok:
                 entry["message"] = fetched.message[:300]
+            if links is not None:
+                entry["links"] = links
             self._write_line(entry)
 
     def robots(self, origin: str, outcome: str, text: str | None) -> None:
@@ -157,12 +163,14 @@ class _Recorder:
 
 
 def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: Iterable[str] = (),
-          feeds: Iterable[str] = (), politeness: Politeness = Politeness(), workers: int = 8,
-          same_host: bool = True, log: str | os.PathLike[str] | None = None,
-          on_page: Callable[[Fetched], None] | None = None, stop: threading.Event | None = None,
-          retry_failed: bool = False, transport: Any = None) -> CrawlSummary:
-    """Fetch ``urls`` and the pages of ``sitemaps`` and ``feeds`` into the WARC ``out``,
-    resuming from its log (``log``, default :func:`log_path`) when it has one.
+          feeds: Iterable[str] = (), follow: Iterable[str] = (), max_pages: int = 1000,
+          politeness: Politeness = Politeness(), workers: int = 8, same_host: bool = True,
+          log: str | os.PathLike[str] | None = None, on_page: Callable[[Fetched], None] | None = None,
+          stop: threading.Event | None = None, retry_failed: bool = False, transport: Any = None) -> CrawlSummary:
+    """Fetch ``urls``, the pages of ``sitemaps`` and ``feeds``, and the pages reached by
+    following links from ``follow`` (on each start URL's host, at most ``max_pages`` in
+    all) into the WARC ``out``, resuming from its log (``log``, default :func:`log_path`)
+    when it has one.
 
     ``retry_failed``: also fetch again the pages whose last outcome may pass
     (:func:`transient`: a timeout, a network error, 429, a 5xx).
@@ -171,52 +179,109 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
     in flight end and fetches no more (the log and the WARC stay whole)."""
     if workers < 1:
         raise ValueError(f"workers: 1 or more, not {workers}")
+    if max_pages < 1:
+        raise ValueError(f"max_pages: 1 or more, not {max_pages}")
     started = time.monotonic()
     warc, log_file = Path(out), Path(log) if log is not None else log_path(out)
     past = _Log.read(log_file)
     recorder = _Recorder(warc, log_file, past.warc_end)
-    stop = stop or threading.Event()
-    outcomes: Counter[str] = Counter()
     try:
         with Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, transport=transport) as fetcher:
+            run = _Run(fetcher, recorder, past, stop or threading.Event(), on_page, retry_failed)
             discoverer = Discoverer(fetcher, same_host=same_host, known=past.sources, on_source=recorder.source)
-            planned = _planned(urls, sitemaps, feeds, discoverer)
-            pending = [u for u in planned
-                       if u not in past.pages or (retry_failed and transient(past.pages[u]))]
-            work: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-            for url in _interleaved(pending):
-                work.put(url)
-            lock = threading.Lock()
-
-            def worker() -> None:
-                while not stop.is_set():
-                    url = work.get()
-                    if url is None:
-                        return
-                    fetched = fetcher.fetch(url)
-                    recorder.page(fetched)
-                    with lock:
-                        outcomes[fetched.outcome] += 1
-                    if on_page is not None:
-                        on_page(fetched)
-
-            threads = [threading.Thread(target=worker, name=f"fetch-{i}", daemon=True)
-                       for i in range(min(workers, max(1, len(pending))))]
-            for _ in threads:
-                work.put(None)
-            for thread in threads:
-                thread.start()
-            try:
-                for thread in threads:
-                    thread.join()
-            except KeyboardInterrupt:  # the pages in flight end and are logged, then it stops
-                stop.set()
-                for thread in threads:
-                    thread.join()
-                raise
-        return CrawlSummary(outcomes, len(planned) - len(pending), recorder.size(), time.monotonic() - started)
+            run.plan(_planned(urls, sitemaps, feeds, discoverer), list(dict.fromkeys(u.strip() for u in follow
+                                                                                     if u.strip())), max_pages)
+            run.fetch_all(workers)
+        return CrawlSummary(run.outcomes, run.resumed, recorder.size(), time.monotonic() - started)
     finally:
         recorder.close()
+
+
+class _Run:
+    """The pages of one crawl: scheduled once each, fetched by worker threads, the links
+    of followed pages scheduled as they come (within the page budget)."""
+
+    def __init__(self, fetcher: Fetcher, recorder: _Recorder, past: _Log, stop: threading.Event,
+                 on_page: Callable[[Fetched], None] | None, retry_failed: bool) -> None:
+        self.fetcher, self.recorder, self.past, self.stop = fetcher, recorder, past, stop
+        self.on_page, self.retry_failed = on_page, retry_failed
+        self.queue: queue.Queue[str | None] = queue.Queue()
+        self.outcomes: Counter[str] = Counter()
+        self.resumed = 0
+        self._scheduled: set[str] = set()
+        self._followed: set[str] = set()
+        self._budget = 0
+        self._lock = threading.Lock()
+
+    def plan(self, planned: list[str], follow: list[str], max_pages: int) -> None:
+        """Schedule the planned pages, the start pages to follow, and the links the log
+        already holds (a resumed crawl's frontier)."""
+        self._budget = max_pages
+        pending = self._reserve_all(follow)
+        pending += self._reserve_all(self.past.links)
+        pending += [u for u in _interleaved(planned) if self._reserve(u, followed=False)]
+        for url in pending:
+            self._enqueue(url)
+
+    def fetch_all(self, workers: int) -> None:
+        threads = [threading.Thread(target=self._worker, name=f"fetch-{i}", daemon=True) for i in range(workers)]
+        for thread in threads:
+            thread.start()
+        try:
+            self.queue.join()
+        except KeyboardInterrupt:  # the pages in flight end and are logged, then it stops
+            self.stop.set()
+            self.queue.join()
+            raise
+        finally:
+            for _ in threads:
+                self.queue.put(None)
+            for thread in threads:
+                thread.join()
+
+    def _worker(self) -> None:
+        while (url := self.queue.get()) is not None:
+            try:
+                if not self.stop.is_set():
+                    self._fetch(url)
+            finally:
+                self.queue.task_done()
+        self.queue.task_done()
+
+    def _fetch(self, url: str) -> None:
+        fetched = self.fetcher.fetch(url)
+        followed = url in self._followed
+        links = self._reserve_all(page_links(fetched)) if followed and fetched.ok else []
+        self.recorder.page(fetched, links if followed else None)  # logged before they are fetched
+        for link in links:
+            self._enqueue(link)
+        with self._lock:
+            self.outcomes[fetched.outcome] += 1
+        if self.on_page is not None:
+            self.on_page(fetched)
+
+    def _reserve_all(self, urls: Iterable[str]) -> list[str]:
+        return [u for u in urls if self._reserve(u, followed=True)]
+
+    def _reserve(self, url: str, *, followed: bool) -> bool:
+        """Whether ``url`` is new to this crawl (a followed one within the budget)."""
+        with self._lock:
+            if url in self._scheduled or (followed and self._budget <= 0):
+                return False
+            self._scheduled.add(url)
+            if followed:
+                self._budget -= 1
+                self._followed.add(url)
+            return True
+
+    def _enqueue(self, url: str) -> None:
+        """Queue ``url`` unless the log has its outcome (and it is not to be tried again)."""
+        outcome = self.past.pages.get(url)
+        if outcome is not None and not (self.retry_failed and transient(outcome)):
+            with self._lock:  # done before; a followed page's links came from the log
+                self.resumed += 1
+            return
+        self.queue.put(url)
 
 
 def transient(outcome: str) -> bool:

@@ -258,3 +258,45 @@ def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
 
+
+
+# ---------------------------------------------------------------------------- links to follow
+
+#: the links of a page read to follow (a page of links beyond is cut)
+MAX_LINKS = 2000
+#: paths that name no page: media, archives, code, styles, feeds
+_NOT_PAGE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|"
+                       r"apk|iso|mp[34]|m4[av]|mov|avi|wmv|flv|webm|ogg|wav|flac|css|js|json|xml|rss|atom|"
+                       r"woff2?|ttf|eot|docx?|xlsx?|pptx?|odt|csv|txt)$", re.I)
+
+
+def page_links(fetched: Fetched) -> list[str]:
+    """The links of a fetched HTML page worth following: on its host (``www.`` aside),
+    normalised (courlan), no ``rel="nofollow"`` and none at all under a robots
+    ``nofollow`` meta; not media, archives or feeds by their path, nor login or sign-up
+    pages (courlan's ``is_not_crawlable``).  In page order, each once."""
+    from courlan import is_not_crawlable
+
+    if not fetched.ok or not fetched.content:
+        return []
+    tree = etree.fromstring(fetched.content, etree.HTMLParser(no_network=True, huge_tree=False))
+    if tree is None:
+        return []
+    for meta in tree.iter("meta"):
+        if (meta.get("name") or "").lower() == "robots" and "nofollow" in (meta.get("content") or "").lower():
+            return []
+    base = fetched.final_url or fetched.url
+    declared = next((b.get("href") for b in tree.iter("base") if b.get("href")), None)
+    if declared:
+        base = urljoin(base, declared)
+    host = _host(fetched.final_url or fetched.url)
+    found: dict[str, None] = {}
+    for count, anchor in enumerate(tree.iter("a")):
+        if count >= MAX_LINKS:
+            break
+        if "nofollow" in (anchor.get("rel") or "").lower().split():
+            continue
+        url = _clean(anchor.get("href") or "", base)
+        if url and _host(url) == host and not _NOT_PAGE.search(urlsplit(url).path) and not is_not_crawlable(url):
+            found.setdefault(url, None)
+    return list(found)
