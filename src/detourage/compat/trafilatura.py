@@ -380,6 +380,17 @@ def _input(filecontent: Any, url: str | None) -> tuple[str | bytes, str | None]:
 def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[TrafilaturaDocument, Result, Result] | None:
     """The Document, the main content's result and the comments' (None when the page has
     no content or a filter discards it)."""
+    page = _page(filecontent, url, request)
+    if page is None:
+        return None
+    main, comments = _labelled(page, request)
+    document = _document(page, main, comments, request)
+    return None if document is None else (document, main, comments)
+
+
+def _page(filecontent: Any, url: str | None, request: _Request) -> Page | None:
+    """The page loaded (pruned first), or None when its URL is blacklisted or it is no
+    page within the limits."""
     data, url = _input(filecontent, url)
     if url is not None and url in request.url_blacklist:
         return None
@@ -388,9 +399,14 @@ def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[T
     limits = DEFAULT_LIMITS if request.max_nodes is None else dataclasses.replace(DEFAULT_LIMITS,
                                                                                    max_nodes=request.max_nodes)
     try:
-        page = load(data, url=url, limits=limits)
+        return load(data, url=url, limits=limits)
     except (NotHTML, LimitExceeded):
         return None
+
+
+def _labelled(page: Page, request: _Request) -> tuple[Result, Result]:
+    """The main content and the comment sections, each without what the request leaves
+    out (images, data tables, repeated paragraphs)."""
     main = run(page, "default", _method_options(request, comments=False))
     comments = _only(page, [], "comments")
     if request.comments:
@@ -402,6 +418,12 @@ def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[T
         main, comments = _without_tables(main), _without_tables(comments)
     if request.dedup is not None:
         main, comments = _deduplicated(main, request.dedup), _deduplicated(comments, request.dedup)
+    return main, comments
+
+
+def _document(page: Page, main: Result, comments: Result, request: _Request) -> TrafilaturaDocument | None:
+    """The Document of the results, or None when it has no text or a filter (duplicate,
+    metadata, language) discards it."""
     raw_text = _text(main, RenderOptions(links=False, images=False, tables=request.render.tables,
                                          formatting=False))
     if not raw_text:
@@ -423,7 +445,7 @@ def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[T
         if document.language != request.target_language.lower().split("-")[0]:
             return None
     document.fingerprint = fingerprint(f"{document.title} {raw_text}")
-    return document, main, comments
+    return document
 
 
 def _method_options(request: _Request, *, comments: bool) -> dict[str, Any]:
