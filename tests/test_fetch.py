@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -334,3 +335,176 @@ def test_library_fetch_gives_bytes_and_headers(site) -> None:
     page = fetch(site.url("/articles/2.html"), politeness=FAST)
     assert page.ok and page.header("Content-Type").startswith("text/html")
     assert page.content.startswith(b"<!doctype html>") and b"Article 2" in page.content
+
+
+# ---------------------------------------------------------------------------- hostile servers
+
+@pytest.fixture
+def raw_server():
+    """A raw-socket server: path → handler(connection), for answers http.server cannot give
+    (headers sent one byte at a time)."""
+    import socket
+
+    handlers = {}
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.2)
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                continue
+            request = connection.recv(4096).decode("latin-1")
+            path = request.split(" ")[1] if " " in request else "/"
+            handler = handlers.get(path)
+            threading.Thread(target=lambda c=connection, h=handler: _answer(c, h), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}", handlers
+    done.set()
+    thread.join()
+    listener.close()
+
+
+def _answer(connection, handler) -> None:
+    try:
+        if handler is None:
+            connection.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+        else:
+            handler(connection)
+    except OSError:
+        pass
+    finally:
+        connection.close()
+
+
+def test_a_response_whose_headers_drip_ends_at_the_timeout(raw_server) -> None:
+    base, handlers = raw_server
+
+    def drip(connection) -> None:
+        connection.sendall(b"HTTP/1.1 200 OK\r\n")
+        for _ in range(40):  # one header byte every 0.25 s: no single read waits 1 s
+            connection.sendall(b"X")
+            time.sleep(0.25)
+
+    handlers["/drip"] = drip
+    started = time.monotonic()
+    result = fetch(base + "/drip", politeness=Politeness(delay=0, robots=False, timeout=1.0))
+    assert result.outcome == "timeout" and time.monotonic() - started < 3
+
+
+def test_bad_answers_are_outcomes_and_the_crawl_goes_on(tmp_path: Path) -> None:
+    routes = {"/bad": Route(302, (("Location", "http://[oops/"),)),
+              "/ra": Route(503, (("Retry-After", "²"),)),
+              "/ok": Route(200, (("Content-Type", "text/html"),), b"<p>fine</p>")}
+    with Site(routes) as own:
+        summary = crawl([own.url(p) for p in ("/bad", "/ra", "/ok")], out=tmp_path / "c.warc.gz", workers=1,
+                        politeness=Politeness(delay=0, retries=1, backoff=0.05))
+    assert summary.outcomes == {"bad-redirect": 1, "status:503": 1, "fetched": 1}
+
+
+def test_retry_after_holds_the_whole_host(tmp_path: Path) -> None:
+    html = (("Content-Type", "text/html"),)
+    routes = {"/busy": Route(sequence=(Route(503, (("Retry-After", "1"),)), Route(200, html, b"<p>ok</p>"))),
+              **{f"/p{n}": Route(200, html, b"<p>p</p>") for n in range(4)}}
+    with Site(routes) as own:
+        crawl([own.url(p) for p in ("/busy", "/p0", "/p1", "/p2", "/p3")], out=tmp_path / "c.warc.gz", workers=2,
+              politeness=Politeness(delay=0.1))
+        first = next(r.time for r in own.requests if r.path == "/busy")
+        assert not [r.path for r in own.requests if first < r.time < first + 0.95]
+
+
+def test_a_crawl_delay_beyond_the_limit_is_an_outcome(tmp_path: Path) -> None:
+    routes = {"/robots.txt": Route(200, (("Content-Type", "text/plain"),), b"User-agent: *\nCrawl-delay: 100000\n"),
+              "/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>")}
+    with Site(routes) as own:
+        started = time.monotonic()
+        summary = crawl([own.url("/a")], out=tmp_path / "c.warc.gz", politeness=Politeness(delay=0))
+        assert summary.outcomes == {"crawl-delay": 1} and own.requested("/a") == 0
+        assert time.monotonic() - started < 5
+
+
+def test_stop_ends_a_wait_at_once_and_the_page_is_left_for_the_resume(tmp_path: Path) -> None:
+    html = (("Content-Type", "text/html"),)
+    with Site({f"/p{n}": Route(200, html, b"<p>p</p>") for n in range(3)}) as own:
+        stop = threading.Event()
+        threading.Timer(0.5, stop.set).start()
+        started = time.monotonic()
+        summary = crawl([own.url(f"/p{n}") for n in range(3)], out=tmp_path / "c.warc.gz", stop=stop,
+                        politeness=Politeness(delay=30))
+        # robots.txt took the host's first turn; the first page waited 30 s for the next: cut short
+        assert time.monotonic() - started < 3 and summary.outcomes == {}
+        assert [e["kind"] for e in log_entries(tmp_path / "c.warc.gz")] == ["warcinfo", "robots"]
+        again = crawl([own.url(f"/p{n}") for n in range(3)], out=tmp_path / "c.warc.gz",
+                      politeness=Politeness(delay=0))
+        assert again.fetched == 3 and own.requested("/robots.txt") == 1
+
+
+def test_cleaned_urls_keep_distinct_pages_distinct() -> None:
+    from detourage.web.discover import _clean
+
+    base = "http://forum.example/"
+    pages = ["showthread.php?101-Some-Title", "showthread.php?102-Some-Title", "index.php?/archives/7-post.html",
+             "x.pl?action=view;id=3", "page?cid=9", "page?ref=home", "Path/Case.html?x"]
+    cleaned = [_clean(p, base) for p in pages]
+    assert cleaned == [base + p for p in pages]
+    assert _clean("HTTP://Forum.Example/a?utm_source=x&b=1&fbclid=y#top", base) == "http://forum.example/a?b=1"
+    assert _clean("http://[oops/", base) is None and _clean("mailto:a@b.c", base) is None
+
+
+def test_resuming_survives_a_cut_log_line_a_short_warc_and_a_lost_one(tmp_path: Path) -> None:
+    from detourage.errors import RunError
+
+    html = (("Content-Type", "text/html"),)
+    with Site({"/a": Route(200, html, b"<p>a</p>"), "/b": Route(200, html, b"<p>b</p>")}) as own:
+        warc = tmp_path / "c.warc.gz"
+        crawl([own.url("/a")], out=warc, politeness=Politeness(delay=0))
+        with open(log_path(warc), "a") as log:
+            log.write('{"kind": "page", "url": "' + own.url("/b") + '", "outc')  # cut by a kill
+        crawl([own.url("/a"), own.url("/b")], out=warc, politeness=Politeness(delay=0))
+        assert [json.loads(line)["kind"] for line in log_path(warc).read_text().splitlines()][-1] == "page"
+        third = crawl([own.url("/a"), own.url("/b")], out=warc, politeness=Politeness(delay=0))
+        assert third.resumed == 2 and own.requested("/b") == 1
+        data = warc.read_bytes()
+        warc.write_bytes(data[:-100])
+        with pytest.raises(RunError, match="shorter"):
+            crawl([own.url("/a")], out=warc)
+        warc.unlink()
+        with pytest.raises(RunError, match="gone or empty"):
+            crawl([own.url("/a")], out=warc)
+
+
+def test_a_robots_txt_unread_once_is_read_again_on_retry(tmp_path: Path) -> None:
+    html = (("Content-Type", "text/html"),)
+    robots = Route(sequence=(Route(200, (("Content-Type", "text/plain"),), b"", delay=3.0),
+                             Route(200, (("Content-Type", "text/plain"),), b"User-agent: *\nAllow: /\n")))
+    with Site({"/robots.txt": robots, "/a": Route(200, html, b"<p>a</p>")}) as own:
+        warc = tmp_path / "c.warc.gz"
+        first = crawl([own.url("/a")], out=warc, politeness=Politeness(delay=0, timeout=1))
+        assert first.outcomes == {"timeout": 1}
+        again = crawl([own.url("/a")], out=warc, retry_failed=True, politeness=Politeness(delay=0, timeout=1))
+        assert again.outcomes == {"fetched": 1} and own.requested("/robots.txt") == 2
+
+
+def test_a_robots_txt_over_the_page_limit_is_cut_not_refused() -> None:
+    rules = b"User-agent: *\nDisallow: /private/\n" + b"# filler line of a long robots.txt\n" * 6000
+    routes = {"/robots.txt": Route(200, (("Content-Type", "text/plain"),), rules),
+              "/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>"),
+              "/private/x": Route(200, (("Content-Type", "text/html"),), b"<p>x</p>")}
+    with Site(routes) as own:
+        polite = Politeness(delay=0, max_bytes=50_000)
+        assert fetch(own.url("/a"), politeness=polite).ok
+        assert fetch(own.url("/private/x"), politeness=polite).outcome == "robots"
+
+
+def test_a_urls_file_with_a_byte_order_mark(site, tmp_path: Path) -> None:
+    urls = tmp_path / "urls.txt"
+    urls.write_text("\ufeff" + site.url("/articles/3.html") + "\n\n# a comment\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["fetch", "--urls", str(urls), "-o", str(tmp_path / "u.warc.gz"),
+                                       "--delay", "0"])
+    assert result.exit_code == 0 and "1 pages fetched" in result.output

@@ -82,7 +82,7 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
         raise click.UsageError("nothing to fetch: give URLs, --urls FILE, --sitemap URL, --feed URL or --crawl URL")
     politeness = _politeness(user_agent, delay, per_host, timeout, max_bytes, retries, ignore_robots, http2)
     stop = threading.Event()
-    with _stopping(stop):
+    with _stopping(stop), _interrupted():
         summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, follow=follow, max_pages=max_pages,
                         politeness=politeness, workers=workers,
                         same_host=not all_hosts, log=log, stop=stop, retry_failed=retry_failed)
@@ -106,7 +106,7 @@ def _politeness(user_agent: str | None, delay: float, per_host: int, timeout: fl
 
 
 def _read_urls(path: str) -> list[str]:
-    with open(path, encoding="utf-8") as lines:
+    with open(path, encoding="utf-8-sig") as lines:
         return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -121,13 +121,24 @@ def _stopping(stop: threading.Event) -> Iterator[None]:
     previous = signal.getsignal(signal.SIGINT)
 
     def interrupted(signum: int, frame: object) -> None:
-        stop.set()
+        stop.set()  # a second Ctrl-C stops at once
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     signal.signal(signal.SIGINT, interrupted)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _interrupted() -> Iterator[None]:
+    """A second Ctrl-C: one line and exit 130 (what was logged stays; run again to resume)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("detourage: interrupted: give the same command again to fetch what is missing", err=True)
+        raise SystemExit(130) from None
 
 
 # ---------------------------------------------------------------------------- extract https://…

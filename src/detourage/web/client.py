@@ -16,6 +16,7 @@ whose content type is not wanted.  Every fetch ends with an outcome: ``fetched``
 from __future__ import annotations
 
 import email.utils
+import importlib.util
 import threading
 import time
 import zlib
@@ -23,16 +24,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .. import __version__
 from ..errors import MissingExtra
 from ..parse import DEFAULT_LIMITS
+from .deadline import bounded_transport, until
 
 #: the media types a page fetch keeps (a response without a type is kept: the corpus run sniffs it)
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-#: robots.txt is read up to this many bytes (RFC 9309 asks for at least 500 KiB)
+#: robots.txt is read up to this many bytes (RFC 9309 asks for at least 500 KiB), the rest cut
 ROBOTS_BYTES = 512 * 1024
+#: the codings asked for: those undone here (httpx would also offer zstd when installed)
+_ACCEPT_ENCODING = "gzip, deflate, br" if importlib.util.find_spec("brotli") else "gzip, deflate"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,6 +57,9 @@ class Politeness:
     retries: int = 3
     #: the longest ``Retry-After`` waited for, in seconds; a longer one ends the fetch
     max_retry_after: float = 120.0
+    #: the longest robots.txt ``Crawl-delay`` kept to, in seconds; a host asking for more
+    #: is not crawled (its pages end as ``crawl-delay``)
+    max_crawl_delay: float = 60.0
     #: seconds of the first backoff without ``Retry-After`` (doubled at each try)
     backoff: float = 1.0
     #: redirects followed, each a request of its own
@@ -65,7 +72,7 @@ class Politeness:
     http2: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("delay", "timeout", "max_retry_after", "backoff"):
+        for name in ("delay", "timeout", "max_retry_after", "max_crawl_delay", "backoff"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name}: seconds, 0 or more, not {getattr(self, name)!r}")
         if self.timeout == 0:
@@ -138,7 +145,10 @@ class _Host:
     may start."""
 
     slots: threading.Semaphore
-    lock: threading.RLock = field(default_factory=threading.RLock)
+    #: guards the start times (held briefly)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    #: held while robots.txt is read, once (other threads wanting the host wait on it)
+    robots_lock: threading.Lock = field(default_factory=threading.Lock)
     robots: Any = None  # a Protego parser, or True (allow all) / False (disallow all)
     robots_delay: float | None = None
     #: why robots.txt could not be read at all (the host unreachable): its pages end so too
@@ -156,7 +166,7 @@ class Fetcher:
     def __init__(self, politeness: Politeness = Politeness(), *,
                  robots_text: Mapping[str, str | None] | None = None,
                  on_robots: Callable[[str, str, str | None], None] | None = None,
-                 transport: Any = None) -> None:
+                 stop: threading.Event | None = None, transport: Any = None) -> None:
         httpx = _httpx()
         self.politeness = politeness
         if politeness.http2:
@@ -165,15 +175,19 @@ class Fetcher:
             except ImportError:
                 raise MissingExtra("HTTP/2 needs the h2 package: pip install 'httpx[http2]'") from None
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
-        timeout = httpx.Timeout(politeness.timeout)
-        self._client = httpx.Client(http2=politeness.http2, limits=limits, timeout=timeout, follow_redirects=False,
-                                    headers={"User-Agent": politeness.user_agent}, transport=transport)
+        if transport is None:
+            transport = bounded_transport(politeness.http2, limits)
+        headers = {"User-Agent": politeness.user_agent, "Accept-Encoding": _ACCEPT_ENCODING}
+        self._client = httpx.Client(http2=politeness.http2, limits=limits, timeout=httpx.Timeout(politeness.timeout),
+                                    follow_redirects=False, headers=headers, transport=transport)
         self._hosts: dict[str, _Host] = {}
         self._lock = threading.Lock()
         self._on_robots = on_robots
+        self._stop = stop or threading.Event()
         for origin, text in (robots_text or {}).items():
-            host = self._host(origin)
-            host.robots, host.robots_delay = _parse_robots(text, politeness.user_agent)
+            if text is not None:  # one that could not be read is read again
+                host = self._host(origin)
+                host.robots, host.robots_delay = _parse_robots(text, politeness.user_agent)
 
     def close(self) -> None:
         self._client.close()
@@ -190,10 +204,12 @@ class Fetcher:
         """Fetch ``url`` politely, following redirects; never raises for what a server
         or the network does (the outcome says it).  ``content_types``: the media types
         kept (default: the politeness's; empty: any)."""
+        if self._stop.is_set():
+            return Fetched(url, "stopped", message="the crawl was stopped")
         wanted = self.politeness.content_types if content_types is None else content_types
         exchanges: list[Exchange] = []
-        seen = {url}
-        current = url
+        current = urldefrag(url)[0]
+        seen = {current}
         try:
             for _ in range(self.politeness.max_redirects + 1):
                 exchange, content = self._fetch_one(current, wanted)
@@ -203,7 +219,7 @@ class Fetcher:
                     outcome = "fetched" if 200 <= exchange.status < 300 else f"status:{exchange.status}"
                     return Fetched(url, outcome, exchange.status, current, exchange.headers,
                                    content if outcome == "fetched" else b"", tuple(exchanges))
-                current = urljoin(current, target)
+                current = _joined(current, target)
                 if current in seen:
                     raise _Stop("redirect-loop", f"{current} again after {len(exchanges)} redirects")
                 seen.add(current)
@@ -212,6 +228,9 @@ class Fetcher:
             last = exchanges[-1] if exchanges else None
             return Fetched(url, stop.outcome, last.status if last else None, current, (), b"", tuple(exchanges),
                            str(stop))
+        except Exception as exc:  # a URL or an answer no rule above foresaw: the page's outcome
+            return Fetched(url, f"error:{type(exc).__name__}", None, current, (), b"", tuple(exchanges),
+                           f"{current}: {exc}")
 
     def allowed(self, url: str) -> bool:
         """Whether robots.txt lets this crawler fetch ``url`` (read once per host)."""
@@ -219,7 +238,7 @@ class Fetcher:
             return True
         origin = _origin(url)
         host = self._host(origin)
-        with host.lock:
+        with host.robots_lock:
             if host.robots is None:
                 self._read_robots(origin, host)
         if isinstance(host.robots, bool):
@@ -241,14 +260,12 @@ class Fetcher:
                 raise _Stop(host.robots_failure, f"{_origin(url)}/robots.txt could not be read: "
                                                  f"{host.robots_failure}")
             raise _Stop("robots", f"{url}: disallowed by robots.txt")
+        if (host.robots_delay or 0.0) > self.politeness.max_crawl_delay:
+            raise _Stop("crawl-delay", f"{_origin(url)} asks for {host.robots_delay:g} s between requests "
+                                       f"(more than {self.politeness.max_crawl_delay:g})")
         pause = self.politeness.backoff
         for attempt in range(self.politeness.retries + 1):
-            with host.slots:
-                self._take_turn(host)
-                try:
-                    exchange, content, retry_after = self._request(url, wanted)
-                finally:
-                    self._done(host)
+            exchange, content, retry_after = self._in_turn(host, lambda: self._request(url, wanted))
             if exchange is not None and exchange.status not in (429, 503):
                 return exchange, content
             if attempt == self.politeness.retries:
@@ -260,56 +277,56 @@ class Fetcher:
                 if retry_after > self.politeness.max_retry_after:
                     return exchange, content  # status:429 / status:503: the server asks for too long
                 wait = retry_after
-            time.sleep(wait)
+            with host.lock:  # the whole host waits, not only this page
+                host.next_time = max(host.next_time, time.monotonic() + wait)
+            self._sleep(wait)
             pause *= 2
         raise AssertionError("unreachable")
 
-    def _request(self, url: str, wanted: tuple[str, ...]) -> tuple[Any, bytes, Any]:
-        """(exchange, decoded body, Retry-After seconds) of one request; a connection
-        that could not be made gives (None, b"", (outcome, message)), to try again; the
-        other failures raise :class:`_Stop`."""
+    def _in_turn(self, host: _Host, request: Callable[[], Any]) -> Any:
+        """``request()`` in one of the host's slots, at its turn."""
+        with host.slots:
+            self._take_turn(host)
+            try:
+                return request()
+            finally:
+                self._done(host)
+
+    def _request(self, url: str, wanted: tuple[str, ...], limit: int | None = None,
+                 cut: bool = False) -> tuple[Any, bytes, Any]:
+        """(exchange, decoded body, Retry-After seconds) of one request, within
+        ``timeout`` in all (headers included) and ``limit`` bytes (default ``max_bytes``;
+        ``cut``: a longer body is cut there rather than refused).  A connection that
+        could not be made gives (None, b"", (outcome, message)), to try again; the other
+        failures raise :class:`_Stop`."""
         httpx = _httpx()
+        limit = self.politeness.max_bytes if limit is None else limit
         deadline = time.monotonic() + self.politeness.timeout
         date = datetime.now(timezone.utc)
         try:
-            with self._client.stream("GET", url) as response:
+            with until(deadline), self._client.stream("GET", url) as response:
                 headers = tuple((k, v) for k, v in response.headers.multi_items())
                 media = response.headers.get("content-type", "").partition(";")[0].strip().lower()
-                ok = 200 <= response.status_code < 300
-                if ok and wanted and media and media not in wanted:
+                if 200 <= response.status_code < 300 and wanted and media and media not in wanted:
                     raise _Stop(f"content-type:{media[:60]}", f"{url}: {media}")
                 declared = response.headers.get("content-length", "")
-                if declared.isdigit() and int(declared) > self.politeness.max_bytes:
-                    raise _Stop("too-large", f"{url}: Content-Length {declared} > {self.politeness.max_bytes}")
-                body = self._read_body(response, deadline, url)
+                if not cut and declared.isascii() and declared.isdigit() and int(declared) > limit:
+                    raise _Stop("too-large", f"{url}: Content-Length {declared} > {limit}")
+                body = _read_body(response, limit, cut, url)
                 request_headers = tuple((k, v) for k, v in response.request.headers.multi_items())
-                stream = response.extensions.get("network_stream")
-                ip = _peer(stream)
+                ip = _peer(response.extensions.get("network_stream"))
         except _Stop:
             raise
         except httpx.ConnectError as exc:  # nothing was sent: tried again
             return None, b"", (f"error:{type(exc).__name__}", f"{url}: {exc}")
         except httpx.TimeoutException as exc:
             raise _Stop("timeout", f"{url}: {type(exc).__name__}") from None
-        except httpx.HTTPError as exc:  # a connection dropped mid-body, a protocol error…
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:  # a connection dropped mid-body, a bad URL…
             raise _Stop(f"error:{type(exc).__name__}", f"{url}: {exc}") from None
-        content = _decoded(body, response.headers.get("content-encoding", ""), self.politeness.max_bytes, url)
+        content = _decoded(body, response.headers.get("content-encoding", ""), limit, url, cut)
         exchange = Exchange(url, request_headers, response.http_version, response.status_code,
                             response.reason_phrase or "", headers, body, date, ip)
         return exchange, content, _retry_after(response.headers.get("retry-after"))
-
-    def _read_body(self, response: Any, deadline: float, url: str) -> bytes:
-        """The body as sent, within the byte limit and the deadline."""
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_raw():
-            size += len(chunk)
-            if size > self.politeness.max_bytes:
-                raise _Stop("too-large", f"{url}: over {self.politeness.max_bytes} bytes")
-            if time.monotonic() > deadline:
-                raise _Stop("timeout", f"{url}: over {self.politeness.timeout:g} s")
-            chunks.append(chunk)
-        return b"".join(chunks)
 
     # ------------------------------------------------------------------ hosts
 
@@ -331,7 +348,13 @@ class Fetcher:
             start = max(now, host.next_time)
             host.next_time = start + self._delay(host)
         if start > now:
-            time.sleep(start - now)
+            self._sleep(start - now)
+
+    def _sleep(self, seconds: float) -> None:
+        """Wait, unless the crawl is stopped (the page then ends as ``stopped``, and is
+        not logged: a resumed crawl fetches it)."""
+        if self._stop.wait(seconds):
+            raise _Stop("stopped", "the crawl was stopped")
 
     def _done(self, host: _Host) -> None:
         with host.lock:
@@ -339,24 +362,27 @@ class Fetcher:
 
     def _read_robots(self, origin: str, host: _Host) -> None:
         """Fetch and parse the host's robots.txt (RFC 9309: a 4xx allows everything; a
-        5xx or no answer disallows everything)."""
+        5xx or no answer disallows everything; the first :data:`ROBOTS_BYTES` are read,
+        and redirects followed, each hop at its own host's turn)."""
         url = f"{origin}/robots.txt"
         text: str | None = None
         outcome = "error"
         for _ in range(self.politeness.max_redirects + 1):
-            self._take_turn(host)
+            hop = host if _origin(url) == origin else self._host(_origin(url))
             try:
-                exchange, content, failure = self._request(url, ())
+                exchange, content, failure = self._in_turn(hop, lambda: self._request(url, (), ROBOTS_BYTES, True))
             except _Stop as stop:
                 exchange, content, failure = None, b"", (stop.outcome, str(stop))
-            finally:
-                self._done(host)
             if exchange is None:
                 outcome = host.robots_failure = failure[0]
                 break
             target = _redirect_target(exchange)
             if target is not None:  # followed, as RFC 9309 asks (another host's file included)
-                url = urljoin(url, target)
+                try:
+                    url = _joined(url, target)
+                except _Stop:
+                    outcome = "bad-redirect"
+                    break
                 continue
             outcome = f"status:{exchange.status}"
             if 200 <= exchange.status < 300:
@@ -366,8 +392,11 @@ class Fetcher:
             break
         host.robots, host.robots_delay = _parse_robots(text, self.politeness.user_agent)
         self._done(host)  # the host's own Crawl-delay, now known, from the robots.txt request on
-        if self._on_robots is not None:
+        if outcome != "stopped" and self._on_robots is not None:
             self._on_robots(origin, outcome, text)
+        if outcome == "stopped":  # read again next time
+            host.robots, host.robots_failure = None, None
+            raise _Stop("stopped", "the crawl was stopped")
 
 
 def _parse_robots(text: str | None, user_agent: str) -> tuple[Any, float | None]:
@@ -383,6 +412,35 @@ def _parse_robots(text: str | None, user_agent: str) -> tuple[Any, float | None]
     return rules, float(delay) if delay is not None else None
 
 
+def _read_body(response: Any, limit: int, cut: bool, url: str) -> bytes:
+    """The body as sent, within ``limit`` bytes (``cut``: the first ``limit``).  The
+    deadline holds through the network reads (:mod:`.deadline`)."""
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_raw():
+        size += len(chunk)
+        if size > limit:
+            if cut:
+                chunks.append(chunk[: len(chunk) - (size - limit)])
+                break
+            raise _Stop("too-large", f"{url}: over {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _joined(base: str, target: str) -> str:
+    """A redirect's absolute URL, without its fragment; ``bad-redirect`` when it is none."""
+    try:
+        joined = urldefrag(urljoin(base, target.strip()))[0]
+        parts = urlsplit(joined)
+        parts.port  # noqa: B018 - raises on a port that is no number
+    except ValueError as exc:
+        raise _Stop("bad-redirect", f"{base} → {target!r}: {exc}") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise _Stop("bad-redirect", f"{base} → {target!r}")
+    return joined
+
+
 def _redirect_target(exchange: Exchange) -> str | None:
     if exchange.status in (301, 302, 303, 307, 308):
         return next((v for k, v in exchange.headers if k.lower() == "location"), None) or None
@@ -394,7 +452,7 @@ def _retry_after(value: str | None) -> float | None:
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         return float(value)
     try:
         when = email.utils.parsedate_to_datetime(value)
@@ -405,9 +463,10 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
-def _decoded(body: bytes, coding: str, max_bytes: int, url: str) -> bytes:
+def _decoded(body: bytes, coding: str, max_bytes: int, url: str, cut: bool = False) -> bytes:
     """``body`` with its ``Content-Encoding`` undone, never past ``max_bytes`` (a gzip bomb
-    ends as ``too-large``); an unknown coding leaves the body as it is."""
+    ends as ``too-large``; ``cut``: its first ``max_bytes``); an unknown coding leaves the
+    body as it is."""
     coding = coding.strip().lower()
     if coding in ("gzip", "x-gzip", "deflate"):
         wbits = 47 if coding != "deflate" else (15 if body[:1] == b"\x78" else -15)
@@ -417,6 +476,8 @@ def _decoded(body: bytes, coding: str, max_bytes: int, url: str) -> bytes:
         except zlib.error as exc:
             raise _Stop("bad-encoding", f"{url}: {coding}: {exc}") from None
         if len(out) > max_bytes:
+            if cut:
+                return out[:max_bytes]
             raise _Stop("too-large", f"{url}: decodes past {max_bytes} bytes")
         return out
     if coding == "br":
@@ -432,6 +493,8 @@ def _decoded(body: bytes, coding: str, max_bytes: int, url: str) -> bytes:
         except brotli.error as exc:
             raise _Stop("bad-encoding", f"{url}: br: {exc}") from None
         if len(out) > max_bytes:
+            if cut:
+                return out[:max_bytes]
             raise _Stop("too-large", f"{url}: decodes past {max_bytes} bytes")
         return out
     return body

@@ -108,16 +108,45 @@ class _Log:
         return log
 
 
+def _cut_partial_line(log: Path) -> None:
+    """Cut a last line a stopped crawl left half-written (no newline), so that the next
+    line does not run into it."""
+    if not log.exists() or log.stat().st_size == 0:
+        return
+    with open(log, "r+b") as stream:
+        end = stream.seek(0, os.SEEK_END)
+        position = end
+        while position > 0:  # back from the end, a block at a time, to the last newline
+            start = max(0, position - (1 << 16))
+            stream.seek(start)
+            block = stream.read(position - start)
+            if position == end and block.endswith(b"\n"):
+                return
+            newline = block.rfind(b"\n")
+            if newline >= 0:
+                stream.truncate(start + newline + 1)
+                return
+            position = start
+        stream.truncate(0)
+
+
 class _Recorder:
     """The WARC and the log, written together under one lock."""
 
-    def __init__(self, warc: Path, log: Path, end: int | None) -> None:
+    def __init__(self, warc: Path, log: Path, end: int | None, logged_pages: int) -> None:
         fresh = not warc.exists() or warc.stat().st_size == 0
         if not fresh and end is None:
             raise RunError(f"{warc} exists and {log} says nothing of it: give a new WARC, or its log to resume")
+        if fresh and logged_pages:
+            raise RunError(f"{log} names {logged_pages} pages of a WARC that is gone or empty ({warc}): "
+                           "give a new WARC, or move the log away")
+        if not fresh and end is not None and warc.stat().st_size < end:
+            raise RunError(f"{warc} is shorter ({warc.stat().st_size} bytes) than its log says ({end}): "
+                           "it was cut or replaced; give a new WARC")
+        _cut_partial_line(log)
         self._lock = threading.Lock()
         self._stream = open_append(str(warc), None if fresh else end)
-        self._log = open(log, "a", encoding="utf-8")
+        self._log = open(log, "a", encoding="utf-8", errors="backslashreplace")
         self._warc = WarcWriter(self._stream, info={"operator": "detourage fetch"} if fresh else None)
         if fresh:
             self._write_line({"kind": "warcinfo", "warc_end": self._stream.tell()})
@@ -184,14 +213,18 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
     started = time.monotonic()
     warc, log_file = Path(out), Path(log) if log is not None else log_path(out)
     past = _Log.read(log_file)
-    recorder = _Recorder(warc, log_file, past.warc_end)
+    recorder = _Recorder(warc, log_file, past.warc_end, len(past.pages))
+    stop = stop or threading.Event()
     try:
-        with Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, transport=transport) as fetcher:
-            run = _Run(fetcher, recorder, past, stop or threading.Event(), on_page, retry_failed)
+        with Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, stop=stop,
+                     transport=transport) as fetcher:
+            run = _Run(fetcher, recorder, past, stop, on_page, retry_failed)
             discoverer = Discoverer(fetcher, same_host=same_host, known=past.sources, on_source=recorder.source)
             run.plan(_planned(urls, sitemaps, feeds, discoverer), list(dict.fromkeys(u.strip() for u in follow
                                                                                      if u.strip())), max_pages)
             run.fetch_all(workers)
+        if run.failure is not None:  # a worker's own failure (the disk full…): the crawl stopped on it
+            raise run.failure
         return CrawlSummary(run.outcomes, run.resumed, recorder.size(), time.monotonic() - started)
     finally:
         recorder.close()
@@ -208,6 +241,8 @@ class _Run:
         self.queue: queue.Queue[str | None] = queue.Queue()
         self.outcomes: Counter[str] = Counter()
         self.resumed = 0
+        #: what stopped a worker (not a page's outcome: writing the WARC or the log)
+        self.failure: BaseException | None = None
         self._scheduled: set[str] = set()
         self._followed: set[str] = set()
         self._budget = 0
@@ -244,12 +279,17 @@ class _Run:
             try:
                 if not self.stop.is_set():
                     self._fetch(url)
+            except Exception as exc:  # the crawl cannot go on (the WARC or the log unwritable)
+                self.failure = self.failure or exc
+                self.stop.set()
             finally:
                 self.queue.task_done()
         self.queue.task_done()
 
     def _fetch(self, url: str) -> None:
         fetched = self.fetcher.fetch(url)
+        if fetched.outcome == "stopped":  # not logged: a resumed crawl fetches it
+            return
         followed = url in self._followed
         links = self._reserve_all(page_links(fetched)) if followed and fetched.ok else []
         self.recorder.page(fetched, links if followed else None)  # logged before they are fetched

@@ -9,8 +9,8 @@ the URL given when it is one (RSS 2.0, RSS 1.0/RDF, Atom, JSON Feed), else the f
 home page announces (``<link rel="alternate" type="application/rss+xml">``…), else its
 links whose address says feed, rss or atom.
 
-URLs are made absolute, normalised with courlan (tracking parameters and fragments
-dropped) and kept on the site's host (``www.`` aside) unless ``same_host`` is False; each
+URLs are made absolute, their scheme and host lowered, fragments and tracking
+parameters (``utm_…``, ``fbclid``…) dropped, and kept on the site's host (``www.`` aside) unless ``same_host`` is False; each
 is given once.  Every sitemap or feed file is fetched politely (robots.txt, the host's
 delay) and reported to ``on_source`` with the URLs it gave, and ``known`` gives those of
 files already read, by (kind, URL) (a resumed crawl reads none twice).
@@ -108,8 +108,10 @@ class Discoverer:
         """What a file gave (read once for each ``kind``: ``known`` first)."""
         if (kind, url) in self._known:
             return self._known[kind, url]
-        self._read += 1
         fetched = self.fetcher.fetch(url, content_types=())
+        if fetched.outcome == "stopped":  # not read: a resumed crawl reads it
+            return [], []
+        self._read += 1
         found: Found = ([], [])
         if fetched.ok:
             found = _parse(fetched, kind, self.fetcher.politeness.max_bytes)
@@ -228,25 +230,28 @@ def _gunzipped(data: bytes, limit: int) -> bytes:
 
 # ---------------------------------------------------------------------------- URLs
 
-def _clean(url: str, base: str) -> str | None:
-    """An absolute, normalised http(s) URL (courlan: tracking parameters out), without
-    its fragment; None for anything else."""
-    from courlan import normalize_url
+#: query parameters that only track a visit, dropped from the URLs found (others are
+#: kept as they are: courlan's ``normalize_url`` also drops valueless and common names,
+#: which merges distinct pages such as ``showthread.php?12345-Title`` or ``?cid=9``)
+_TRACKERS = re.compile(r"(?:utm_[a-z_]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|_ga|yclid)=", re.I)
 
+
+def _clean(url: str, base: str) -> str | None:
+    """An absolute http(s) URL: scheme and host in lower case, no fragment, tracking
+    parameters (``utm_…``, ``fbclid``…) out, the rest as the page gave it; None for
+    anything else."""
     url = url.strip()
     if not url:
         return None
-    absolute = urljoin(base, url)
-    if not absolute.lower().startswith(("http://", "https://")):
-        return None
     try:
-        normal = normalize_url(absolute)
+        parts = urlsplit(urljoin(base, url))
+        parts.port  # noqa: B018 - raises on a port that is no number
     except ValueError:
         return None
-    parts = urlsplit(normal)
-    if not parts.netloc:
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
-    return urlunsplit(parts._replace(fragment=""))
+    query = "&".join(q for q in parts.query.split("&") if q and not _TRACKERS.match(q))
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", query, ""))
 
 
 def _host(url: str) -> str:
@@ -272,7 +277,7 @@ _NOT_PAGE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|
 
 def page_links(fetched: Fetched) -> list[str]:
     """The links of a fetched HTML page worth following: on its host (``www.`` aside),
-    normalised (courlan), no ``rel="nofollow"`` and none at all under a robots
+    cleaned (:func:`_clean`), no ``rel="nofollow"`` and none at all under a robots
     ``nofollow`` meta; not media, archives or feeds by their path, nor login or sign-up
     pages (courlan's ``is_not_crawlable``).  In page order, each once."""
     from courlan import is_not_crawlable
@@ -288,7 +293,7 @@ def page_links(fetched: Fetched) -> list[str]:
     base = fetched.final_url or fetched.url
     declared = next((b.get("href") for b in tree.iter("base") if b.get("href")), None)
     if declared:
-        base = urljoin(base, declared)
+        base = _clean(declared, base) or base
     host = _host(fetched.final_url or fetched.url)
     found: dict[str, None] = {}
     for count, anchor in enumerate(tree.iter("a")):
