@@ -155,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
                               "timeout", "error"], "lrrrrrrr"))
     for name, r in results.items():
         c = r["counted"]
-        print(_common.table_row([name, n, f"{n / r['wall_s']:.1f}", f"{n / r['step_s']:.1f}", c.get("forwarded", 0),
+        read = c.get("total", n)  # the pages the reader passed on (it drops what it cannot decode)
+        print(_common.table_row([name, read, f"{read / r['wall_s']:.1f}", f"{read / r['step_s']:.1f}",
+                                 c.get("forwarded", 0),
                                  c.get("dropped", 0), c.get("timeout", 0),
                                  c.get("clean_error", 0) + c.get("broken_process", 0)]))
     print()

@@ -320,3 +320,22 @@ def test_extract_with_metadata_and_html2txt() -> None:
     assert "Home" in everything and PARAGRAPHS[0] in everything and "© Valley News 2024" in everything
     with pytest.raises(UnsupportedOption, match="clean=False"):
         compat.html2txt(downloaded, clean=False)
+
+
+def test_what_a_review_found() -> None:
+    assert extract(None) is None and bare_extraction(None) is None  # extract(fetch_url(url)) after a failed download
+    titled = downloaded.replace("<title>The river project", "<title>The river&#1; project")
+    doc = etree.fromstring(extract(titled, output_format="xml", with_metadata=True).encode())
+    assert doc.get("title") == "The river project"
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    assert extract(png, prune_xpath="//p") is None
+    with pytest.raises(UnsupportedOption, match="selects values"):
+        extract(downloaded, prune_xpath="//p/@class")
+    canonical = downloaded.replace("<head>", '<head><link rel="canonical" href="https://a.example/x">')
+    assert extract(canonical, url="https://b.example/y", url_blacklist={"https://a.example/x"}) is None
+    assert extract(canonical, url="https://b.example/y", url_blacklist={"https://b.example/y"}) is not None
+    cache = LRUCache()
+    short = "<html><body><p>Page not found.</p></body></html>"
+    assert all(extract(short, deduplicate=cache) for _ in range(4))  # 100 characters or less: never a duplicate
+    plain = extract(downloaded, output_format="markdown", include_formatting=False, include_comments=False)
+    assert plain.startswith("The river project") and "**" not in plain

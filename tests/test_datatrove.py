@@ -119,3 +119,29 @@ def test_without_datatrove_the_import_names_the_extra() -> None:
             "except Exception as e:\n    print(type(e).__name__, e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.startswith("MissingExtra") and "pip install 'detourage[datatrove]'" in out
+
+
+def test_settings_given_are_the_steps_own() -> None:
+    import resource
+
+    from detourage import Settings
+
+    step = Detourage(Settings(with_metadata=True, timeout=30, max_memory=2**31))
+    assert (step.timeout, step.max_memory, step.with_metadata) == (30, 2**31, True)
+    assert not step.settings.with_metadata  # metadata into doc.metadata, not as front matter
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    assert not step.extract(page(1).decode()).startswith("---")
+    assert resource.getrlimit(resource.RLIMIT_AS) == before  # the ceiling is the sandbox child's only
+    with pytest.raises(ValueError, match="include_links: part of the Settings given"):
+        Detourage(Settings(), include_links=True)
+
+
+def test_metadata_has_the_same_keys_and_types_on_every_page() -> None:
+    step = Detourage(with_metadata=True)
+    rich = integration._metadata(step.settings.load(page(1).decode().replace(
+        "<head>", "<head><meta name='author' content='Ana Ferreira'><meta name='keywords' content='a, b'>"
+                  "<html lang='en'>")))
+    bare = integration._metadata(step.settings.load("<html><body><p>Hello there.</p></body></html>"))
+    assert rich.keys() == bare.keys() and "declared_language" in rich and "language" not in rich
+    assert all(isinstance(v, str) for v in [*rich.values(), *bare.values()])
+    assert rich["authors"] == "Ana Ferreira" and rich["tags"] == "a; b" and bare["authors"] == ""

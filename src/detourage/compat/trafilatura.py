@@ -44,6 +44,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import re
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -337,7 +338,8 @@ def _request(*, output_format: str, fast: bool, favor_precision: bool, favor_rec
         fallback=not fast,
         dedup=dedup,
         target_language=target_language or None,
-        with_metadata=bool(with_metadata or only_with_metadata),
+        # as in trafilatura: a blacklist needs the metadata (the page's URL, its authors)
+        with_metadata=bool(with_metadata or only_with_metadata or url_blacklist or author_blacklist),
         only_with_metadata=bool(only_with_metadata),
         max_nodes=max_tree_size,
         url_blacklist=frozenset(url_blacklist or ()),
@@ -389,19 +391,20 @@ def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[T
 
 
 def _page(filecontent: Any, url: str | None, request: _Request) -> Page | None:
-    """The page loaded (pruned first), or None when its URL is blacklisted or it is no
-    page within the limits."""
-    data, url = _input(filecontent, url)
-    if url is not None and url in request.url_blacklist:
+    """The page loaded (then pruned), or None for no input (``extract(fetch_url(…))``
+    when the download failed) or no page within the limits."""
+    if filecontent is None:
         return None
-    if request.prune_xpath:
-        data = _pruned(data, request.prune_xpath)
+    data, url = _input(filecontent, url)
     limits = DEFAULT_LIMITS if request.max_nodes is None else dataclasses.replace(DEFAULT_LIMITS,
                                                                                    max_nodes=request.max_nodes)
     try:
-        return load(data, url=url, limits=limits)
+        page = load(data, url=url, limits=limits)
+        if request.prune_xpath and page.tree is not None:
+            page = load(_pruned(page.tree, request.prune_xpath), url=url, limits=limits)
     except (NotHTML, LimitExceeded):
         return None
+    return page
 
 
 def _labelled(page: Page, request: _Request) -> tuple[Result, Result]:
@@ -428,14 +431,18 @@ def _document(page: Page, main: Result, comments: Result, request: _Request) -> 
                                          formatting=False))
     if not raw_text:
         return None
-    if request.dedup is not None and _seen_too_often(" ".join(raw_text.split()), request.dedup):
-        return None
+    if request.dedup is not None:  # a document is counted whatever its length, judged over 100 characters
+        whole = " ".join(raw_text.split())
+        if _seen_too_often(whole, request.dedup) and len(whole) > DEDUP_MIN_CHARS:
+            return None
     document = TrafilaturaDocument(
         body=_element(main, request.render, "body"), commentsbody=_element(comments, request.render, "body"),
         raw_text=raw_text, text=_text(main, request.render), comments=_text(comments, request.render) or "",
         id=request.record_id)
     if request.with_metadata:
         document = _with_metadata(document, page, request.author_blacklist, request.date_params)
+        if document.url in request.url_blacklist:  # the page's own URL (canonical, else the one given)
+            return None
         if request.only_with_metadata and not (document.date and document.title and document.url):
             return None
     if request.target_language:
@@ -515,21 +522,18 @@ def _seen_too_often(text: str, cache: LRUCache) -> bool:
     return cache.increment(text) > DEDUP_REPETITIONS
 
 
-def _pruned(data: str | bytes, xpaths: tuple[str, ...]) -> str:
-    """The page without the elements ``xpaths`` select (parsed once more, by lxml)."""
-    from ..decode import decode
-
-    text = data if isinstance(data, str) else decode(data).text
-    tree = etree.fromstring(text.encode("utf-8") or b"<html/>", etree.HTMLParser(encoding="utf-8"))
-    if tree is None:
-        return text
+def _pruned(tree: etree._Element, xpaths: tuple[str, ...]) -> str:
+    """The page's tree (already decoded, checked and bounded by :func:`~detourage.load`)
+    without the elements ``xpaths`` select, as HTML to load again."""
     for xpath in xpaths:
         try:
             selected = tree.xpath(xpath)
         except etree.XPathError as error:
             raise UnsupportedOption(f"prune_xpath {xpath!r}: {error}") from None
-        for el in selected if isinstance(selected, list) else ():
-            if isinstance(el, etree._Element) and (parent := el.getparent()) is not None:
+        if not isinstance(selected, list) or not all(isinstance(el, etree._Element) for el in selected):
+            raise UnsupportedOption(f"prune_xpath {xpath!r}: selects values, not elements to remove")
+        for el in selected:
+            if (parent := el.getparent()) is not None:
                 _remove_keeping_tail(el, parent)
     return etree.tostring(tree, encoding="unicode", method="html")
 
@@ -552,11 +556,21 @@ def _with_metadata(document: TrafilaturaDocument, page: Page, author_blacklist: 
     authors = [a for a in found.authors if a.lower() not in author_blacklist]
     day = found.date if date_params.get("original_date", True) else (found.date_modified or found.date)
     return dataclasses.replace(
-        document, title=found.title or None, author="; ".join(authors) or None, url=found.url,
-        hostname=found.hostname or None, description=found.description or None,
-        sitename=found.site_name or None, date=_date(day, date_params), categories=list(found.categories),
-        tags=list(found.tags), license=found.license, language=document.language or found.language or None,
-        image=found.image, pagetype=found.page_type or None)
+        document, title=_safe(found.title), author=_safe("; ".join(authors)), url=_safe(found.url),
+        hostname=_safe(found.hostname), description=_safe(found.description), sitename=_safe(found.site_name),
+        date=_date(day, date_params), categories=[_safe(c) or "" for c in found.categories],
+        tags=[_safe(t) or "" for t in found.tags], license=_safe(found.license),
+        language=document.language or _safe(found.language), image=_safe(found.image),
+        pagetype=_safe(found.page_type))
+
+
+#: characters XML 1.0 forbids, which a page's metadata may hold (``&#1;`` in a title)
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _safe(value: str | None) -> str | None:
+    """A metadata string without the characters XML forbids; None when empty."""
+    return _UNSAFE.sub("", value) or None if value else None
 
 
 def _date(day: str | None, params: Mapping[str, Any]) -> str | None:
@@ -616,9 +630,7 @@ def _element(result: Result, options: RenderOptions, tag: str) -> etree._Element
 def _serialised(document: TrafilaturaDocument, main: Result, comments: Result, request: _Request) -> str:
     fmt = request.format
     if fmt in ("txt", "markdown"):
-        options = request.render
-        if fmt == "markdown":
-            options = dataclasses.replace(options, formatting=True)
+        options = request.render  # Markdown's formatting is on unless include_formatting=False
         text = "\n".join(t for t in (_text(main, options), _text(comments, options)) if t)
         return _header(document) + text if request.with_metadata else text
     if fmt == "json":

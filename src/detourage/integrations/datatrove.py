@@ -24,13 +24,17 @@ trafilatura step's and ``extract``'s arguments, ``favour_precision``/``favour_re
 (the learned extractor's ``favor``), ``include_comments``, ``include_tables``,
 ``include_links``, ``include_images``, ``include_formatting`` (what the output keeps);
 ``output_format`` is any detourage format (``txt``, ``markdown``, ``html``, ``json``…).
-``with_metadata`` adds the page's metadata to ``doc.metadata`` (``title``, ``authors``,
-``date_published``, ``site_name``, ``language``…; the reader's ``url`` and ``date`` are
-left as they are).  Needs the ``datatrove`` extra.
+``with_metadata`` adds the page's metadata to ``doc.metadata``, every field a string, the
+same keys on every document (``title``, ``authors`` joined by ``"; "``,
+``date_published``, ``site_name``, ``declared_language``…; the reader's ``url`` and
+``date``, and datatrove's ``language``, are left as they are).  Given a ``Settings``, the
+step takes its timeout, memory ceiling and ``with_metadata`` from it, and refuses the
+keywords that would build another.  Needs the ``datatrove`` extra.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .. import bounded, methods
@@ -48,9 +52,10 @@ try:
 except ImportError:  # pragma: no cover - the extra's absence is tested by name
     raise MissingExtra("the datatrove step needs datatrove: pip install 'detourage[datatrove]'") from None
 
-#: metadata fields renamed in ``doc.metadata`` (the reader's ``url`` and ``date`` are the
-#: record's: target URI and fetch date)
-_RENAMED = {"date": "date_published", "url": "canonical_url"}
+#: metadata fields renamed in ``doc.metadata``: the reader's ``url`` and ``date`` are the
+#: record's (target URI, fetch date), and datatrove's ``language`` is the one its
+#: language filter predicts (its other filters read it)
+_RENAMED = {"date": "date_published", "url": "canonical_url", "language": "declared_language"}
 
 
 class Detourage(BaseExtractor):
@@ -67,8 +72,10 @@ class Detourage(BaseExtractor):
         include_tables, include_links, include_images, include_formatting: what the
             structured formats keep (:class:`~detourage.structure.RenderOptions`).
         with_metadata: add the page's metadata to ``doc.metadata``.
-        timeout: seconds per page, held by datatrove's sandbox (the child is killed past it).
-        max_memory: bytes of address space of the sandbox's child (``RLIMIT_AS``); None: no ceiling.
+        timeout: seconds per page, held by datatrove's sandbox (the child is killed past it);
+            default: the settings', else 1 (datatrove's).
+        max_memory: bytes of address space of the sandbox's child (``RLIMIT_AS``); default:
+            the settings', else no ceiling.
         max_bytes: the largest page read, in bytes (:class:`~detourage.parse.Limits`).
     """
 
@@ -80,36 +87,47 @@ class Detourage(BaseExtractor):
         settings: Settings | None = None,
         *,
         output_format: str = "txt",
-        method: str = "default",
-        favour_precision: bool = False,
-        favour_recall: bool = False,
-        include_comments: bool = False,
-        include_tables: bool = True,
-        include_links: bool = False,
-        include_images: bool = False,
-        include_formatting: bool = False,
-        with_metadata: bool = False,
-        timeout: float = 1,
+        method: str | None = None,
+        favour_precision: bool | None = None,
+        favour_recall: bool | None = None,
+        include_comments: bool | None = None,
+        include_tables: bool | None = None,
+        include_links: bool | None = None,
+        include_images: bool | None = None,
+        include_formatting: bool | None = None,
+        with_metadata: bool | None = None,
+        timeout: float | None = None,
         max_memory: int | None = None,
         max_bytes: int | None = None,
     ) -> None:
-        super().__init__(timeout)
+        road = {"method": method, "favour_precision": favour_precision, "favour_recall": favour_recall,
+                "include_comments": include_comments, "include_tables": include_tables,
+                "include_links": include_links, "include_images": include_images,
+                "include_formatting": include_formatting, "max_bytes": max_bytes}
+        given = [name for name, value in road.items() if value is not None]
+        if settings is not None and given:
+            raise ValueError(f"{', '.join(given)}: part of the Settings given; set them there")
         if output_format not in RENDERERS:
             raise UnknownFormat(f"unknown format {output_format!r} (known: {', '.join(RENDERERS)})")
         if settings is None:
-            settings = _settings(method, favour_precision, favour_recall, include_comments,
-                                 RenderOptions(links=include_links, images=include_images, tables=include_tables,
-                                               formatting=include_formatting),
+            render = RenderOptions(links=bool(include_links), images=bool(include_images),
+                                   tables=include_tables is not False, formatting=bool(include_formatting))
+            settings = _settings(method or "default", bool(favour_precision), bool(favour_recall),
+                                 bool(include_comments), render,
                                  DEFAULT_LIMITS if max_bytes is None else Limits(max_bytes=max_bytes))
+            timeout = 1.0 if timeout is None else timeout  # datatrove's extractors' default
+        super().__init__(settings.timeout if timeout is None else timeout)
         methods.require(settings.method)
-        self.settings = settings
+        self.with_metadata = settings.with_metadata if with_metadata is None else with_metadata
+        # the metadata goes into doc.metadata, never as front matter into the text
+        self.settings = dataclasses.replace(settings, with_metadata=False)
         self.output_format = output_format
-        self.with_metadata = with_metadata
-        self.max_memory = max_memory
+        self.max_memory = settings.max_memory if max_memory is None else max_memory
         self._limited = False
 
     def extract(self, text: str) -> str:
-        """The main content of one page's HTML (datatrove's extractor interface)."""
+        """The main content of one page's HTML (datatrove's extractor interface; no
+        memory ceiling here: that is the sandbox child's, in :meth:`run`)."""
         outcome = self._outcome(text, None)
         if outcome[0] == "error":
             raise RuntimeError(f"{outcome[1]}: {outcome[2]}")
@@ -124,7 +142,7 @@ class Detourage(BaseExtractor):
                 self.stat_update(StatHints.total)
                 with self.track_time():
                     try:
-                        outcome = sandbox.process_document((doc.text, doc.metadata.get("url")), self._outcome)
+                        outcome = sandbox.process_document((doc.text, doc.metadata.get("url")), self._in_child)
                     except TimeoutError:
                         self.stat_update("timeout")
                         continue
@@ -145,13 +163,18 @@ class Detourage(BaseExtractor):
                 else:
                     self.stat_update(StatHints.dropped)
 
+    def _in_child(self, html: str, url: str | None) -> tuple[str, Any, Any]:
+        """:meth:`_outcome` in the sandbox's child, under the memory ceiling (set there
+        once, never in the process that runs the pipeline)."""
+        if not self._limited:
+            bounded.limit_memory(self.max_memory)
+            self._limited = True
+        return self._outcome(html, url)
+
     def _outcome(self, html: str, url: str | None) -> tuple[str, Any, Any]:
-        """In the sandbox's child: ``("ok", text, metadata)`` or ``("error", reason,
-        message)``; never raises, so that one page's error does not end the child."""
+        """``("ok", text, metadata)`` or ``("error", reason, message)``; never raises, so
+        that one page's error does not end the sandbox's child."""
         try:
-            if not self._limited:
-                bounded.limit_memory(self.max_memory)
-                self._limited = True
             page = self.settings.load(html, url=url)
             text = render(self.settings.run(page), self.output_format, **self.settings.render_options())
             return "ok", text, _metadata(page) if self.with_metadata else {}
@@ -172,6 +195,8 @@ def _settings(method: str, precision: bool, recall: bool, comments: bool, render
     return Settings(method=method, options=tuple(options.items()), limits=limits, render=render)
 
 
-def _metadata(page: Any) -> dict[str, Any]:
-    return {_RENAMED.get(name, name): value for name, value in metadata(page).as_dict().items()
-            if value not in (None, "", [])}
+def _metadata(page: Any) -> dict[str, str]:
+    """Every field, each a string (lists joined by ``"; "``, none given as ``""``): the
+    same keys and types on every document, as a Parquet writer's schema needs."""
+    return {_RENAMED.get(name, name): "; ".join(value) if isinstance(value, list) else (value or "")
+            for name, value in metadata(page).as_dict().items()}
