@@ -23,7 +23,7 @@ How each argument is honoured (``docs/trafilatura-compat.md`` has the table):
   (``no_fallback``): its ``fallback`` off;
 - ``deduplicate``: trafilatura's rule, a segment of more than 100 characters seen more
   than twice (in this process, or in the cache given) is dropped, and a whole document
-  seen more than twice gives None;
+  of more than 100 characters seen more than twice gives None;
 - ``max_tree_size``: :class:`~detourage.parse.Limits` ``max_nodes`` (a larger page gives None);
 - ``target_language``: the text's language by py3langid (the ``corpus`` extra);
 - ``date_extraction_params``: ``extensive_search``, ``original_date``, ``outputformat``,
