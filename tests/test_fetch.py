@@ -508,3 +508,8 @@ def test_a_urls_file_with_a_byte_order_mark(site, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["fetch", "--urls", str(urls), "-o", str(tmp_path / "u.warc.gz"),
                                        "--delay", "0"])
     assert result.exit_code == 0 and "1 pages fetched" in result.output
+
+
+def test_ignoring_robots_still_finds_its_sitemaps(site) -> None:
+    urls = list(sitemap_urls(site.url("/"), politeness=Politeness(delay=0, robots=False)))
+    assert site.url("/private/secret.html") in urls and len(urls) == 12

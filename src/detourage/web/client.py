@@ -236,19 +236,27 @@ class Fetcher:
         """Whether robots.txt lets this crawler fetch ``url`` (read once per host)."""
         if not self.politeness.robots:
             return True
-        origin = _origin(url)
-        host = self._host(origin)
-        with host.robots_lock:
-            if host.robots is None:
-                self._read_robots(origin, host)
+        host = self._robots(_origin(url))
         if isinstance(host.robots, bool):
             return host.robots
         return bool(host.robots.can_fetch(url, self.politeness.user_agent))
 
     def robots_sitemaps(self, origin: str) -> tuple[str, ...]:
-        """The ``Sitemap:`` lines of the host's robots.txt, once :meth:`allowed` read it."""
-        robots = self._host(origin).robots
-        return tuple(robots.sitemaps) if robots is not None and not isinstance(robots, bool) else ()
+        """The ``Sitemap:`` lines of the host's robots.txt (read now if it was not, even
+        when robots.txt is not obeyed: it is where a site names its sitemaps)."""
+        try:
+            robots = self._robots(origin).robots
+        except _Stop:  # the crawl was stopped while it waited
+            return ()
+        return tuple(robots.sitemaps) if not isinstance(robots, bool) else ()
+
+    def _robots(self, origin: str) -> _Host:
+        """The host, its robots.txt read (once)."""
+        host = self._host(origin)
+        with host.robots_lock:
+            if host.robots is None:
+                self._read_robots(origin, host)
+        return host
 
     def _fetch_one(self, url: str, wanted: tuple[str, ...]) -> tuple[Exchange, bytes]:
         """One request (retried after 429, 503 and failed connections)."""
@@ -260,7 +268,7 @@ class Fetcher:
                 raise _Stop(host.robots_failure, f"{_origin(url)}/robots.txt could not be read: "
                                                  f"{host.robots_failure}")
             raise _Stop("robots", f"{url}: disallowed by robots.txt")
-        if (host.robots_delay or 0.0) > self.politeness.max_crawl_delay:
+        if self.politeness.robots and (host.robots_delay or 0.0) > self.politeness.max_crawl_delay:
             raise _Stop("crawl-delay", f"{_origin(url)} asks for {host.robots_delay:g} s between requests "
                                        f"(more than {self.politeness.max_crawl_delay:g})")
         pause = self.politeness.backoff
@@ -338,7 +346,9 @@ class Fetcher:
             return host
 
     def _delay(self, host: _Host) -> float:
-        return max(self.politeness.delay, host.robots_delay or 0.0)
+        """Seconds between the host's requests: ``delay``, or its robots.txt's
+        ``Crawl-delay`` when longer (and robots.txt is obeyed)."""
+        return max(self.politeness.delay, (host.robots_delay or 0.0) if self.politeness.robots else 0.0)
 
     def _take_turn(self, host: _Host) -> None:
         """Wait for the host's next start time, and set the one after (``delay`` from

@@ -67,7 +67,6 @@ class Discoverer:
         pages, sitemaps = self._source(url, "sitemap")
         if not pages and not sitemaps:  # not a sitemap: the site's own
             origin = _origin(url)
-            self.fetcher.allowed(origin + "/")  # reads robots.txt
             sitemaps = list(self.fetcher.robots_sitemaps(origin)) or [f"{origin}/sitemap.xml",
                                                                     f"{origin}/sitemap_index.xml"]
         return self._walk(url, pages, sitemaps)
