@@ -255,3 +255,18 @@ def _replace_tag(html: str, start: re.Pattern[str], by: str) -> str:
         return html
     end = html.find(">", found.end())
     return html if end < 0 else html[:found.start()] + by + html[end + 1:]
+
+
+def drop_element(el: etree._Element) -> None:
+    """Remove an element and its content from its tree, keeping the text that follows it
+    (its tail); nothing for the root."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)

@@ -42,6 +42,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import hashlib
+import inspect
 import io
 import json
 import re
@@ -61,7 +62,7 @@ from ..api import load, run
 from ..errors import LimitExceeded, NotHTML, UnsupportedOption
 from ..metadata import Metadata, metadata
 from ..model import Label, Labels, Page, Result
-from ..parse import DEFAULT_LIMITS
+from ..parse import DEFAULT_LIMITS, drop_element
 from ..render import html_body, render, units
 from ..structure import RenderOptions, is_data_table
 
@@ -195,15 +196,7 @@ def extract(
     None when the page has none (or a filter discards it), as trafilatura's ``extract``."""
     if output_format == "python":
         raise UnsupportedOption("output_format='python' is bare_extraction's (extract returns a string)")
-    request = _request(
-        output_format=output_format, fast=fast or no_fallback, favor_precision=favor_precision,
-        favor_recall=favor_recall, include_comments=include_comments, tei_validation=tei_validation,
-        target_language=target_language, include_tables=include_tables, include_images=include_images,
-        include_formatting=include_formatting, include_links=include_links, deduplicate=deduplicate,
-        date_extraction_params=date_extraction_params, with_metadata=with_metadata,
-        only_with_metadata=only_with_metadata, max_tree_size=max_tree_size, url_blacklist=url_blacklist,
-        author_blacklist=author_blacklist, settingsfile=settingsfile, prune_xpath=prune_xpath, config=config,
-        options=options, record_id=record_id)
+    request = _request(**_arguments(locals()))
     found = _extraction(filecontent, url, request)
     return None if found is None else _serialised(*found, request)
 
@@ -242,17 +235,7 @@ def bare_extraction(
     """The extraction as a :class:`TrafilaturaDocument` (``.text``, ``.comments``, ``.body``…, the
     metadata with ``with_metadata``), or None, as trafilatura's ``bare_extraction``;
     ``as_dict``: its ``as_dict()``."""
-    if output_format not in FORMATS:
-        raise UnsupportedOption(_format_message(output_format))
-    request = _request(
-        output_format=output_format, fast=fast or no_fallback, favor_precision=favor_precision,
-        favor_recall=favor_recall, include_comments=include_comments, tei_validation=False,
-        target_language=target_language, include_tables=include_tables, include_images=include_images,
-        include_formatting=include_formatting, include_links=include_links, deduplicate=deduplicate,
-        date_extraction_params=date_extraction_params, with_metadata=with_metadata,
-        only_with_metadata=only_with_metadata, max_tree_size=max_tree_size, url_blacklist=url_blacklist,
-        author_blacklist=author_blacklist, settingsfile=None, prune_xpath=prune_xpath, config=config,
-        options=options, record_id=None)
+    request = _request(**_arguments(locals()))
     found = _extraction(filecontent, url, request)
     if found is None:
         return None
@@ -296,13 +279,20 @@ def html2txt(content: Any, clean: bool = True) -> str:
 
 # ---------------------------------------------------------------------------- arguments
 
-def _request(*, output_format: str, fast: bool, favor_precision: bool, favor_recall: bool, include_comments: bool,
-             tei_validation: bool, target_language: str | None, include_tables: bool, include_images: bool,
+def _arguments(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments of :func:`extract` or :func:`bare_extraction` (their ``locals()``)
+    that :func:`_request` reads; those one of them lacks keep their defaults."""
+    return {name: given[name] for name in _REQUEST_ARGUMENTS if name in given}
+
+
+def _request(*, output_format: str, fast: bool, no_fallback: bool, favor_precision: bool, favor_recall: bool,
+             include_comments: bool, target_language: str | None, include_tables: bool, include_images: bool,
              include_formatting: bool | None, include_links: bool, deduplicate: Any,
              date_extraction_params: Mapping[str, Any] | None, with_metadata: bool, only_with_metadata: bool,
              max_tree_size: int | None, url_blacklist: Iterable[str] | None,
-             author_blacklist: Iterable[str] | None, settingsfile: str | None, prune_xpath: Any, config: Any,
-             options: Any, record_id: str | None) -> _Request:
+             author_blacklist: Iterable[str] | None, prune_xpath: Any, config: Any, options: Any,
+             tei_validation: bool = False, settingsfile: str | None = None,
+             record_id: str | None = None) -> _Request:
     """Every argument checked before any work: an option that cannot be honoured raises
     :class:`UnsupportedOption` naming it."""
     for name, value, why in (
@@ -335,7 +325,7 @@ def _request(*, output_format: str, fast: bool, favor_precision: bool, favor_rec
                              formatting=formatting),
         comments=bool(include_comments),
         favor="precision" if favor_precision else "recall" if favor_recall else "balanced",
-        fallback=not fast,
+        fallback=not (fast or no_fallback),
         dedup=dedup,
         target_language=target_language or None,
         # as in trafilatura: a blacklist needs the metadata (the page's URL, its authors)
@@ -348,6 +338,9 @@ def _request(*, output_format: str, fast: bool, favor_precision: bool, favor_rec
         date_params=date_params,
         record_id=record_id,
     )
+
+
+_REQUEST_ARGUMENTS = tuple(inspect.signature(_request).parameters)
 
 
 def _format_message(output_format: str) -> str:
@@ -533,19 +526,8 @@ def _pruned(tree: etree._Element, xpaths: tuple[str, ...]) -> str:
         if not isinstance(selected, list) or not all(isinstance(el, etree._Element) for el in selected):
             raise UnsupportedOption(f"prune_xpath {xpath!r}: selects values, not elements to remove")
         for el in selected:
-            if (parent := el.getparent()) is not None:
-                _remove_keeping_tail(el, parent)
+            drop_element(el)
     return etree.tostring(tree, encoding="unicode", method="html")
-
-
-def _remove_keeping_tail(el: etree._Element, parent: etree._Element) -> None:
-    if el.tail:
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)
 
 
 # ---------------------------------------------------------------------------- metadata

@@ -35,7 +35,7 @@ from lxml import etree
 
 from ..errors import DetourageError
 from ..model import Block
-from ..parse import parse
+from ..parse import drop_element, parse
 from .assets import page_references
 
 #: the attribute that numbers a block in the shown page
@@ -98,7 +98,7 @@ def display(root: etree._Element | None, blocks: Sequence[Block], *, base: str |
     head = _head(root)
     for meta in head.findall("meta"):
         if meta.get("charset") is not None:  # the http-equiv ones went with disarm
-            _drop(meta)
+            drop_element(meta)
     head.insert(0, etree.Element("meta", charset="utf-8"))
     if base is not None:
         head.insert(1, etree.Element("base", href=base))
@@ -214,7 +214,7 @@ def disarm(root: etree._Element) -> int:
                if isinstance(el.tag, str) and el.tag.lower() in _RAW_IN_HTML]
     doomed = list(dict.fromkeys(doomed))
     for el in doomed:
-        _drop(el)
+        drop_element(el)
     return len(doomed) + sum(_disarm_attributes(el) for el in root.iter() if isinstance(el.tag, str))
 
 
@@ -278,20 +278,6 @@ def script_url(value: str) -> bool:
     if scheme is None or scheme.group(1) not in _SCRIPT_SCHEMES:
         return False
     return not (scheme.group(1) == "data" and url.startswith("data:image/"))
-
-
-def _drop(el: etree._Element) -> None:
-    """Remove an element and its content, keeping the text that follows it."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    if el.tail:
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)
 
 
 def _head(root: etree._Element) -> etree._Element:

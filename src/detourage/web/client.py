@@ -485,11 +485,7 @@ def _decoded(body: bytes, coding: str, max_bytes: int, url: str, cut: bool = Fal
             out = decoder.decompress(body, max_bytes + 1)
         except zlib.error as exc:
             raise _Stop("bad-encoding", f"{url}: {coding}: {exc}") from None
-        if len(out) > max_bytes:
-            if cut:
-                return out[:max_bytes]
-            raise _Stop("too-large", f"{url}: decodes past {max_bytes} bytes")
-        return out
+        return _within(out, max_bytes, url, cut)
     if coding == "br":
         try:
             import brotli
@@ -502,12 +498,18 @@ def _decoded(body: bytes, coding: str, max_bytes: int, url: str, cut: bool = Fal
             out = decoder.process(body)
         except brotli.error as exc:
             raise _Stop("bad-encoding", f"{url}: br: {exc}") from None
-        if len(out) > max_bytes:
-            if cut:
-                return out[:max_bytes]
-            raise _Stop("too-large", f"{url}: decodes past {max_bytes} bytes")
-        return out
+        return _within(out, max_bytes, url, cut)
     return body
+
+
+def _within(decoded: bytes, max_bytes: int, url: str, cut: bool) -> bytes:
+    """A decoded body over ``max_bytes`` (the decoder stopped one byte past it): cut
+    there, or ``too-large``."""
+    if len(decoded) <= max_bytes:
+        return decoded
+    if cut:
+        return decoded[:max_bytes]
+    raise _Stop("too-large", f"{url}: decodes past {max_bytes} bytes")
 
 
 def _origin(url: str) -> str:
