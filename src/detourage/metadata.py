@@ -766,7 +766,9 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
     just before it) is never read: on a forum it precedes the first post and is years older.
 
     Read from the page's blocks, not by walking the tree again: a few hundred short
-    strings.  Figures: ``benchmarks/metadata.py`` (``docs/metadata.md``).
+    strings.  Figures: ``benchmarks/metadata.py`` (``docs/metadata.md``).  One pass in
+    one function: every rule reads the same state (title reached, a date found, a marked
+    one found, the run before), which pieces would pass back and forth.
     """
     first_time = found.first_time() if found is not None else None
     # the runs that hold the <time>: the element itself or its parent

@@ -131,13 +131,7 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
         _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
                     fit_batch)
         return
-    web = [p for p in paths if is_url(p)]
-    if save is not None and not web:
-        raise click.UsageError("--save keeps pages fetched from URLs: give some")
-    jobs = _inputs(tuple(p for p in paths if not is_url(p)), patterns, out, fmt) if len(web) < len(paths) else []
-    if web:
-        jobs += fetched_jobs(web, save, timeout or 30.0, max_bytes)
-        _check_one_output(out, fmt, len(jobs))
+    jobs = _jobs(paths, patterns, out, fmt, save, timeout, max_bytes)
     if url is not None:
         if len(jobs) != 1:
             raise click.UsageError("--url needs exactly one input page")
@@ -152,6 +146,20 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
                      cleaneval_id, progress, quiet)
         return
     _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress, quiet)
+
+
+def _jobs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str, save: str | None,
+          timeout: float, max_bytes: int) -> list[Job]:
+    """The pages to extract: files and folders read in the workers, URLs fetched now
+    (``--save``: into that WARC too)."""
+    web = [p for p in paths if is_url(p)]
+    if save is not None and not web:
+        raise click.UsageError("--save keeps pages fetched from URLs: give some")
+    jobs = _inputs(tuple(p for p in paths if not is_url(p)), patterns, out, fmt) if len(web) < len(paths) else []
+    if web:
+        jobs += fetched_jobs(web, save, timeout or 30.0, max_bytes)
+        _check_one_output(out, fmt, len(jobs))
+    return jobs
 
 
 def _method_options(method: str, model: tuple[str, ...], template_file: str | None, comments: bool) -> dict:
