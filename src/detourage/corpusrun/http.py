@@ -1,6 +1,7 @@
 """HTTP responses as a WARC record holds them: the status and header fields, and the
-body with its codings undone (chunked framing, gzip, deflate, brotli), its output bounded
-by the page size limit so that a compression bomb never unpacks further.  A coding that
+body with its codings undone (chunked framing here; gzip, deflate and brotli by
+:mod:`detourage.codings`, the decoder the web client uses too, with its policy), its
+output bounded by the page size limit so that a compression bomb never unpacks further.  A coding that
 cannot be undone (a false ``Content-Encoding: gzip`` on a plain page, broken chunk
 framing) leaves the body as it was sent from there on, with a note saying so (the row's
 ``message``).
@@ -9,7 +10,8 @@ framing) leaves the body as it was sent from there on, with a note saying so (th
 from __future__ import annotations
 
 import re
-import zlib
+
+from ..codings import BROKEN, CUT, UNKNOWN, decode
 
 #: an HTTP response header longer than this cannot be read
 HEAD_MAX = 64 << 10
@@ -60,13 +62,12 @@ def http_body(raw: bytes, transfer: str, content: str, limit: int) -> tuple[byte
         data, note = _dechunk(data)
         codings.remove("chunked")
     # the content codings were applied first, the transfer codings over them
-    codings = [c.strip().lower() for c in content.split(",") if c.strip()] + codings
-    for coding in reversed(codings):
-        data, problem = _undo(coding, data, limit)
-        if problem:
-            note = note or problem
-            break
-    return bytes(data[:limit]), note
+    decoded = decode(data, ", ".join([content, *codings]), limit)
+    if decoded.state in (BROKEN, UNKNOWN):
+        note = note or f"{decoded.note}: read as is"
+    elif decoded.state == CUT:
+        note = note or decoded.note
+    return decoded.data, note  # over the limit: its first bytes (refused later as limit:bytes)
 
 
 def _dechunk(data: bytes) -> tuple[bytes, str]:
@@ -101,53 +102,3 @@ _HEX = re.compile(rb"[0-9a-fA-F]{1,16}")
 def _chunk_size(line: bytes) -> int | None:
     text = line.split(b";", 1)[0].strip()
     return int(text, 16) if _HEX.fullmatch(text) else None
-
-
-def _undo(coding: str, data: bytes, limit: int) -> tuple[bytes, str]:
-    """``data`` with one coding undone, or as it is with why not."""
-    if coding in ("identity", "none"):
-        return data, ""
-    if coding in ("gzip", "x-gzip"):
-        if not data.startswith(b"\x1f\x8b"):
-            return data, f"Content-Encoding {coding}, but the body is not gzip: read as is"
-        return _inflate(data, 16 + zlib.MAX_WBITS, coding, limit)
-    if coding == "deflate":  # zlib-wrapped as the standard says, or raw as many servers send
-        out, problem = _inflate(data, zlib.MAX_WBITS, coding, limit)
-        return (out, problem) if not problem else _inflate(data, -zlib.MAX_WBITS, coding, limit)
-    if coding == "br":
-        return _unbrotli(data, limit)
-    return data, f"unknown coding {coding[:30]}: read as is"
-
-
-def _inflate(data: bytes, wbits: int, coding: str, limit: int) -> tuple[bytes, str]:
-    """zlib or gzip data (several gzip members too) inflated to at most ``limit + 1`` bytes."""
-    out, rest = bytearray(), data
-    try:
-        while rest and len(out) <= limit:
-            inflate = zlib.decompressobj(wbits)
-            out += inflate.decompress(rest, limit + 1 - len(out))
-            if not inflate.eof:
-                return bytes(out), "" if len(out) > limit else f"{coding} body cut short"
-            rest = inflate.unused_data if inflate.unused_data.startswith(b"\x1f\x8b") else b""
-    except zlib.error:
-        if not out:
-            return data, f"Content-Encoding {coding}, but the body does not inflate: read as is"
-        return bytes(out), f"{coding} body broken after {len(out)} bytes: the part before read"
-    return bytes(out), ""
-
-
-def _unbrotli(data: bytes, limit: int) -> tuple[bytes, str]:
-    try:
-        import brotli
-    except ImportError:
-        return data, "Content-Encoding br, but brotli is not installed: read as is"
-    decompressor = brotli.Decompressor()
-    try:
-        out = decompressor.process(data, output_buffer_limit=limit + 1)
-    except brotli.error:
-        return data, "Content-Encoding br, but the body is not brotli: read as is"
-    except TypeError:  # brotli before 1.1 cannot bound its output: not unpacked unbounded
-        return data, "Content-Encoding br, but brotli is older than 1.1: read as is"
-    if not decompressor.is_finished() and len(out) <= limit:
-        return out, "br body cut short"
-    return out, ""
