@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from . import safejson
 from .bounded import CAN_FORK, Failure, failure, supervised, time_limit
 from .errors import DatasetError, DetourageError, LimitExceeded
 from .parse import DEFAULT_LIMITS, Limits
@@ -224,7 +225,7 @@ def with_urls(jobs: list[Job], urls: str | None) -> list[Job]:
         for number, line in enumerate(handle, 1):
             if line.strip():
                 try:
-                    row = json.loads(line)
+                    row = safejson.loads(line)  # a line nested too deep too: a ValueError
                     known[str(row["id"])] = row.get("url")
                 except (ValueError, KeyError, TypeError) as exc:
                     raise DatasetError(f"{urls}:{number}: not a {{\"id\", \"url\"}} line ({exc})") from None

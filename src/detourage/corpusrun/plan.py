@@ -30,6 +30,7 @@ from typing import Any
 
 from ..corpus import read_inputs
 from ..errors import RunError
+from ..parse import DEFAULT_LIMITS
 from . import readers, warcfile
 
 FORMAT = "detourage-run"
@@ -77,10 +78,11 @@ Piece = tuple[str, str, int, int, tuple[tuple[str, str], ...], str, tuple[tuple[
 
 
 def plan(paths: Iterable[str], shard_records: int, *, patterns: Iterable[str] = (),
-         exclude: Iterable[str] = ()) -> list[Shard]:
+         exclude: Iterable[str] = (), max_bytes: int = DEFAULT_LIMITS.max_bytes) -> list[Shard]:
     """The shards of the inputs: those of WARC files (named, or found in folders) and
     JSON-lines files (named), in input order, then those of the web pages (named, or
-    found in folders as ``extract`` finds them).
+    found in folders as ``extract`` finds them).  ``max_bytes``: the page size limit,
+    which bounds the JSON lines read (as the workers read them).
 
     A damaged input never stops planning: its damaged spans are records of their own,
     read as skip reasons.  Every row id of the run is unique (:class:`_Ids`)."""
@@ -91,7 +93,7 @@ def plan(paths: Iterable[str], shard_records: int, *, patterns: Iterable[str] = 
     ids = _Ids(labels.values())
     pieces: list[Piece] = []
     for kind, path in files:
-        pieces.extend(_cut(kind, path, labels[path], shard_records, ids))
+        pieces.extend(_cut(kind, path, labels[path], shard_records, ids, max_bytes))
     pages = [(ids.own(page_id), path) for page_id, path in pages]
     for start in range(0, len(pages), shard_records):
         chunk = tuple(pages[start:start + shard_records])
@@ -166,10 +168,10 @@ class _Ids:
 _GENERATED_TAIL = re.compile(r"\d+(?:#\d+)?")
 
 
-def _cut(kind: str, path: str, label: str, shard_records: int, ids: _Ids) -> list[Piece]:
+def _cut(kind: str, path: str, label: str, shard_records: int, ids: _Ids, max_bytes: int) -> list[Piece]:
     """The shards of one WARC or JSON-lines file (none when it holds no record)."""
     try:
-        entries = _warc_entries(path) if kind == "warc" else _jsonl_entries(path, label, ids)
+        entries = _warc_entries(path) if kind == "warc" else _jsonl_entries(path, label, ids, max_bytes)
     except OSError as exc:  # a file that cannot be opened or read: no damage, a usage problem
         raise RunError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     pieces: list[Piece] = []
@@ -201,10 +203,10 @@ def _warc_entries(path: str) -> Entries:
     return [(entry.offset, entry.start, "") for entry in warcfile.warc_entries(path)]
 
 
-def _jsonl_entries(path: str, label: str, ids: _Ids) -> Entries:
+def _jsonl_entries(path: str, label: str, ids: _Ids, max_bytes: int) -> Entries:
     """(offset, True, renamed id or "") of every non-empty line of a JSON-lines file."""
     entries: Entries = []
-    for position, line in readers.jsonl_lines(path):
+    for position, line in readers.jsonl_lines(path, 0, max_bytes):
         renamed = ""
         if isinstance(line, bytes) and b'"id"' in line:
             row = readers.jsonl_row(line)

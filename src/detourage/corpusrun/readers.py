@@ -15,7 +15,10 @@ content type (or none, and bytes that sniff as HTML).  The others read as reason
 ``warc:bad-http-header`` a response whose HTTP header cannot be read
 ``warc:response-without-http``  a response whose block is not ``application/http``
 ``jsonl:bad-line``       a JSON line that is not an object with an ``html`` string
-``jsonl:too-long``       a JSON line over :data:`LINE_MAX` bytes
+``jsonl:too-deep``       a JSON line nested deeper than the JSON parser follows (about
+                         1 000 levels)
+``jsonl:too-long``       a JSON line too long to hold a page within the size limit
+                         (``--max-bytes``, :func:`line_fits`): read past, never held whole
 
 A damaged input is a :class:`Damage`: a skip reason that also marks the run's input as
 damaged (its summary says so, and ``detourage extract`` exits with status 3), with the
@@ -51,6 +54,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from .. import safejson
+from ..parse import DEFAULT_LIMITS
 from .http import header_fields, http_body, media_type, response_head
 from .warcfile import WarcEntry, Keep, warc_entries
 
@@ -202,8 +207,24 @@ def _date(text: str) -> str | None:
 
 # --- JSON lines ------------------------------------------------------------------
 
-#: a JSON line longer than this is skipped (``jsonl:too-long``) without being held
-LINE_MAX = 256 << 20
+#: bytes of a JSON line read at a time: a line is held only while it may still hold a
+#: page within the size limit, then read past chunk by chunk (:func:`line_fits`)
+LINE_CHUNK = 1 << 20
+#: room in a JSON line for all that is not the page (its url, id, keys, other fields)
+LINE_ROOM = 1 << 20
+#: the most bytes JSON takes to write one byte of a page (a control character: ``\u0001``)
+JSON_EXPANSION = 6
+
+
+def line_fits(size: int, backslashes: int, escapes: int, max_bytes: int) -> bool:
+    """Whether a JSON line of ``size`` bytes holding ``backslashes`` ``\\`` (``escapes`` of
+    them ``\\u``) may still hold a page of at most ``max_bytes`` bytes.  Its strings decode
+    to at least ``size - 4 × escapes - backslashes`` bytes (a ``\\uXXXX`` saves at most 5
+    bytes, another escape 1), of which all but :data:`LINE_ROOM` are the page's; and no
+    page within the limit takes over :data:`JSON_EXPANSION` bytes of JSON per byte."""
+    if size > JSON_EXPANSION * max_bytes + LINE_ROOM:
+        return False
+    return size - 4 * escapes - backslashes <= max_bytes + LINE_ROOM
 
 
 def open_jsonl(path: str) -> IO[bytes]:
@@ -212,22 +233,24 @@ def open_jsonl(path: str) -> IO[bytes]:
     return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
 
 
-def jsonl_lines(path: str, offset: int = 0) -> Iterator[tuple[int, bytes | Damage]]:
+def jsonl_lines(path: str, offset: int = 0,
+                max_bytes: int = DEFAULT_LIMITS.max_bytes) -> Iterator[tuple[int, bytes | Damage]]:
     """(offset, line) of the non-empty lines of a JSON-lines file from ``offset`` (a line
-    over :data:`LINE_MAX` is ``b""``), then a :class:`Damage` where the file cannot be read
-    further (a ``.jsonl.gz`` cut short or corrupt)."""
+    that cannot hold a page of ``max_bytes``, :func:`line_fits`, is ``b""``: read past,
+    never held whole), then a :class:`Damage` where the file cannot be read further (a
+    ``.jsonl.gz`` cut short or corrupt)."""
     name = Path(path).name
     position = offset
     try:
         with open_jsonl(path) as handle:
             handle.seek(offset)
-            while line := handle.readline(LINE_MAX):
+            while True:
+                line, size = _line(handle, max_bytes)
+                if not size:
+                    break
                 start = position
-                position += len(line)
-                if len(line) == LINE_MAX and not line.endswith(b"\n"):
-                    position += _skip_line(handle)
-                    line = b""
-                elif not line.strip():
+                position += size
+                if line and not line.strip():
                     continue  # blank lines are no records
                 yield start, line
     except EOFError:
@@ -236,30 +259,58 @@ def jsonl_lines(path: str, offset: int = 0) -> Iterator[tuple[int, bytes | Damag
         yield position, Damage("jsonl:damaged", name, position, f"corrupt gzip data after byte {position}: {exc}")
 
 
+def _line(handle: IO[bytes], max_bytes: int) -> tuple[bytes, int]:
+    """The next line and its size; ``b""`` (and its size) for one that stops fitting
+    (:func:`line_fits`) as it is read, whose rest is then read past without being kept."""
+    chunks: list[bytes] = []
+    size = backslashes = escapes = 0
+    while chunk := handle.readline(LINE_CHUNK):
+        size += len(chunk)
+        backslashes, escapes = backslashes + chunk.count(b"\\"), escapes + chunk.count(b"\\u")
+        ended = chunk.endswith(b"\n")
+        if not line_fits(size, backslashes, escapes, max_bytes):
+            return b"", size + (0 if ended else _skip_line(handle))
+        chunks.append(chunk)
+        if ended:
+            break
+    return b"".join(chunks), size
+
+
 def _skip_line(handle: IO[bytes]) -> int:
     skipped = 0
-    while chunk := handle.readline(LINE_MAX):
+    while chunk := handle.readline(LINE_CHUNK):
         skipped += len(chunk)
         if chunk.endswith(b"\n"):
             break
     return skipped
 
 
-def jsonl_items(path: str, offset: int, count: int, label: str) -> Iterator[Read]:
+def jsonl_items(path: str, offset: int, count: int, label: str,
+                max_bytes: int = DEFAULT_LIMITS.max_bytes) -> Iterator[Read]:
     """``count`` lines of a JSON-lines file (``.jsonl``, or gzipped ``.jsonl.gz``) of
-    ``{"url", "html"}`` (and an optional ``"id"``) from byte ``offset``."""
-    for number, (position, line) in enumerate(jsonl_lines(path, offset)):
+    ``{"url", "html"}`` (and an optional ``"id"``) from byte ``offset``; a line that cannot
+    hold a page of ``max_bytes`` is ``jsonl:too-long``."""
+    for number, (position, line) in enumerate(jsonl_lines(path, offset, max_bytes)):
         if number >= count:
             break
         yield line if isinstance(line, Damage) else jsonl_item(line, position, label)
 
 
+def jsonl_parsed(line: bytes) -> dict[str, Any] | str:
+    """The JSON object of a line, or why there is none: ``jsonl:too-deep`` (nested deeper
+    than the parser follows), ``jsonl:bad-line`` (invalid JSON, not UTF-8, no object)."""
+    try:
+        row = safejson.loads(line)
+    except safejson.TooDeep:
+        return "jsonl:too-deep"
+    except ValueError:
+        return "jsonl:bad-line"
+    return row if isinstance(row, dict) else "jsonl:bad-line"
+
+
 def jsonl_row(line: bytes) -> dict[str, Any] | None:
     """The JSON object of a line, or None."""
-    try:
-        row = json.loads(line)
-    except ValueError:  # invalid JSON, or bytes that are not UTF-8
-        return None
+    row = jsonl_parsed(line)
     return row if isinstance(row, dict) else None
 
 
@@ -276,11 +327,11 @@ def jsonl_id(row: dict[str, Any] | None, label: str, position: int) -> str:
 def jsonl_item(line: bytes, position: int, label: str) -> Read:
     if not line:
         return "jsonl:too-long"
-    row = jsonl_row(line)
-    if row is None or not isinstance(row.get("html"), str):
-        if not line.endswith(b"\n") and row is None:  # the last line, cut short
+    row = jsonl_parsed(line)
+    if isinstance(row, str) or not isinstance(row.get("html"), str):
+        if row == "jsonl:bad-line" and not line.endswith(b"\n"):  # the last line, cut short
             return Damage("jsonl:truncated", label, position, f"the file ends inside the line at byte {position}")
-        return "jsonl:bad-line"
+        return row if isinstance(row, str) else "jsonl:bad-line"
     html, url = row["html"], row.get("url")
     clean = _clean(html)
     return Item(jsonl_id(row, label, position), data=clean.encode("utf-8"),

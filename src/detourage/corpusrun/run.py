@@ -211,7 +211,8 @@ def _prepare(request: Request, folder: Path) -> tuple[list[Shard], bool]:
     if folder.exists() and (not folder.is_dir() or any(p.name != LOCK_FILE for p in folder.iterdir())):
         raise RunError(f"{folder}: not an empty folder, and no run to resume (-o: a new folder "
                        "for a corpus run)")
-    shards = plan.plan(request.paths, request.shard_records, patterns=request.patterns, exclude=[str(folder)])
+    shards = plan.plan(request.paths, request.shard_records, patterns=request.patterns, exclude=[str(folder)],
+                       max_bytes=request.config.settings.limits.max_bytes)
     if not shards:
         raise RunError("no input records found (WARC, JSON lines, web pages)")
     return shards, True

@@ -111,7 +111,7 @@ def shard_items(shard: Shard, config: RunConfig) -> Iterator[readers.Read]:
     if shard.kind == "warc":
         source = readers.warc_items(shard.path, shard.offset, shard.count, config.settings.limits.max_bytes, label)
     else:
-        source = readers.jsonl_items(shard.path, shard.offset, shard.count, label)
+        source = readers.jsonl_items(shard.path, shard.offset, shard.count, label, config.settings.limits.max_bytes)
     renamed = dict(shard.ids)
     read, last = 0, None
     for got in source:
