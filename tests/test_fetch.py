@@ -26,7 +26,7 @@ from detourage.cli import main  # noqa: E402
 from detourage.web import Fetcher, Politeness, crawl, feed_urls, fetch, log_path, sitemap_urls  # noqa: E402
 
 #: fast but polite: robots.txt's Crawl-delay (0.2 s) still holds on the standard site
-FAST = Politeness(delay=0.0, timeout=1.5, retries=2, backoff=0.05)
+FAST = Politeness(allow_private=True, delay=0.0, timeout=1.5, retries=2, backoff=0.05)
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ def test_the_gzip_bomb_is_stopped_without_decoding_it(site) -> None:
     import resource
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    with Fetcher(Politeness(delay=0, max_bytes=1 << 20)) as fetcher:
+    with Fetcher(Politeness(allow_private=True, delay=0, max_bytes=1 << 20)) as fetcher:
         assert fetcher.fetch(site.url("/bomb")).outcome == "too-large"
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB: far from 1 GiB
 
@@ -94,7 +94,7 @@ def test_429_and_503_wait_for_retry_after(site) -> None:
 
 
 def test_the_user_agent_is_sent_and_robots_read_once_per_host(site) -> None:
-    with Fetcher(Politeness(delay=0, user_agent="test-crawler/1.0")) as fetcher:
+    with Fetcher(Politeness(allow_private=True, delay=0, user_agent="test-crawler/1.0")) as fetcher:
         before = site.requested("/robots.txt")
         for n in (2, 3):
             assert fetcher.fetch(site.url(f"/articles/{n}.html")).ok
@@ -104,10 +104,10 @@ def test_the_user_agent_is_sent_and_robots_read_once_per_host(site) -> None:
 
 def test_robots_txt_unreachable_disallows_and_missing_allows() -> None:
     with Site({"/robots.txt": Route(503), "/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>")}) as down:
-        assert fetch(down.url("/a"), politeness=Politeness(delay=0, retries=0)).outcome == "robots"
+        assert fetch(down.url("/a"), politeness=Politeness(allow_private=True, delay=0, retries=0)).outcome == "robots"
         assert down.requested("/a") == 0
     with Site({"/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>")}) as plain:  # robots.txt: 404
-        assert fetch(plain.url("/a"), politeness=Politeness(delay=0)).ok
+        assert fetch(plain.url("/a"), politeness=Politeness(allow_private=True, delay=0)).ok
 
 
 # ---------------------------------------------------------------------------- sitemaps and feeds
@@ -136,7 +136,7 @@ def test_a_crawl_is_polite_logs_every_url_and_writes_a_valid_warc(site, tmp_path
     start = len(site.requests)
     extra = [site.url(p) for p in ("/image.png", "/404-page", "/loop-a", "/articles/1.html")]
     summary = crawl(extra, out=warc, sitemaps=[site.url("/")], feeds=[site.url("/feed.rss")],
-                    politeness=Politeness(delay=0.1, timeout=2, retries=0))
+                    politeness=Politeness(allow_private=True, delay=0.1, timeout=2, retries=0))
     requests = site.requests[start:]
     assert not any(r.path.startswith("/private/") for r in requests)  # disallowed: never asked
     times = sorted(r.time for r in requests)
@@ -170,9 +170,9 @@ def test_the_corpus_run_reads_the_warc_one_row_per_html_response(site, tmp_path:
     pq = pytest.importorskip("pyarrow.parquet", reason="the corpus run needs pyarrow")
     warc = tmp_path / "crawl.warc.gz"
     crawl([site.url(p) for p in ("/image.png", "/404-page", "/old-article", "/no-type")], out=warc,
-          sitemaps=[site.url("/sitemap-b.xml.gz")], politeness=Politeness(delay=0, timeout=2))
+          sitemaps=[site.url("/sitemap-b.xml.gz")], politeness=Politeness(allow_private=True, delay=0, timeout=2))
     fetched = [e for e in log_entries(warc) if e["kind"] == "page" and e["outcome"] == "fetched"]
-    result = CliRunner().invoke(main, ["extract", str(warc), "-o", str(tmp_path / "run"), "--to", "parquet"])
+    result = CliRunner().invoke(main, ["extract", "--allow-private", str(warc), "-o", str(tmp_path / "run"), "--to", "parquet"])
     assert result.exit_code == 0, result.output
     table = pq.read_table(tmp_path / "run" / "shards")
     rows = [r for r in table.to_pylist() if not r["error"]]
@@ -194,12 +194,12 @@ def test_a_stopped_crawl_resumes_and_requests_nothing_twice(tmp_path: Path) -> N
             if len(seen) == 8:
                 stop.set()
 
-        first = crawl(out=warc, sitemaps=[own.url("/")], politeness=Politeness(delay=0), workers=2,
+        first = crawl(out=warc, sitemaps=[own.url("/")], politeness=Politeness(allow_private=True, delay=0), workers=2,
                       on_page=on_page, stop=stop)
         assert 8 <= first.fetched < 30
         with open(warc, "ab") as stream:  # a record the stopped crawl left half-written
             stream.write(gzip.compress(b"WARC/1.1\r\nWARC-Type: response\r\n")[:20])
-        second = crawl(out=warc, sitemaps=[own.url("/")], politeness=Politeness(delay=0), workers=2)
+        second = crawl(out=warc, sitemaps=[own.url("/")], politeness=Politeness(allow_private=True, delay=0), workers=2)
         assert second.resumed == first.fetched and first.fetched + second.fetched == 30
         counts = Counter(r.path for r in own.requests)
         assert max(counts.values()) == 1, [p for p, n in counts.items() if n > 1]
@@ -212,7 +212,7 @@ def test_retry_failed_fetches_again_what_may_pass(tmp_path: Path) -> None:
     warc = tmp_path / "crawl.warc.gz"
     with Site({"/down": Route(503), "/gone": Route(404), "/fine": Route(200, html, b"<p>fine</p>")}) as own:
         urls = [own.url(p) for p in ("/down", "/gone", "/fine")]
-        polite = Politeness(delay=0, retries=0)
+        polite = Politeness(allow_private=True, delay=0, retries=0)
         first = crawl(urls, out=warc, politeness=polite)
         assert first.outcomes == {"status:503": 1, "status:404": 1, "fetched": 1}
         own.add("/down", Route(200, html, b"<p>back</p>"))
@@ -244,7 +244,7 @@ def linked_site(pages: int = 12) -> dict[str, Route]:
 
 def test_crawl_follows_links_on_the_host_within_the_budget(tmp_path: Path) -> None:
     with Site(linked_site()) as own:
-        summary = crawl(out=tmp_path / "all.warc.gz", follow=[own.url("/p/0.html")], politeness=Politeness(delay=0))
+        summary = crawl(out=tmp_path / "all.warc.gz", follow=[own.url("/p/0.html")], politeness=Politeness(allow_private=True, delay=0))
         paths = {r.path for r in own.requests}
         # page 5 says nofollow: pages 6 and 7 are still reached through page 4 and 6
         assert {f"/p/{n}.html" for n in range(12)} <= paths
@@ -252,7 +252,7 @@ def test_crawl_follows_links_on_the_host_within_the_budget(tmp_path: Path) -> No
         # /private/N: logged as robots, never asked; page 5's own links are not followed
         assert summary.fetched == 12 and summary.outcomes["robots"] == 11
         small = crawl(out=tmp_path / "small.warc.gz", follow=[own.url("/p/0.html")], max_pages=4,
-                      politeness=Politeness(delay=0))
+                      politeness=Politeness(allow_private=True, delay=0))
         assert sum(small.outcomes.values()) == 4
     entries = [e for e in log_entries(tmp_path / "all.warc.gz") if e["kind"] == "page"]
     assert all("links" in e for e in entries)
@@ -271,9 +271,9 @@ def test_a_stopped_link_crawl_resumes_its_frontier_from_the_log(tmp_path: Path) 
                 stop.set()
 
         start = [own.url("/p/0.html")]
-        first = crawl(out=warc, follow=start, politeness=Politeness(delay=0), workers=1, on_page=on_page, stop=stop)
+        first = crawl(out=warc, follow=start, politeness=Politeness(allow_private=True, delay=0), workers=1, on_page=on_page, stop=stop)
         assert sum(first.outcomes.values()) == 5
-        crawl(out=warc, follow=start, politeness=Politeness(delay=0), workers=2)
+        crawl(out=warc, follow=start, politeness=Politeness(allow_private=True, delay=0), workers=2)
         counts = Counter(r.path for r in own.requests)
         assert {f"/p/{n}.html" for n in range(20)} <= set(counts)
         assert max(counts.values()) == 1, [p for p, n in counts.items() if n > 1]
@@ -282,7 +282,7 @@ def test_a_stopped_link_crawl_resumes_its_frontier_from_the_log(tmp_path: Path) 
 def test_a_warc_without_its_log_is_not_overwritten(site, tmp_path: Path) -> None:
     warc = tmp_path / "other.warc.gz"
     warc.write_bytes(b"not mine")
-    result = CliRunner().invoke(main, ["fetch", site.url("/articles/1.html"), "-o", str(warc)])
+    result = CliRunner().invoke(main, ["fetch", "--allow-private", site.url("/articles/1.html"), "-o", str(warc)])
     assert result.exit_code == 2 and "says nothing of it" in result.output
     assert warc.read_bytes() == b"not mine"
 
@@ -291,12 +291,12 @@ def test_a_warc_without_its_log_is_not_overwritten(site, tmp_path: Path) -> None
 
 def test_fetch_command(site, tmp_path: Path) -> None:
     warc = tmp_path / "cli.warc.gz"
-    result = CliRunner().invoke(main, ["fetch", "--feed", site.url("/feed.atom"), site.url("/articles/9.html"),
+    result = CliRunner().invoke(main, ["fetch", "--allow-private", "--feed", site.url("/feed.atom"), site.url("/articles/9.html"),
                                        "-o", str(warc), "--delay", "0", "--user-agent", "cli-test/2"])
     assert result.exit_code == 0, result.output
     assert "4 pages fetched into" in result.output and "outcomes: fetched 4" in result.output
     assert site.requests[-1].headers["user-agent"] == "cli-test/2"
-    again = CliRunner().invoke(main, ["fetch", "--feed", site.url("/feed.atom"), site.url("/articles/9.html"),
+    again = CliRunner().invoke(main, ["fetch", "--allow-private", "--feed", site.url("/feed.atom"), site.url("/articles/9.html"),
                                       "-o", str(warc), "--delay", "0"])
     assert "0 pages fetched" in again.output and "already in the log: 4" in again.output
 
@@ -309,13 +309,13 @@ def test_fetch_command(site, tmp_path: Path) -> None:
 ])
 def test_fetch_refusals(args, message, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["fetch", *args])
+    result = CliRunner().invoke(main, ["fetch", "--allow-private", *args])
     assert result.exit_code == 2 and message in result.output
 
 
 def test_extract_a_url_in_memory_and_save_it(site, tmp_path: Path) -> None:
     saved = tmp_path / "saved.warc.gz"
-    result = CliRunner().invoke(main, ["extract", site.url("/old-article"), "--save", str(saved),
+    result = CliRunner().invoke(main, ["extract", "--allow-private", site.url("/old-article"), "--save", str(saved),
                                        "-f", "json", "--with-metadata"])
     assert result.exit_code == 0, result.output
     record = json.loads(result.output)
@@ -324,9 +324,9 @@ def test_extract_a_url_in_memory_and_save_it(site, tmp_path: Path) -> None:
     text = "\n".join(u["text"] for u in record["units"])
     assert "Report number 1 looks at tidal power" in text and "All rights reserved" not in text
     assert sum(1 for r in warc_records(saved) if r[0] == "response") == 2  # the redirect and the page
-    refused = CliRunner().invoke(main, ["extract", site.url("/private/secret.html")])
+    refused = CliRunner().invoke(main, ["extract", "--allow-private", site.url("/private/secret.html")])
     assert refused.exit_code == 2 and "robots" in refused.output
-    run = CliRunner().invoke(main, ["extract", site.url("/articles/1.html"), "-o", str(tmp_path / "r"),
+    run = CliRunner().invoke(main, ["extract", "--allow-private", site.url("/articles/1.html"), "-o", str(tmp_path / "r"),
                                     "--to", "parquet"])
     assert run.exit_code == 2 and "detourage fetch" in run.output
 
@@ -394,7 +394,7 @@ def test_a_response_whose_headers_drip_ends_at_the_timeout(raw_server) -> None:
 
     handlers["/drip"] = drip
     started = time.monotonic()
-    result = fetch(base + "/drip", politeness=Politeness(delay=0, robots=False, timeout=1.0))
+    result = fetch(base + "/drip", politeness=Politeness(allow_private=True, delay=0, robots=False, timeout=1.0))
     assert result.outcome == "timeout" and time.monotonic() - started < 3
 
 
@@ -404,7 +404,7 @@ def test_bad_answers_are_outcomes_and_the_crawl_goes_on(tmp_path: Path) -> None:
               "/ok": Route(200, (("Content-Type", "text/html"),), b"<p>fine</p>")}
     with Site(routes) as own:
         summary = crawl([own.url(p) for p in ("/bad", "/ra", "/ok")], out=tmp_path / "c.warc.gz", workers=1,
-                        politeness=Politeness(delay=0, retries=1, backoff=0.05))
+                        politeness=Politeness(allow_private=True, delay=0, retries=1, backoff=0.05))
     assert summary.outcomes == {"bad-redirect": 1, "status:503": 1, "fetched": 1}
 
 
@@ -414,7 +414,7 @@ def test_retry_after_holds_the_whole_host(tmp_path: Path) -> None:
               **{f"/p{n}": Route(200, html, b"<p>p</p>") for n in range(4)}}
     with Site(routes) as own:
         crawl([own.url(p) for p in ("/busy", "/p0", "/p1", "/p2", "/p3")], out=tmp_path / "c.warc.gz", workers=2,
-              politeness=Politeness(delay=0.1))
+              politeness=Politeness(allow_private=True, delay=0.1))
         first = next(r.time for r in own.requests if r.path == "/busy")
         assert not [r.path for r in own.requests if first < r.time < first + 0.95]
 
@@ -424,7 +424,7 @@ def test_a_crawl_delay_beyond_the_limit_is_an_outcome(tmp_path: Path) -> None:
               "/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>")}
     with Site(routes) as own:
         started = time.monotonic()
-        summary = crawl([own.url("/a")], out=tmp_path / "c.warc.gz", politeness=Politeness(delay=0))
+        summary = crawl([own.url("/a")], out=tmp_path / "c.warc.gz", politeness=Politeness(allow_private=True, delay=0))
         assert summary.outcomes == {"crawl-delay": 1} and own.requested("/a") == 0
         assert time.monotonic() - started < 5
 
@@ -436,12 +436,12 @@ def test_stop_ends_a_wait_at_once_and_the_page_is_left_for_the_resume(tmp_path: 
         threading.Timer(0.5, stop.set).start()
         started = time.monotonic()
         summary = crawl([own.url(f"/p{n}") for n in range(3)], out=tmp_path / "c.warc.gz", stop=stop,
-                        politeness=Politeness(delay=30))
+                        politeness=Politeness(allow_private=True, delay=30))
         # robots.txt took the host's first turn; the first page waited 30 s for the next: cut short
         assert time.monotonic() - started < 3 and summary.outcomes == {}
         assert [e["kind"] for e in log_entries(tmp_path / "c.warc.gz")] == ["warcinfo", "robots"]
         again = crawl([own.url(f"/p{n}") for n in range(3)], out=tmp_path / "c.warc.gz",
-                      politeness=Politeness(delay=0))
+                      politeness=Politeness(allow_private=True, delay=0))
         assert again.fetched == 3 and own.requested("/robots.txt") == 1
 
 
@@ -463,12 +463,12 @@ def test_resuming_survives_a_cut_log_line_a_short_warc_and_a_lost_one(tmp_path: 
     html = (("Content-Type", "text/html"),)
     with Site({"/a": Route(200, html, b"<p>a</p>"), "/b": Route(200, html, b"<p>b</p>")}) as own:
         warc = tmp_path / "c.warc.gz"
-        crawl([own.url("/a")], out=warc, politeness=Politeness(delay=0))
+        crawl([own.url("/a")], out=warc, politeness=Politeness(allow_private=True, delay=0))
         with open(log_path(warc), "a") as log:
             log.write('{"kind": "page", "url": "' + own.url("/b") + '", "outc')  # cut by a kill
-        crawl([own.url("/a"), own.url("/b")], out=warc, politeness=Politeness(delay=0))
+        crawl([own.url("/a"), own.url("/b")], out=warc, politeness=Politeness(allow_private=True, delay=0))
         assert [json.loads(line)["kind"] for line in log_path(warc).read_text().splitlines()][-1] == "page"
-        third = crawl([own.url("/a"), own.url("/b")], out=warc, politeness=Politeness(delay=0))
+        third = crawl([own.url("/a"), own.url("/b")], out=warc, politeness=Politeness(allow_private=True, delay=0))
         assert third.resumed == 2 and own.requested("/b") == 1
         data = warc.read_bytes()
         warc.write_bytes(data[:-100])
@@ -485,9 +485,9 @@ def test_a_robots_txt_unread_once_is_read_again_on_retry(tmp_path: Path) -> None
                              Route(200, (("Content-Type", "text/plain"),), b"User-agent: *\nAllow: /\n")))
     with Site({"/robots.txt": robots, "/a": Route(200, html, b"<p>a</p>")}) as own:
         warc = tmp_path / "c.warc.gz"
-        first = crawl([own.url("/a")], out=warc, politeness=Politeness(delay=0, timeout=1))
+        first = crawl([own.url("/a")], out=warc, politeness=Politeness(allow_private=True, delay=0, timeout=1))
         assert first.outcomes == {"timeout": 1}
-        again = crawl([own.url("/a")], out=warc, retry_failed=True, politeness=Politeness(delay=0, timeout=1))
+        again = crawl([own.url("/a")], out=warc, retry_failed=True, politeness=Politeness(allow_private=True, delay=0, timeout=1))
         assert again.outcomes == {"fetched": 1} and own.requested("/robots.txt") == 2
 
 
@@ -497,7 +497,7 @@ def test_a_robots_txt_over_the_page_limit_is_cut_not_refused() -> None:
               "/a": Route(200, (("Content-Type", "text/html"),), b"<p>a</p>"),
               "/private/x": Route(200, (("Content-Type", "text/html"),), b"<p>x</p>")}
     with Site(routes) as own:
-        polite = Politeness(delay=0, max_bytes=50_000)
+        polite = Politeness(allow_private=True, delay=0, max_bytes=50_000)
         assert fetch(own.url("/a"), politeness=polite).ok
         assert fetch(own.url("/private/x"), politeness=polite).outcome == "robots"
 
@@ -505,11 +505,11 @@ def test_a_robots_txt_over_the_page_limit_is_cut_not_refused() -> None:
 def test_a_urls_file_with_a_byte_order_mark(site, tmp_path: Path) -> None:
     urls = tmp_path / "urls.txt"
     urls.write_text("\ufeff" + site.url("/articles/3.html") + "\n\n# a comment\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["fetch", "--urls", str(urls), "-o", str(tmp_path / "u.warc.gz"),
+    result = CliRunner().invoke(main, ["fetch", "--allow-private", "--urls", str(urls), "-o", str(tmp_path / "u.warc.gz"),
                                        "--delay", "0"])
     assert result.exit_code == 0 and "1 pages fetched" in result.output
 
 
 def test_ignoring_robots_still_finds_its_sitemaps(site) -> None:
-    urls = list(sitemap_urls(site.url("/"), politeness=Politeness(delay=0, robots=False)))
+    urls = list(sitemap_urls(site.url("/"), politeness=Politeness(allow_private=True, delay=0, robots=False)))
     assert site.url("/private/secret.html") in urls and len(urls) == 12

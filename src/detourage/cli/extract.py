@@ -18,7 +18,7 @@ from ..errors import DetourageError
 from ..parse import Limits
 from ..render import RENDERERS, RenderOptions
 from ..settings import Settings
-from .fetch import fetched_jobs, is_url
+from .fetch import allow_private_option, fetched_jobs, is_url
 from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_message, with_urls
 
 
@@ -86,6 +86,7 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               help="In folders, also read the files whose name matches this pattern (repeatable; "
                    "always read: *.html, *.htm, *.xhtml, *.shtml and their .gz).")
 @click.option("--repair-text", is_flag=True, help=REPAIR_HELP)
+@allow_private_option
 @click.option("--save", default=None, metavar="FILE.warc.gz",
               help="Pages given as URLs: also keep what was fetched in this WARC (appended).")
 @click.option("--quiet/--verbose", default=None,

@@ -21,6 +21,22 @@ from .main import main
 
 #: the defaults of the politeness flags (docs/fetching.md explains each)
 _DELAY, _TIMEOUT, _RETRIES, _WORKERS = 1.0, 30.0, 3, 8
+_ALLOW_PRIVATE_HELP = ("Also fetch from hosts on this machine or an intranet (loopback, private, link-local "
+                       "addresses), refused by default; redirects too.")
+#: where ``extract``'s --allow-private leaves its value for :func:`fetched_jobs`
+_ALLOW_PRIVATE_KEY = "detourage.allow_private"
+
+
+def allow_private_option(command: Any) -> Any:
+    """``--allow-private`` on a command that fetches URLs in memory (``extract``): its
+    value goes to the click context, where :func:`fetched_jobs` reads it, so that the
+    command's own signature stays as it is."""
+    def keep(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+        ctx.meta[_ALLOW_PRIVATE_KEY] = value
+        return value
+
+    return click.option("--allow-private", is_flag=True, expose_value=False, callback=keep,
+                        help=_ALLOW_PRIVATE_HELP)(command)
 
 
 @main.command()
@@ -58,18 +74,23 @@ _DELAY, _TIMEOUT, _RETRIES, _WORKERS = 1.0, 30.0, 3, 8
 @click.option("--all-hosts", is_flag=True, help="Keep the URLs of sitemaps and feeds on other hosts.")
 @click.option("--ignore-robots", is_flag=True, help="Do not read robots.txt (only for sites you may crawl so).")
 @click.option("--http2", is_flag=True, help="HTTP/2 where the server offers it (pip install 'httpx[http2]').")
+@click.option("--allow-private", is_flag=True, help=_ALLOW_PRIVATE_HELP)
 @click.option("--quiet", is_flag=True, help="No summary line on standard error.")
 def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple[str, ...], feeds: tuple[str, ...],
-          follow: tuple[str, ...], max_pages: int, log: str | None, user_agent: str | None, delay: float, per_host: int, workers: int, timeout: float,
-          max_bytes: int, retries: int, retry_failed: bool, all_hosts: bool, ignore_robots: bool, http2: bool,
-          quiet: bool) -> None:
+          follow: tuple[str, ...], max_pages: int, log: str | None, user_agent: str | None, delay: float,
+          per_host: int, workers: int, timeout: float, max_bytes: int, retries: int, retry_failed: bool,
+          all_hosts: bool, ignore_robots: bool, http2: bool, allow_private: bool, quiet: bool) -> None:
     """Fetch web pages politely into a WARC file, then clean it with
     `detourage extract FILE.warc.gz -o RUN --to parquet`.
 
     URLs are given as arguments, in a file (--urls), or found in sitemaps and feeds.
     robots.txt is obeyed, one request goes to a host at a time, --delay seconds apart;
-    every URL's outcome is logged (fetched, robots, status:404, too-large, timeout…).
-    Stopped (Ctrl-C) and given again, the crawl fetches only what is missing."""
+    every request, redirects included, passes the same rules (http(s), no user:password@,
+    the site's own host for --crawl, sitemaps and feeds, no private address unless
+    --allow-private); every URL's outcome is logged (fetched, robots, status:404,
+    too-large, timeout, off-site, private-address…).
+    Ctrl-C: no new request, the pages under way end and are logged; twice: stop now.
+    Given again, the crawl fetches only what is missing."""
     from ..web import crawl, log_path
 
     if not out.lower().endswith(".warc.gz"):
@@ -80,7 +101,8 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
         raise click.BadParameter(f"{bad[0]}: not an http(s) URL", param_hint="URLS")
     if not (given or sitemaps or feeds or follow):
         raise click.UsageError("nothing to fetch: give URLs, --urls FILE, --sitemap URL, --feed URL or --crawl URL")
-    politeness = _politeness(user_agent, delay, per_host, timeout, max_bytes, retries, ignore_robots, http2)
+    politeness = _politeness(user_agent, delay, per_host, timeout, max_bytes, retries, ignore_robots, http2,
+                             allow_private)
     stop = threading.Event()
     with _stopping(stop), _interrupted():
         summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, follow=follow, max_pages=max_pages,
@@ -97,12 +119,12 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
 
 
 def _politeness(user_agent: str | None, delay: float, per_host: int, timeout: float, max_bytes: int, retries: int,
-                ignore_robots: bool, http2: bool) -> Any:
+                ignore_robots: bool, http2: bool, allow_private: bool) -> Any:
     from ..web import Politeness
 
     given = {"user_agent": user_agent} if user_agent else {}
     return Politeness(**given, delay=delay, per_host=per_host, timeout=timeout, max_bytes=max_bytes,
-                      retries=retries, robots=not ignore_robots, http2=http2)
+                      retries=retries, robots=not ignore_robots, http2=http2, allow_private=allow_private)
 
 
 def _read_urls(path: str) -> list[str]:
@@ -117,11 +139,12 @@ def _is_http(text: str) -> bool:
 
 @contextmanager
 def _stopping(stop: threading.Event) -> Iterator[None]:
-    """Ctrl-C sets ``stop``: the pages in flight end, no more start."""
+    """Ctrl-C sets ``stop``: no new request, the pages in flight end and are logged."""
     previous = signal.getsignal(signal.SIGINT)
 
     def interrupted(signum: int, frame: object) -> None:
-        stop.set()  # a second Ctrl-C stops at once
+        stop.set()
+        # a second Ctrl-C raises KeyboardInterrupt: the crawl abandons its pages in flight
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
     signal.signal(signal.SIGINT, interrupted)
@@ -151,12 +174,15 @@ def is_url(text: str) -> bool:
 def fetched_jobs(urls: list[str], save: str | None, timeout: float, max_bytes: int) -> list[Job]:
     """The pages at ``urls``, fetched politely in memory (robots.txt obeyed), as jobs with
     their final URL and header fields; ``save``: their exchanges appended to that WARC.
-    A URL that gives no page is refused, saying why."""
+    A URL that gives no page is refused, saying why.  Private addresses are refused
+    unless the command's ``--allow-private`` (:func:`allow_private_option`) is given."""
     from ..web import Fetcher, Politeness
     from ..web.archive import WarcWriter, open_append
 
+    context = click.get_current_context(silent=True)
+    allow_private = bool(context and context.meta.get(_ALLOW_PRIVATE_KEY))
     jobs = []
-    with Fetcher(Politeness(timeout=timeout, max_bytes=max_bytes)) as fetcher:
+    with Fetcher(Politeness(timeout=timeout, max_bytes=max_bytes, allow_private=allow_private)) as fetcher:
         results = [fetcher.fetch(url) for url in urls]
     if save is not None:
         new = not Path(save).exists() or Path(save).stat().st_size == 0

@@ -4,22 +4,23 @@
 ``robots.txt`` (read with Protego, Scrapy's parser: wildcards, ``Crawl-delay``) and the
 time of its last request, so that a host gets one request at a time and ``delay``
 seconds between them (its ``Crawl-delay`` when longer).  A fetch follows redirects hop by
-hop (each hop is a request of its own, asked of robots.txt and the host's delay, and kept
-for the WARC), retries 429 and 503 after their ``Retry-After`` (else with a doubling
-backoff), stops a body past ``max_bytes`` (and a compressed one that would decode past
-it: a gzip bomb), stops a response past ``timeout`` seconds in all, and reads no body
-whose content type is not wanted.  Every fetch ends with an outcome: ``fetched``,
+hop: each hop is a request of its own, which passes the rules of :mod:`.policy` (scheme,
+no userinfo, the fetch's site when it has one, no private address unless allowed) and
+is asked of robots.txt and the host's delay, and kept for the WARC.  It retries 429 and
+503 after their ``Retry-After`` (else with a doubling backoff), stops a body past
+``max_bytes`` (and a compressed one that would decode past it: a gzip bomb,
+:mod:`detourage.codings`), stops a response past ``timeout`` seconds in all, and reads no
+body whose content type is not wanted.  Every fetch ends with an outcome: ``fetched``,
 ``robots``, ``status:404``, ``too-large``, ``timeout``, ``content-type:image/png``,
-``redirect-loop``, ``too-many-redirects``, ``error:ConnectError``…
+``redirect-loop``, ``too-many-redirects``, ``bad-redirect``, ``off-site``,
+``private-address``, ``userinfo``, ``error:ConnectError``…
 """
 
 from __future__ import annotations
 
 import email.utils
-import importlib.util
 import threading
 import time
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -27,16 +28,16 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .. import __version__
+from ..codings import BROKEN, OVER, accept_encoding, decode
 from ..errors import MissingExtra
 from ..parse import DEFAULT_LIMITS
 from .deadline import bounded_transport, until
+from .policy import PrivateAddress, refusal, site
 
 #: the media types a page fetch keeps (a response without a type is kept: the corpus run sniffs it)
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 #: robots.txt is read up to this many bytes (RFC 9309 asks for at least 500 KiB), the rest cut
 ROBOTS_BYTES = 512 * 1024
-#: the codings asked for: those undone here (httpx would also offer zstd when installed)
-_ACCEPT_ENCODING = "gzip, deflate, br" if importlib.util.find_spec("brotli") else "gzip, deflate"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,6 +71,9 @@ class Politeness:
     per_host: int = 1
     #: HTTP/2 where the server offers it (needs the ``h2`` package)
     http2: bool = False
+    #: fetch from hosts whose addresses are loopback, private, link-local or reserved
+    #: (your own machine, an intranet); off, such a host is ``private-address``
+    allow_private: bool = False
 
     def __post_init__(self) -> None:
         for name in ("delay", "timeout", "max_retry_after", "max_crawl_delay", "backoff"):
@@ -175,11 +179,12 @@ class Fetcher:
             except ImportError:
                 raise MissingExtra("HTTP/2 needs the h2 package: pip install 'httpx[http2]'") from None
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
-        if transport is None:
-            transport = bounded_transport(politeness.http2, limits)
-        headers = {"User-Agent": politeness.user_agent, "Accept-Encoding": _ACCEPT_ENCODING}
+        if transport is None:  # a transport given (tests) brings its own address rules
+            transport = bounded_transport(politeness.http2, limits, guarded=not politeness.allow_private)
+        headers = {"User-Agent": politeness.user_agent, "Accept-Encoding": accept_encoding()}
         self._client = httpx.Client(http2=politeness.http2, limits=limits, timeout=httpx.Timeout(politeness.timeout),
-                                    follow_redirects=False, headers=headers, transport=transport)
+                                    follow_redirects=False, headers=headers, transport=transport,
+                                    event_hooks={"response": [_hold_location]})
         self._hosts: dict[str, _Host] = {}
         self._lock = threading.Lock()
         self._on_robots = on_robots
@@ -200,26 +205,31 @@ class Fetcher:
 
     # ------------------------------------------------------------------ one URL
 
-    def fetch(self, url: str, *, content_types: tuple[str, ...] | None = None) -> Fetched:
+    def fetch(self, url: str, *, content_types: tuple[str, ...] | None = None, max_bytes: int | None = None,
+              scope: str | None = None) -> Fetched:
         """Fetch ``url`` politely, following redirects; never raises for what a server
         or the network does (the outcome says it).  ``content_types``: the media types
-        kept (default: the politeness's; empty: any)."""
+        kept (default: the politeness's; empty: any); ``max_bytes``: the body's limit
+        (default: the politeness's); ``scope``: the site (:func:`.policy.site`) every
+        redirect must stay on (None: any host)."""
         if self._stop.is_set():
             return Fetched(url, "stopped", message="the crawl was stopped")
         wanted = self.politeness.content_types if content_types is None else content_types
+        limit = self.politeness.max_bytes if max_bytes is None else max_bytes
         exchanges: list[Exchange] = []
         current = urldefrag(url)[0]
         seen = {current}
         try:
+            self._admit(current, None)
             for _ in range(self.politeness.max_redirects + 1):
-                exchange, content = self._fetch_one(current, wanted)
+                exchange, content = self._fetch_one(current, wanted, limit)
                 exchanges.append(exchange)
                 target = _redirect_target(exchange)
                 if target is None:
                     outcome = "fetched" if 200 <= exchange.status < 300 else f"status:{exchange.status}"
                     return Fetched(url, outcome, exchange.status, current, exchange.headers,
                                    content if outcome == "fetched" else b"", tuple(exchanges))
-                current = _joined(current, target)
+                current = self._admit(_joined(current, target), scope, current)
                 if current in seen:
                     raise _Stop("redirect-loop", f"{current} again after {len(exchanges)} redirects")
                 seen.add(current)
@@ -231,6 +241,19 @@ class Fetcher:
         except Exception as exc:  # a URL or an answer no rule above foresaw: the page's outcome
             return Fetched(url, f"error:{type(exc).__name__}", None, current, (), b"", tuple(exchanges),
                            f"{current}: {exc}")
+
+    def _admit(self, url: str, scope: str | None, origin: str | None = None) -> str:
+        """``url`` when the policy lets it be requested (``origin``: the URL that
+        redirected to it, whose ``Location`` must name an http(s) URL), else :class:`_Stop`."""
+        refused = refusal(url, allow_private=self.politeness.allow_private)
+        if refused is not None:
+            outcome, message = refused
+            if origin is not None and outcome in ("not-http", "bad-url"):
+                outcome = "bad-redirect"
+            raise _Stop(outcome, message if origin is None else f"{origin} → {message}")
+        if scope is not None and site(url) != scope:
+            raise _Stop("off-site", f"{origin} → {url}: off the site {scope}")
+        return url
 
     def allowed(self, url: str) -> bool:
         """Whether robots.txt lets this crawler fetch ``url`` (read once per host)."""
@@ -258,10 +281,8 @@ class Fetcher:
                 self._read_robots(origin, host)
         return host
 
-    def _fetch_one(self, url: str, wanted: tuple[str, ...]) -> tuple[Exchange, bytes]:
+    def _fetch_one(self, url: str, wanted: tuple[str, ...], limit: int) -> tuple[Exchange, bytes]:
         """One request (retried after 429, 503 and failed connections)."""
-        if not url.lower().startswith(("http://", "https://")):
-            raise _Stop("not-http", url)
         host = self._host(_origin(url))
         if not self.allowed(url):
             if host.robots_failure is not None:
@@ -273,7 +294,7 @@ class Fetcher:
                                        f"(more than {self.politeness.max_crawl_delay:g})")
         pause = self.politeness.backoff
         for attempt in range(self.politeness.retries + 1):
-            exchange, content, retry_after = self._in_turn(host, lambda: self._request(url, wanted))
+            exchange, content, retry_after = self._in_turn(host, lambda: self._request(url, wanted, limit))
             if exchange is not None and exchange.status not in (429, 503):
                 return exchange, content
             if attempt == self.politeness.retries:
@@ -313,7 +334,7 @@ class Fetcher:
         date = datetime.now(timezone.utc)
         try:
             with until(deadline), self._client.stream("GET", url) as response:
-                headers = tuple((k, v) for k, v in response.headers.multi_items())
+                headers = response.extensions.get("fields") or tuple(response.headers.multi_items())
                 media = response.headers.get("content-type", "").partition(";")[0].strip().lower()
                 if 200 <= response.status_code < 300 and wanted and media and media not in wanted:
                     raise _Stop(f"content-type:{media[:60]}", f"{url}: {media}")
@@ -325,6 +346,8 @@ class Fetcher:
                 ip = _peer(response.extensions.get("network_stream"))
         except _Stop:
             raise
+        except PrivateAddress as exc:  # the address connected to, checked (policy.AddressGuard)
+            raise _Stop("private-address", f"{url}: {exc}") from None
         except httpx.ConnectError as exc:  # nothing was sent: tried again
             return None, b"", (f"error:{type(exc).__name__}", f"{url}: {exc}")
         except httpx.TimeoutException as exc:
@@ -359,6 +382,8 @@ class Fetcher:
             host.next_time = start + self._delay(host)
         if start > now:
             self._sleep(start - now)
+        if self._stop.is_set():  # no new request once stopped (one waiting for the host's slot too)
+            raise _Stop("stopped", "the crawl was stopped")
 
     def _sleep(self, seconds: float) -> None:
         """Wait, unless the crawl is stopped (the page then ends as ``stopped``, and is
@@ -389,9 +414,9 @@ class Fetcher:
             target = _redirect_target(exchange)
             if target is not None:  # followed, as RFC 9309 asks (another host's file included)
                 try:
-                    url = _joined(url, target)
-                except _Stop:
-                    outcome = "bad-redirect"
+                    url = self._admit(_joined(url, target), None, url)
+                except _Stop as stop:
+                    outcome = stop.outcome
                     break
                 continue
             outcome = f"status:{exchange.status}"
@@ -422,6 +447,16 @@ def _parse_robots(text: str | None, user_agent: str) -> tuple[Any, float | None]
     return rules, float(delay) if delay is not None else None
 
 
+def _hold_location(response: Any) -> None:
+    """httpx parses a redirect's ``Location`` to build the next request even when it does
+    not follow it, and raises on one that is no URL (``javascript:…``, a tab in it): the
+    field is held aside, the response's fields kept whole for the WARC, and
+    :func:`_joined` and the policy judge it (``bad-redirect``)."""
+    if "location" in response.headers:
+        response.extensions = {**response.extensions, "fields": tuple(response.headers.multi_items())}
+        del response.headers["location"]
+
+
 def _read_body(response: Any, limit: int, cut: bool, url: str) -> bytes:
     """The body as sent, within ``limit`` bytes (``cut``: the first ``limit``).  The
     deadline holds through the network reads (:mod:`.deadline`)."""
@@ -439,15 +474,14 @@ def _read_body(response: Any, limit: int, cut: bool, url: str) -> bytes:
 
 
 def _joined(base: str, target: str) -> str:
-    """A redirect's absolute URL, without its fragment; ``bad-redirect`` when it is none."""
+    """A redirect's absolute URL, without its fragment (:mod:`.policy` judges it next);
+    ``bad-redirect`` when it is none."""
+    httpx = _httpx()
     try:
         joined = urldefrag(urljoin(base, target.strip()))[0]
-        parts = urlsplit(joined)
-        parts.port  # noqa: B018 - raises on a port that is no number
-    except ValueError as exc:
+        httpx.URL(joined)  # what httpx could not request (a control character…)
+    except (ValueError, httpx.InvalidURL) as exc:
         raise _Stop("bad-redirect", f"{base} → {target!r}: {exc}") from None
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise _Stop("bad-redirect", f"{base} → {target!r}")
     return joined
 
 
@@ -474,42 +508,16 @@ def _retry_after(value: str | None) -> float | None:
 
 
 def _decoded(body: bytes, coding: str, max_bytes: int, url: str, cut: bool = False) -> bytes:
-    """``body`` with its ``Content-Encoding`` undone, never past ``max_bytes`` (a gzip bomb
-    ends as ``too-large``; ``cut``: its first ``max_bytes``); an unknown coding leaves the
-    body as it is."""
-    coding = coding.strip().lower()
-    if coding in ("gzip", "x-gzip", "deflate"):
-        wbits = 47 if coding != "deflate" else (15 if body[:1] == b"\x78" else -15)
-        decoder = zlib.decompressobj(wbits)
-        try:
-            out = decoder.decompress(body, max_bytes + 1)
-        except zlib.error as exc:
-            raise _Stop("bad-encoding", f"{url}: {coding}: {exc}") from None
-        return _within(out, max_bytes, url, cut)
-    if coding == "br":
-        try:
-            import brotli
-        except ImportError:
-            return body
-        decoder = brotli.Decompressor()
-        try:
-            out = decoder.process(body, output_buffer_limit=max_bytes + 1)
-        except TypeError:  # brotli before 1.2 cannot bound its output
-            out = decoder.process(body)
-        except brotli.error as exc:
-            raise _Stop("bad-encoding", f"{url}: br: {exc}") from None
-        return _within(out, max_bytes, url, cut)
-    return body
-
-
-def _within(decoded: bytes, max_bytes: int, url: str, cut: bool) -> bytes:
-    """A decoded body over ``max_bytes`` (the decoder stopped one byte past it): cut
-    there, or ``too-large``."""
-    if len(decoded) <= max_bytes:
-        return decoded
-    if cut:
-        return decoded[:max_bytes]
-    raise _Stop("too-large", f"{url}: decodes past {max_bytes} bytes")
+    """``body`` with its ``Content-Encoding`` undone (:func:`detourage.codings.decode`),
+    never past ``max_bytes``: over it, ``too-large`` (``cut``: its first ``max_bytes``); a
+    coding that cannot be undone is ``bad-encoding``; an unknown one leaves the body as
+    it is."""
+    decoded = decode(body, coding, max_bytes)
+    if decoded.state == OVER and not cut:
+        raise _Stop("too-large", f"{url}: decodes past {max_bytes} bytes")
+    if decoded.state == BROKEN:
+        raise _Stop("bad-encoding", f"{url}: {decoded.note}")
+    return decoded.data
 
 
 def _origin(url: str) -> str:

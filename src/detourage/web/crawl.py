@@ -9,7 +9,8 @@ line per thing fetched, written when it ends:
   ``timeout``, ``content-type:image/png``, ``redirect-loop``…; ``message`` says more);
 - ``{"kind": "robots", "url", "outcome", "text"}`` for each host's robots.txt;
 - ``{"kind": "sitemap" | "feed", "url", "outcome", "pages", "sitemaps"}`` for each file read
-  to find pages;
+  to find pages (``message`` when it was not read whole: ``too-large``, ``too-many-urls``,
+  ``unreadable``, ``off-site``…);
 - ``{"kind": "warcinfo", "warc_end"}`` when a new WARC is started.
 
 ``warc_end`` is the WARC's size once the page's records were written.  A crawl started
@@ -21,7 +22,16 @@ last outcome may pass another time: the log's last line for a URL is its outcome
 
 Pages are fetched by ``workers`` threads, URLs of different hosts interleaved, each
 request through the :class:`~detourage.web.client.Fetcher`'s per-host turn (one request
-at a time per host by default, ``delay`` seconds apart).
+at a time per host by default, ``delay`` seconds apart).  A page reached by following
+links, or found in a sitemap or feed of a site (``same_host``), is fetched held to its
+site (:mod:`.policy`): a redirect off it ends as ``off-site``; a URL given in the list
+may be redirected to any host the policy allows.
+
+Stopping: setting ``stop`` (the command's first Ctrl-C) sends no new request; the pages
+whose request is under way end and are logged.  A ``KeyboardInterrupt`` in the caller's
+thread does the same in a library caller; a second one (or one once ``stop`` is set)
+abandons the pages in flight at once: nothing more is written to the WARC or the log,
+which stay whole, and a resumed crawl fetches what they do not record.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from ..errors import RunError
 from .archive import WarcWriter, open_append
 from .client import Fetched, Fetcher, Politeness
 from .discover import Discoverer, Source, page_links
+from .policy import site
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +156,8 @@ class _Recorder:
                            "it was cut or replaced; give a new WARC")
         _cut_partial_line(log)
         self._lock = threading.Lock()
+        #: set when the crawl is abandoned: nothing more is written
+        self._sealed = False
         self._stream = open_append(str(warc), None if fresh else end)
         self._log = open(log, "a", encoding="utf-8", errors="backslashreplace")
         self._warc = WarcWriter(self._stream, info={"operator": "detourage fetch"} if fresh else None)
@@ -154,6 +167,8 @@ class _Recorder:
     def page(self, fetched: Fetched, links: list[str] | None = None) -> None:
         """The page's records and its log line (``links``: those a followed page adds)."""
         with self._lock:
+            if self._sealed:
+                return
             end = self._stream.tell()
             for exchange in fetched.exchanges:
                 end = self._warc.write(exchange)
@@ -169,13 +184,25 @@ class _Recorder:
 
     def robots(self, origin: str, outcome: str, text: str | None) -> None:
         with self._lock:
+            if self._sealed:
+                return
             self._write_line({"kind": "robots", "url": f"{origin}/robots.txt", "outcome": outcome, "text": text,
                               "time": _now()})
 
     def source(self, source: Source) -> None:
+        entry: dict[str, Any] = {"kind": source.kind, "url": source.url, "outcome": source.outcome,
+                                 "pages": list(source.pages), "sitemaps": list(source.sitemaps), "time": _now()}
+        if source.message:
+            entry["message"] = source.message[:300]
         with self._lock:
-            self._write_line({"kind": source.kind, "url": source.url, "outcome": source.outcome,
-                              "pages": list(source.pages), "sitemaps": list(source.sitemaps), "time": _now()})
+            if not self._sealed:
+                self._write_line(entry)
+
+    def seal(self) -> None:
+        """Write nothing more (a crawl abandoned with pages in flight): waits only for a
+        write under way, so the WARC and the log end on a whole page."""
+        with self._lock:
+            self._sealed = True
 
     def size(self) -> int:
         with self._lock:
@@ -215,18 +242,23 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
     past = _Log.read(log_file)
     recorder = _Recorder(warc, log_file, past.warc_end, len(past.pages))
     stop = stop or threading.Event()
+    fetcher = Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, stop=stop, transport=transport)
+    abandoned = False
     try:
-        with Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, stop=stop,
-                     transport=transport) as fetcher:
-            run = _Run(fetcher, recorder, past, stop, on_page, retry_failed)
-            discoverer = Discoverer(fetcher, same_host=same_host, known=past.sources, on_source=recorder.source)
-            run.plan(_planned(urls, sitemaps, feeds, discoverer), list(dict.fromkeys(u.strip() for u in follow
-                                                                                     if u.strip())), max_pages)
-            run.fetch_all(workers)
+        run = _Run(fetcher, recorder, past, stop, on_page, retry_failed)
+        discoverer = Discoverer(fetcher, same_host=same_host, known=past.sources, on_source=recorder.source)
+        run.plan(_planned(urls, sitemaps, feeds, discoverer, same_host),
+                 list(dict.fromkeys(u.strip() for u in follow if u.strip())), max_pages)
+        run.fetch_all(workers)
         if run.failure is not None:  # a worker's own failure (the disk full…): the crawl stopped on it
             raise run.failure
         return CrawlSummary(run.outcomes, run.resumed, recorder.size(), time.monotonic() - started)
+    except KeyboardInterrupt:
+        abandoned = True
+        raise
     finally:
+        if not abandoned:  # abandoned, its connections are still in the hands of the pages in flight
+            fetcher.close()
         recorder.close()
 
 
@@ -239,6 +271,8 @@ class _Run:
         self.fetcher, self.recorder, self.past, self.stop = fetcher, recorder, past, stop
         self.on_page, self.retry_failed = on_page, retry_failed
         self.queue: queue.Queue[str | None] = queue.Queue()
+        #: the pages held to their site (:mod:`.policy`): followed ones, and those of a site's sitemaps and feeds
+        self.scoped: set[str] = set()
         self.outcomes: Counter[str] = Counter()
         self.resumed = 0
         #: what stopped a worker (not a page's outcome: writing the WARC or the log)
@@ -248,31 +282,45 @@ class _Run:
         self._budget = 0
         self._lock = threading.Lock()
 
-    def plan(self, planned: list[str], follow: list[str], max_pages: int) -> None:
-        """Schedule the planned pages, the start pages to follow, and the links the log
-        already holds (a resumed crawl's frontier)."""
+    def plan(self, planned: dict[str, bool], follow: list[str], max_pages: int) -> None:
+        """Schedule the planned pages (URL → held to its site), the start pages to
+        follow, and the links the log already holds (a resumed crawl's frontier)."""
         self._budget = max_pages
+        self.scoped |= {url for url, scoped in planned.items() if scoped}
         pending = self._reserve_all(follow)
         pending += self._reserve_all(self.past.links)
-        pending += [u for u in _interleaved(planned) if self._reserve(u, followed=False)]
+        pending += [u for u in _interleaved(list(planned)) if self._reserve(u, followed=False)]
         for url in pending:
             self._enqueue(url)
 
     def fetch_all(self, workers: int) -> None:
+        """Fetch every queued page; a ``KeyboardInterrupt`` stops (see the module
+        docstring): a first one lets the pages in flight end, a second abandons them."""
         threads = [threading.Thread(target=self._worker, name=f"fetch-{i}", daemon=True) for i in range(workers)]
         for thread in threads:
             thread.start()
         try:
+            self._wait()
+        except KeyboardInterrupt:
+            self.recorder.seal()  # the threads left behind write nothing more
+            raise
+        finally:
+            for _ in threads:  # each thread ends after its page
+                self.queue.put(None)
+        for thread in threads:
+            thread.join()
+
+    def _wait(self) -> None:
+        """Until the queue is done; a first interrupt (``stop`` not yet set) lets the
+        pages in flight end before it propagates."""
+        try:
             self.queue.join()
-        except KeyboardInterrupt:  # the pages in flight end and are logged, then it stops
+        except KeyboardInterrupt:
+            if self.stop.is_set():  # stopped already: this is the second
+                raise
             self.stop.set()
             self.queue.join()
             raise
-        finally:
-            for _ in threads:
-                self.queue.put(None)
-            for thread in threads:
-                thread.join()
 
     def _worker(self) -> None:
         while (url := self.queue.get()) is not None:
@@ -287,7 +335,7 @@ class _Run:
         self.queue.task_done()
 
     def _fetch(self, url: str) -> None:
-        fetched = self.fetcher.fetch(url)
+        fetched = self.fetcher.fetch(url, scope=site(url) if url in self.scoped else None)
         if fetched.outcome == "stopped":  # not logged: a resumed crawl fetches it
             return
         followed = url in self._followed
@@ -312,6 +360,7 @@ class _Run:
             if followed:
                 self._budget -= 1
                 self._followed.add(url)
+                self.scoped.add(url)
             return True
 
     def _enqueue(self, url: str) -> None:
@@ -331,20 +380,22 @@ def transient(outcome: str) -> bool:
             or outcome.startswith("status:5"))
 
 
-def _planned(urls: Iterable[str], sitemaps: Iterable[str], feeds: Iterable[str], discoverer: Discoverer) -> list[str]:
-    """Every page URL to fetch, each once, in the order given and found."""
-    seen: dict[str, None] = {}
+def _planned(urls: Iterable[str], sitemaps: Iterable[str], feeds: Iterable[str], discoverer: Discoverer,
+             same_host: bool) -> dict[str, bool]:
+    """Every page URL to fetch, each once, in the order given and found, and whether it
+    is held to its site (found in a site's sitemap or feed, ``same_host``)."""
+    seen: dict[str, bool] = {}
     for url in urls:
         url = url.strip()
         if url:
-            seen.setdefault(url, None)
+            seen.setdefault(url, False)
     for sitemap in sitemaps:
         for url in discoverer.sitemap(sitemap):
-            seen.setdefault(url, None)
+            seen.setdefault(url, same_host)
     for feed in feeds:
         for url in discoverer.feed(feed):
-            seen.setdefault(url, None)
-    return list(seen)
+            seen.setdefault(url, same_host)
+    return seen
 
 
 def _interleaved(urls: list[str]) -> list[str]:

@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ..errors import DetourageError
+from .policy import AddressGuard
+
 _state = threading.local()
 
 
@@ -41,16 +44,22 @@ def _left(timeout: float | None) -> float | None:
     return left if timeout is None else min(timeout, left)
 
 
-def bounded_transport(http2: bool, limits: Any) -> Any:
-    """An httpx transport whose network reads and writes keep to :func:`until`'s deadline;
-    a plain one where httpx's transport is not built as this expects."""
+def bounded_transport(http2: bool, limits: Any, *, guarded: bool = False) -> Any:
+    """An httpx transport whose network reads and writes keep to :func:`until`'s deadline
+    (a plain one where httpx's transport is not built as this expects); ``guarded``: its
+    connections go only to addresses the policy allows (:class:`.policy.AddressGuard`),
+    and a transport that cannot be guarded is refused rather than left open."""
     import httpx
 
     transport = httpx.HTTPTransport(http2=http2, limits=limits)
     pool = getattr(transport, "_pool", None)
     backend = getattr(pool, "_network_backend", None)
-    if backend is not None:
-        pool._network_backend = _Backend(backend)  # httpcore's documented backend interface
+    if backend is None:
+        if guarded:
+            raise DetourageError("this httpx/httpcore does not let detourage check the addresses it connects to: "
+                                 "fetching needs httpx 0.23 or later (or allow_private=True)")
+        return transport
+    pool._network_backend = _Backend(AddressGuard(backend) if guarded else backend)  # httpcore's documented interface
     return transport
 
 

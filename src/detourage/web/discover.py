@@ -4,30 +4,45 @@
 Sitemaps: the URL given when it is one (XML ``urlset`` or ``sitemapindex``, gzipped or
 not, or a text file of URLs, or an RSS/Atom feed used as a sitemap), else the site's
 robots.txt ``Sitemap:`` lines, else ``/sitemap.xml`` and ``/sitemap_index.xml``; indexes
-are followed to their sitemaps, nested ones too (at most ``max_sources`` files).  Feeds:
+are followed to their sitemaps, nested ones too (at most ``max_sources`` files).  A file
+is read within the sitemap protocol's own limits (sitemaps.org: :data:`MAX_URLS` URLs
+and :data:`MAX_BYTES` bytes uncompressed, gzipped or not), feeds too: a file over them
+is ``too-large`` (nothing kept), one listing more URLs is ``too-many-urls`` (the first
+ones kept), one that cannot be parsed (a JSON feed nested too deeply…) ``unreadable``;
+each with its message, never an empty ``fetched``.  Feeds:
 the URL given when it is one (RSS 2.0, RSS 1.0/RDF, Atom, JSON Feed), else the feeds a
 home page announces (``<link rel="alternate" type="application/rss+xml">``…), else its
 links whose address says feed, rss or atom.
 
 URLs are made absolute, their scheme and host lowered, fragments and tracking
-parameters (``utm_…``, ``fbclid``…) dropped, and kept on the site's host (``www.`` aside) unless ``same_host`` is False; each
-is given once.  Every sitemap or feed file is fetched politely (robots.txt, the host's
-delay) and reported to ``on_source`` with the URLs it gave, and ``known`` gives those of
-files already read, by (kind, URL) (a resumed crawl reads none twice).
+parameters (``utm_…``, ``fbclid``…) dropped, and kept on the site (:func:`.policy.site`:
+its host, ``www.`` aside, and port) unless ``same_host`` is False; each is given once.
+With ``same_host``, the files read stay on the site too: a child sitemap, a
+``Sitemap:`` line or an announced feed elsewhere is not fetched (its line says
+``off-site``), nor followed through a redirect off the site.  Every sitemap or feed file
+is fetched politely (robots.txt, the host's delay, :mod:`.policy`) and reported to
+``on_source`` with the URLs it gave, and ``known`` gives those of files already read, by
+(kind, URL) (a resumed crawl reads none twice).
 """
 
 from __future__ import annotations
 
 import json
 import re
-import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
+from ..codings import BROKEN, OVER, decode
 from .client import Fetcher, Fetched
+from .policy import site
+
+#: the most URLs one sitemap (or index, or feed) gives: the sitemap protocol's limit
+MAX_URLS = 50_000
+#: the largest sitemap or feed, uncompressed: the sitemap protocol's 50 MiB
+MAX_BYTES = 50 * 1024 * 1024
 
 #: what a sitemap or feed file gave: page URLs, and the sitemap files it names
 Found = tuple[list[str], list[str]]
@@ -48,6 +63,16 @@ class Source:
     outcome: str
     pages: tuple[str, ...] = ()
     sitemaps: tuple[str, ...] = ()
+    #: why it gave nothing, or not everything
+    message: str = ""
+
+
+class _Unread(Exception):
+    """A file fetched but not read whole: its outcome and why."""
+
+    def __init__(self, outcome: str, message: str, found: tuple[list[str], list[str]] = ([], [])) -> None:
+        super().__init__(message)
+        self.outcome, self.found = outcome, found
 
 
 class Discoverer:
@@ -80,6 +105,8 @@ class Discoverer:
                 seen.add(page)
                 yield page
         for feed in feeds:
+            if not self._in_scope(feed, url, "feed"):
+                continue
             for page in self._source(feed, "feed")[0]:
                 if page not in seen:
                     seen.add(page)
@@ -100,6 +127,9 @@ class Discoverer:
                 return
             current = queue.pop(0)
             visited.add(current)
+            if not self._in_scope(current, root, "sitemap"):
+                pages = []
+                continue
             pages, more = self._source(current, "sitemap")
             queue.extend(m for m in more if m not in visited)
 
@@ -107,32 +137,64 @@ class Discoverer:
         """What a file gave (read once for each ``kind``: ``known`` first)."""
         if (kind, url) in self._known:
             return self._known[kind, url]
-        fetched = self.fetcher.fetch(url, content_types=())
+        fetched = self.fetcher.fetch(url, content_types=(), max_bytes=MAX_BYTES,
+                                     scope=site(url) if self.same_host else None)
         if fetched.outcome == "stopped":  # not read: a resumed crawl reads it
             return [], []
         self._read += 1
         found: Found = ([], [])
+        outcome, message = fetched.outcome, fetched.message
         if fetched.ok:
-            found = _parse(fetched, kind, self.fetcher.politeness.max_bytes)
+            try:
+                found = _parse(fetched, kind)
+            except _Unread as unread:
+                outcome, message, found = unread.outcome, str(unread), unread.found
             base = fetched.final_url or url
             found = ([u for u in (_clean(p, base) for p in found[0]) if u],
                      [u for u in (_clean(s, base) for s in found[1]) if u])
         self._known[kind, url] = found
-        if self._on_source is not None:
-            self._on_source(Source(url, kind, fetched.outcome, tuple(found[0]), tuple(found[1])))
+        self._report(Source(url, kind, outcome, tuple(found[0]), tuple(found[1]), message))
         return found
 
+    def _in_scope(self, url: str, root: str, kind: str) -> bool:
+        """Whether a file named by another may be read (on the root's site, unless every
+        host is kept); one that may not is reported ``off-site``, unfetched."""
+        if not self.same_host or site(url) == site(root):
+            return True
+        if (kind, url) not in self._known:
+            self._known[kind, url] = ([], [])
+            self._report(Source(url, kind, "off-site", message=f"not on {site(root)}: not fetched"))
+        return False
+
+    def _report(self, source: Source) -> None:
+        if self._on_source is not None:
+            self._on_source(source)
+
     def _kept(self, url: str, root: str) -> bool:
-        return not self.same_host or _host(url) == _host(root)
+        return not self.same_host or site(url) == site(root)
 
 
 # ---------------------------------------------------------------------------- parsing
 
-def _parse(fetched: Fetched, kind: str, limit: int) -> Found:
-    """(pages, sitemaps or feeds to read next) of a fetched file."""
-    data = _gunzipped(fetched.content, limit)
+def _parse(fetched: Fetched, kind: str) -> Found:
+    """(pages, sitemaps or feeds to read next) of a fetched file, at most :data:`MAX_URLS`
+    of each; :class:`_Unread` when it cannot be read whole."""
+    data = _gunzipped(fetched.content)
+    try:
+        found = _found(data, kind, (fetched.header("content-type") or "").partition(";")[0].strip().lower())
+    except RecursionError:  # json.loads of an array nested thousands deep
+        raise _Unread("unreadable", "nested too deeply to be read") from None
+    except Exception as exc:  # noqa: BLE001 - a file no rule foresaw is its own outcome, never the crawl's end
+        raise _Unread("unreadable", f"{type(exc).__name__}: {exc}"[:300]) from None
+    over = max(len(found[0]), len(found[1])) - MAX_URLS
+    if over > 0:
+        raise _Unread("too-many-urls", f"{over} URLs over the sitemap protocol's {MAX_URLS}: the first kept",
+                      (found[0][:MAX_URLS], found[1][:MAX_URLS]))
+    return found
+
+
+def _found(data: bytes, kind: str, media: str) -> Found:
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-    media = (fetched.header("content-type") or "").partition(";")[0].strip().lower()
     if head == b"{" or media in ("application/feed+json", "application/json"):
         return _json_feed(data), []
     if head != b"<":
@@ -144,10 +206,7 @@ def _parse(fetched: Fetched, kind: str, limit: int) -> Found:
 
 
 def _xml(data: bytes) -> Found:
-    try:
-        root = etree.fromstring(data, _XML_PARSER)
-    except etree.XMLSyntaxError:
-        return [], []
+    root = etree.fromstring(data, _XML_PARSER)  # what recovery cannot mend raises: unreadable
     if root is None:
         return [], []
     name = etree.QName(root).localname.lower()
@@ -192,12 +251,10 @@ def _atom_link(entry: etree._Element) -> str:
 
 
 def _json_feed(data: bytes) -> list[str]:
-    try:
-        feed = json.loads(data.decode("utf-8", "replace"))
-    except ValueError:
-        return []
+    feed = json.loads(data.decode("utf-8", "replace"))  # ValueError, RecursionError: unreadable
     items = feed.get("items") if isinstance(feed, dict) else None
-    return [item["url"] for item in items or [] if isinstance(item, dict) and isinstance(item.get("url"), str)]
+    return [item["url"] for item in items if isinstance(item, dict) and isinstance(item.get("url"), str)] \
+        if isinstance(items, list) else []
 
 
 def _announced_feeds(data: bytes) -> list[str]:
@@ -214,17 +271,17 @@ def _announced_feeds(data: bytes) -> list[str]:
     return [href.strip() for href in announced if href.strip()]
 
 
-def _gunzipped(data: bytes, limit: int) -> bytes:
+def _gunzipped(data: bytes) -> bytes:
     """A sitemap served as a ``.gz`` file (not a ``Content-Encoding``), unpacked within
-    the fetcher's byte limit (beyond it: nothing)."""
+    :data:`MAX_BYTES` (:mod:`detourage.codings`); beyond it, or broken: :class:`_Unread`."""
     if data[:2] != b"\x1f\x8b":
         return data
-    decoder = zlib.decompressobj(47)
-    try:
-        out = decoder.decompress(data, limit + 1)
-    except zlib.error:
-        return data
-    return out if len(out) <= limit else b""
+    decoded = decode(data, "gzip", MAX_BYTES)
+    if decoded.state == OVER:
+        raise _Unread("too-large", f"unpacks past {MAX_BYTES} bytes, the sitemap protocol's limit")
+    if decoded.state == BROKEN:
+        raise _Unread("bad-encoding", decoded.note)
+    return decoded.data
 
 
 # ---------------------------------------------------------------------------- URLs
@@ -251,11 +308,6 @@ def _clean(url: str, base: str) -> str | None:
         return None
     query = "&".join(q for q in parts.query.split("&") if q and not _TRACKERS.match(q))
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", query, ""))
-
-
-def _host(url: str) -> str:
-    host = urlsplit(url).netloc.lower()
-    return host[4:] if host.startswith("www.") else host
 
 
 def _origin(url: str) -> str:
@@ -293,7 +345,7 @@ def page_links(fetched: Fetched) -> list[str]:
     declared = next((b.get("href") for b in tree.iter("base") if b.get("href")), None)
     if declared:
         base = _clean(declared, base) or base
-    host = _host(fetched.final_url or fetched.url)
+    own = site(fetched.final_url or fetched.url)
     found: dict[str, None] = {}
     for count, anchor in enumerate(tree.iter("a")):
         if count >= MAX_LINKS:
@@ -301,6 +353,6 @@ def page_links(fetched: Fetched) -> list[str]:
         if "nofollow" in (anchor.get("rel") or "").lower().split():
             continue
         url = _clean(anchor.get("href") or "", base)
-        if url and _host(url) == host and not _NOT_PAGE.search(urlsplit(url).path) and not is_not_crawlable(url):
+        if url and site(url) == own and not _NOT_PAGE.search(urlsplit(url).path) and not is_not_crawlable(url):
             found.setdefault(url, None)
     return list(found)
