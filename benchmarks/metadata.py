@@ -1,4 +1,4 @@
-"""Metadata accuracy: the date published and the authors, against the golds we have.
+"""Metadata accuracy: the title, the authors and the date published, against the golds we have.
 
 Sets (rows of the table):
 
@@ -12,6 +12,13 @@ Sets (rows of the table):
   date exact, authors as sets of names compared case-, space- and punctuation-insensitively
   (``right``), and whether the first name found is among the gold's (``first``).  A page
   whose record lacks a field is not counted for it;
+- ``wcxb-dev`` — the 1 310 pages of wcxb-dev against WCXB's own title, author and date
+  (``metadata.jsonl`` of the dataset; a field it left ``null`` is unknown, not counted):
+  the title and the authors compared by :func:`name_key` (case, spaces, punctuation and
+  curly quotes aside), the authors as a set (their order aside) after both sides are cut
+  into names by :func:`byline_names` (``A, B and C``, ``A & B``; credentials after a comma
+  dropped: ``Dylan Bailey, MS, RD`` is one name), the date at day precision (at month
+  precision where the gold gives only a month);
 - ``url-dated`` — the pages of l3s-gn1, cleanportaleval, cleaneval-en-dev and wcxb-dev
   whose URL holds a date (``/2008/01/07/``), loaded without their URL: the date must be
   the URL's, exactly.  A check held out from the tuning on DANIEL, of the page reading
@@ -21,13 +28,14 @@ Extractors (columns): detourage's :func:`detourage.metadata.metadata` of the loa
 (its cost is timed without the load, which extraction pays anyway); htmldate's
 ``find_date(original_date=True)``, fast (``extensive_search=False``) and extensive (the
 default), each on the decoded HTML (it parses again); trafilatura's ``extract_metadata``
-(its ``date`` is htmldate's extensive search, its ``author`` its own); and
+(its ``date`` is htmldate's extensive search, its ``author`` and ``title`` its own); and
 ``detourage+htmldate``, ``metadata(page, htmldate=True)``: detourage's date or, where it
 finds none, htmldate's extensive search.  Prints a Markdown
 table and each extractor's median time per page.
 
-    python benchmarks/metadata.py                      # every set, ~2 min
+    python benchmarks/metadata.py                      # every set, ~8 min on 2 shared cores
     python benchmarks/metadata.py --sets gold          # the hand gold only, a few seconds
+    python benchmarks/metadata.py --sets wcxb --extractors detourage trafilatura htmldate-extensive
     python benchmarks/metadata.py --sets daniel --extractors detourage --misses /tmp/misses.md
     python benchmarks/metadata.py --sample 300 --json metadata.json
 """
@@ -56,8 +64,8 @@ from detourage.gold import load_dataset
 GOLD = _common.ROOT / "benchmarks" / "data" / "metadata-gold.jsonl"
 EXTRACTORS = ("detourage", "htmldate-fast", "htmldate-extensive", "detourage+htmldate", "trafilatura")
 #: what each extractor gives: htmldate dates only
-FIELDS = {"detourage": ("date", "authors"), "htmldate-fast": ("date",), "htmldate-extensive": ("date",),
-          "detourage+htmldate": ("date",), "trafilatura": ("date", "authors")}
+FIELDS = {"detourage": ("title", "date", "authors"), "htmldate-fast": ("date",), "htmldate-extensive": ("date",),
+          "detourage+htmldate": ("date",), "trafilatura": ("title", "date", "authors")}
 _FOLD = str.maketrans({"’": "'", "‘": "'", "\u00a0": " "})
 
 
@@ -74,6 +82,9 @@ class Case:
     has: set[str] = field(default_factory=set)
     #: the page's language, where the set is counted by language too
     lang: str = ""
+    title: str | None = None
+    #: the authors are a byline to cut into names (:func:`byline_names`), on both sides
+    byline: bool = False
 
 
 def name_key(name: str) -> str:
@@ -90,10 +101,26 @@ def authors_right(found: list[str], gold: list[str]) -> tuple[bool, bool]:
     return keys == wanted, first
 
 
+#: what separates names in a byline, and credentials after a comma (``MS``, ``RD``, ``PhD``)
+_BYLINE_SEPARATOR = re.compile(r"\s*(?:[,;&|/]|\band\b)\s*", re.I)
+_CREDENTIAL = re.compile(r"[A-Z]{2,6}|Ph\.?D\.?|M\.?D\.?|Jr\.?|Sr\.?|[A-Z]\.(?:[A-Z]\.)+")
+
+
+def byline_names(names: list[str]) -> list[str]:
+    """The names of one or more bylines, each cut at commas, ``and``, ``&``; a piece after
+    the first that is a credential (``Dylan Bailey, MS, RD, FAND``) is no name."""
+    pieces = [p.strip() for n in names for p in _BYLINE_SEPARATOR.split(n) if p.strip()]
+    return pieces[:1] + [p for p in pieces[1:] if not _CREDENTIAL.fullmatch(p)]
+
+
 def date_right(case: Case, found: str | None) -> bool:
+    """The crawl window (DANIEL), else the gold's date at its precision (a day, or a month
+    where that is all it gives); a ``None`` gold is right only when nothing is found."""
     if case.crawled is not None:
         return crawl_window(found, case.crawled)
-    return (found or None) == case.date
+    if case.date is None or not found:
+        return (found or None) == case.date
+    return found[:len(case.date)] == case.date
 
 
 def crawl_window(found: str | None, crawled: str) -> bool:
@@ -159,11 +186,29 @@ def gold_cases(path: Path) -> Iterator[Case]:
                    has={f for f in ("date", "authors") if f in record})
 
 
+WCXB = _common.DATASETS_EXTRA / "wcxb-dev"
+
+
+def wcxb_cases(root: Path = WCXB) -> Iterator[Case]:
+    """wcxb-dev's pages against the benchmark's own title, author and date."""
+    gold = {r["id"]: r for line in (root / "metadata.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip() and (r := json.loads(line))}
+    for doc in load_dataset(root).documents:
+        record = gold.get(doc.id)
+        if record is None:
+            continue
+        page = detourage.load(doc.read_html(), url=doc.meta.get("url"))
+        author = record.get("author")
+        yield Case("wcxb-dev", doc.id, page, date=record.get("date"), title=record.get("title"),
+                   authors=[author] if author else None, byline=True,
+                   has={f for f, k in (("title", "title"), ("date", "date"), ("authors", "author")) if record.get(k)})
+
+
 # ---------------------------------------------------------------------------- extractors
 
 def run_detourage(page: detourage.Page) -> dict[str, Any]:
     found = md.metadata(page)
-    return {"date": found.date, "authors": list(found.authors)}
+    return {"title": found.title, "date": found.date, "authors": list(found.authors)}
 
 
 def run_htmldate(extensive: bool) -> Callable[[detourage.Page], dict[str, Any]]:
@@ -191,9 +236,9 @@ def run_trafilatura(page: detourage.Page) -> dict[str, Any]:
     except Exception:  # noqa: BLE001 - a failure finds nothing
         found = None
     if found is None:
-        return {"date": None, "authors": []}
+        return {"title": "", "date": None, "authors": []}
     authors = [a.strip() for a in (found.author or "").split(";") if a.strip()]
-    return {"date": found.date, "authors": authors}
+    return {"title": found.title or "", "date": found.date, "authors": authors}
 
 
 def extractors(names: list[str]) -> dict[str, Callable[[detourage.Page], dict[str, Any]]]:
@@ -222,8 +267,12 @@ def measure(cases: Iterator[Case], names: list[str], misses: list[str] | None = 
                 if what == "date":
                     ok, first = date_right(case, found["date"]), False
                     gold: Any = case.crawled or case.date
+                elif what == "title":
+                    ok, first = name_key(found["title"] or "") == name_key(case.title or ""), False
+                    gold = case.title
                 else:
-                    ok, first = authors_right(found["authors"], case.authors or [])
+                    cut = byline_names if case.byline else list
+                    ok, first = authors_right(cut(found["authors"]), cut(case.authors or []))
                     gold = case.authors
                 for set_name in (case.set, f"{case.set} {case.lang}")[:2 if case.lang else 1]:
                     row = counts[f"{set_name}|{what}|{name}"]
@@ -262,8 +311,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("--sets", nargs="+", choices=("daniel", "gold", "url-dated"),
-                        default=["daniel", "gold", "url-dated"])
+    parser.add_argument("--sets", nargs="+", choices=("daniel", "gold", "wcxb", "url-dated"),
+                        default=["daniel", "gold", "wcxb", "url-dated"])
     parser.add_argument("--extractors", nargs="+", choices=EXTRACTORS, default=list(EXTRACTORS))
     parser.add_argument("--gold", type=Path, default=GOLD, help="the hand gold (default: %(default)s)")
     parser.add_argument("--sample", type=int, default=None, metavar="N", help="N of DANIEL's pages (seeded)")
@@ -283,6 +332,8 @@ def main() -> None:
             yield from daniel_cases(args.sample, args.seed)
         if "gold" in args.sets:
             yield from gold_cases(args.gold)
+        if "wcxb" in args.sets:
+            yield from wcxb_cases()
         if "url-dated" in args.sets:
             yield from url_dated_cases()
 
