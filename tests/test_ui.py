@@ -4,6 +4,7 @@ only from the roots, nothing of the page runs, writes need the session token).""
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
@@ -46,7 +47,10 @@ def session(dataset: Path, tmp_path: Path) -> Session:
 
 @pytest.fixture
 def client(session: Session):  # type: ignore[no-untyped-def]
-    return create_app(session).test_client()
+    client = create_app(session).test_client()
+    # reads as the inspector page sends them: with the session token (labels need it)
+    client.get = functools.partial(client.get, headers={TOKEN_HEADER: session.token})
+    return client
 
 
 def _save(client, session: Session, key: str, labels: list[str], **headers: str):  # type: ignore[no-untyped-def]

@@ -365,3 +365,51 @@ def test_a_broken_gzip_page_is_an_error_shown_for_that_page(flask: Any, tmp_path
     for key in ("pages/broken", "pages/garbage"):
         response = client.get("/api/page", query_string={"key": key})
         assert response.status_code == 400 and response.get_json()["error"].startswith(f"{key}: cannot be shown")
+
+
+# ------------------------------------------------------------ issue 44, item 8: the inspector
+
+
+def test_labels_compute_only_for_the_inspector_page_itself(session: Any) -> None:
+    """A GET any web page can make a browser send (an <img src>) ran any method: the
+    labels now need the session token, a header no cross-site page can set."""
+    from detourage.ui.app import TOKEN_HEADER
+
+    client = _app(session).test_client()
+    query = {"key": ARTICLE, "source": "fulltext"}
+    assert client.get("/api/labels", query_string=query).status_code == 403
+    assert client.get("/api/labels", query_string=query, headers={TOKEN_HEADER: "guess"}).status_code == 403
+    foreign = client.get("/api/labels", query_string=query,
+                         headers={TOKEN_HEADER: session.token, "Origin": "http://evil.example"})
+    assert foreign.status_code == 403
+    assert client.get("/api/labels", query_string=query, headers={TOKEN_HEADER: session.token}).status_code == 200
+
+
+def test_the_shown_page_keeps_no_referrer_policy_of_its_own(flask: Any) -> None:
+    from detourage.ui.markup import display
+
+    head = '<meta name="referrer" content="unsafe-url"><meta NAME=" Referrer " content="unsafe-url">'
+    body = ('<p>Text.</p><a href="http://evil.example/" referrerpolicy="unsafe-url" ping="http://evil.example/p">a</a>'
+            '<img src="http://evil.example/i.png" referrerpolicy="unsafe-url">')
+    page = api.load(f"<html><head>{head}</head><body>{body}</body></html>".encode())
+    shown = display(page.tree, page.blocks).html.lower()
+    assert "unsafe-url" not in shown and "referrer" not in shown and "ping=" not in shown
+
+
+def test_a_page_that_failed_to_load_is_not_loaded_again(flask: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    from detourage.ui.catalog import catalog
+    from detourage.ui.session import Session
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "broken.html.gz").write_bytes(b"\x1f\x8b\x08\x00 not gzip at all")
+    session = Session(catalog([str(folder)]), ["fulltext"], tmp_path / "annotations")
+    loads = []
+    load = Session._load
+    monkeypatch.setattr(Session, "_load", lambda self, entry: loads.append(entry.key) or load(self, entry))
+    client = _app(session).test_client()
+    for _ in range(3):
+        response = client.get("/api/page", query_string={"key": "pages/broken"})
+        assert response.status_code == 400 and "cannot be shown" in response.get_json()["error"]
+    assert client.get("/render", query_string={"key": "pages/broken"}).status_code == 400
+    assert loads == ["pages/broken"]

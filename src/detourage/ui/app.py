@@ -20,11 +20,14 @@ Safety, in order of the requests:
   inspector may read it, it may run nothing), and framed by an ``<iframe sandbox>``
   without ``allow-scripts``.  Files beside the pages are served sandboxed to an opaque
   origin.
-* **Who may write**: every ``POST`` carries the per-session write token (header
+* **Who may write, or make it compute**: every ``POST``, and every request for a page's
+  labels (``/api/labels``, which runs a method: seconds of CPU that any web page could
+  otherwise ask for with an ``<img src>``), carries the per-session token (header
   :data:`TOKEN_HEADER`), which only the inspector page itself holds, and which is handed
   (on the loopback) only to a request with a loopback ``Host`` coming from a loopback
-  address; a JSON body of the right types is required (400 otherwise), and an ``Origin``
-  other than the server's own (scheme, host and port) is refused.
+  address; a header is something a cross-site page cannot make a browser send; an
+  ``Origin`` other than the server's own (scheme, host and port) is refused; a write
+  needs a JSON body of the right types (400 otherwise).
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ ACCESS_PARAMETER = "token"
 ACCESS_COOKIE = "detourage_access"
 #: the loopback names a request may use in its Host header
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+#: the reads that make the server compute, and need the session token as writes do
+COMPUTING = frozenset({"/api/labels"})
 #: the folds a training run may ask for
 FOLDS = range(2, 21)
 STATIC = Path(__file__).parent / "static"
@@ -109,8 +114,10 @@ def _guard(app: Flask, session: Session, allowed: frozenset[str], access_token: 
             refused = _refuse(403, f"host {request.host!r} is not this server's (open it as http://127.0.0.1:…)")
         else:
             refused = None
-        if refused is None and request.method == "POST":
-            refused = _write_check(session)
+        if refused is None and (request.method == "POST" or request.path in COMPUTING):
+            refused = _token_check(session)
+        if refused is None and request.method == "POST" and not request.is_json:
+            refused = _refuse(415, "a write sends JSON (Content-Type: application/json)")
         return refused
 
     @app.after_request
@@ -138,15 +145,14 @@ def _access_check(token: str) -> Response | None:
     return None
 
 
-def _write_check(session: Session) -> Response | None:
-    """A write needs the session token, a JSON body and no Origin but the server's own."""
+def _token_check(session: Session) -> Response | None:
+    """A write, or a read that computes, needs the session token and no Origin but the
+    server's own."""
     if not _same_secret(request.headers.get(TOKEN_HEADER, ""), session.token):
-        return _refuse(403, f"a write needs this session's token (header {TOKEN_HEADER})")
+        return _refuse(403, f"a write, or labels, need this session's token (header {TOKEN_HEADER})")
     origin = request.headers.get("Origin")
     if origin and origin.lower() != f"{request.scheme}://{request.host}".lower():
         return _refuse(403, f"origin {origin!r} may not write here")
-    if not request.is_json:
-        return _refuse(415, "a write sends JSON (Content-Type: application/json)")
     return None
 
 

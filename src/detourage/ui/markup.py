@@ -16,7 +16,9 @@ Then the tree is made inert (:func:`disarm`): scripts, frames, plugins, ``<base>
 ``http-equiv`` metas, SVG animations, raw-text elements inside SVG and MathML (where a
 browser parses ``<style>`` as markup), event-handler attributes, attributes with names no
 browser reads as one, and ``javascript:`` (or ``data:`` other than image) URLs are
-removed.  It is then serialized and parsed again, and disarmed again, until a parse finds
+removed; so are a ``<meta name="referrer">`` and ``referrerpolicy`` and ``ping``
+attributes, which would override the response's ``Referrer-Policy: no-referrer`` and
+tell a remote server the inspector's address and the page's key.  It is then serialized and parsed again, and disarmed again, until a parse finds
 nothing more (:func:`inert`): what is served is checked as it will be parsed, not only as
 it was.  This is the first of three layers: the response also carries a content security
 policy without scripts and is shown in a sandboxed ``<iframe>`` without ``allow-scripts``
@@ -237,7 +239,8 @@ def _runs(el: etree._Element) -> bool:
     """Whether an element runs, loads a document or navigates by itself."""
     if el.tag.lower() in REMOVED:
         return True
-    return el.tag.lower() == "meta" and any(name.lower() == "http-equiv" for name in el.attrib)
+    return el.tag.lower() == "meta" and any(name.lower() == "http-equiv" or (
+        name.lower() == "name" and value.strip().lower() == "referrer") for name, value in el.attrib.items())
 
 
 def _disarm_attributes(el: etree._Element) -> int:
@@ -265,7 +268,7 @@ def _keep_attributes(el: etree._Element, keep: Callable[[str, str], bool]) -> in
 
 def _dangerous(name: str, value: str) -> bool:
     lowered = name.lower()
-    if lowered.startswith("on") or lowered == "srcdoc":
+    if lowered.startswith("on") or lowered in ("srcdoc", "referrerpolicy", "ping"):
         return True
     return lowered in _URL_ATTRIBUTES and script_url(value)
 

@@ -109,9 +109,20 @@ class Session:
     # ------------------------------------------------------------------ pages
 
     def loaded(self, key: str) -> Loaded:
-        """The page of ``key`` and its shown copy (UnknownPage for a key not in the catalog)."""
+        """The page of ``key`` and its shown copy (UnknownPage for a key not in the catalog).
+        A page that cannot be shown fails once: its error is kept with the loaded pages,
+        so that asking again costs nothing (not another load up to the timeout)."""
         entry = self.catalog.get(key)
-        return self._pages.fetch(key, lambda: self._load(entry), self._lock)  # type: ignore[no-any-return]
+        result = self._pages.fetch(key, lambda: self._attempt(entry), self._lock)
+        if isinstance(result, DetourageError):
+            raise DetourageError(str(result)) from result
+        return result  # type: ignore[no-any-return]
+
+    def _attempt(self, entry: Entry) -> Loaded | DetourageError:
+        try:
+            return self._load(entry)
+        except DetourageError as exc:
+            return exc
 
     def _load(self, entry: Entry) -> Loaded:
         base = self._base(entry)

@@ -13,7 +13,8 @@ const S = {
 const $ = (id) => document.getElementById(id);
 
 async function api(path, body) {
-  const options = body === undefined ? {} : {
+  // the session token on every request: writes and labels (which compute) need it
+  const options = body === undefined ? {headers: {"X-Detourage-Token": S.token}} : {
     method: "POST", body: JSON.stringify(body),
     headers: {"Content-Type": "application/json", "X-Detourage-Token": S.token},
   };
