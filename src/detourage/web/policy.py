@@ -52,7 +52,7 @@ def refusal(url: str, *, allow_private: bool) -> tuple[str, str] | None:
     except ValueError as exc:
         return "bad-url", f"{url}: {exc}"
     if parts.scheme.lower() not in ("http", "https"):
-        return "not-http", url
+        return "not-http", f"{url!r}: not an http(s) URL"
     if "@" in parts.netloc:
         return "userinfo", f"{url}: a URL with a user name or password is not fetched"
     if not parts.hostname or not _HOST.fullmatch(_ascii(parts.hostname)) or port == 0:
