@@ -22,7 +22,15 @@ markup, control bytes, charset declarations and entities (:func:`mutate`).  Engi
 
 The same harness (:func:`one_input`) runs under hypothesis in ``tests/test_fuzz.py``.
 
-    python benchmarks/fuzz.py [--minutes 10] [--engine atheris|mutate] [--out DIR] [--json PATH]
+``--target web`` fuzzes instead what a hostile web site feeds the crawler (issue 44):
+each input is read as a sitemap and as a feed under every media type, as robots.txt, and
+as a body in every content coding (:func:`web_input`); the seeds are sitemaps, indexes,
+RSS, Atom and JSON feeds, robots.txt files, nested JSON and compressed bodies
+(:func:`web_seeds`).  An outcome (a file ``unreadable``, ``too-large``…) is an answer;
+an exception, or a decoded body past its limit, is a crash.  Its hypothesis twin is
+``tests/test_web_fuzz.py``.
+
+    python benchmarks/fuzz.py [--target road|web] [--minutes 10] [--engine atheris|mutate] [--out DIR] [--json PATH]
 
 Exit status 0 when no crash and no hang was found, 1 otherwise.
 """
@@ -91,12 +99,14 @@ class Harness:
     executions: int = 0
     findings: dict[str, Finding] = field(default_factory=dict)
     out: Path | None = None
+    #: the harness an input goes through (default :func:`one_input`; ``--target web``: :func:`web_input`)
+    target: Callable[[bytes, list[str]], None] | None = None
 
     def __call__(self, data: bytes) -> None:
         self.executions += 1
         try:
             with _alarm(self.hang_seconds):
-                one_input(data, self.methods)
+                (self.target or one_input)(data, self.methods)
         except _Hang:
             self._record("hang", "hang", f"over {self.hang_seconds} s of CPU", data, "")
         except Exception as exc:  # noqa: BLE001 - every crash is recorded, the run goes on
@@ -158,6 +168,57 @@ def one_input(data: bytes, method_names: list[str]) -> None:
                 continue
             if not isinstance(output, str):
                 raise TypeError(f"{name}/{format} rendered {type(output).__name__}, not str")
+
+
+#: the media types a fetched sitemap or feed may come with
+WEB_MEDIA = ("", "application/xml", "application/feed+json", "text/html", "text/plain")
+#: the largest body a coding may give in :func:`web_input`
+WEB_LIMIT = 1 << 16
+
+
+def web_input(data: bytes, method_names: list[str]) -> None:
+    """The web harness: ``data`` as a sitemap and a feed (every media type), as robots.txt,
+    and as a body in every content coding; outcomes are answers."""
+    from detourage.codings import decode
+    from detourage.web.client import Fetched, _parse_robots
+    from detourage.web.discover import _parse, _Unread
+
+    for kind in ("sitemap", "feed"):
+        for media in WEB_MEDIA:
+            fetched = Fetched("http://a.example/s", "fetched", 200, "http://a.example/s",
+                              (("Content-Type", media),) if media else (), data)
+            try:
+                _parse(fetched, kind)
+            except _Unread:
+                pass
+    rules, _ = _parse_robots(data.decode("utf-8", "replace"), "detourage-fuzz")
+    if not isinstance(rules, bool):
+        rules.can_fetch("http://a.example/private/x", "detourage-fuzz")
+    for coding in ("gzip", "deflate", "br", "gzip, br"):
+        decoded = decode(data, coding, WEB_LIMIT)
+        if len(decoded.data) > WEB_LIMIT:
+            raise AssertionError(f"{coding} decoded past its limit: {len(decoded.data)} bytes")
+
+
+def web_seeds() -> list[bytes]:
+    """Sitemaps, an index, feeds (RSS, Atom, JSON), robots.txt, nested JSON and
+    compressed bodies: where :func:`web_input`'s mutations start."""
+    urls = "".join(f"<url><loc>http://a.example/{n}</loc></url>" for n in range(20))
+    xml = [f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>',
+           '<sitemapindex><sitemap><loc>http://a.example/s1.xml</loc></sitemap></sitemapindex>',
+           '<rss version="2.0"><channel><item><link>http://a.example/1</link><guid>g</guid></item></channel></rss>',
+           '<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="http://a.example/2"/></entry></feed>',
+           '<html><head><link rel="alternate" type="application/rss+xml" href="/feed.rss"></head></html>',
+           json.dumps({"version": "https://jsonfeed.org/version/1.1", "items": [{"url": "http://a.example/3"}]}),
+           "User-agent: *\nDisallow: /private/\nCrawl-delay: 2\nSitemap: http://a.example/s.xml\n",
+           "http://a.example/1\nhttp://a.example/2\n"]
+    seeds = [text.encode() for text in xml]
+    seeds += [b'{"items": ' + b"[" * 5000, b"<a>" * 3000, gzip.compress(seeds[0]), gzip.compress(b" " * 200_000) * 2]
+    try:
+        import brotli
+    except ImportError:
+        return seeds
+    return [*seeds, brotli.compress(b" " * 500_000)]
 
 
 def _crash_key(exc: BaseException) -> str:
@@ -318,6 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--target", choices=("road", "web"), default="road",
+                        help="the whole road from bytes to output (road), or the crawler's parsers (web)")
     parser.add_argument("--minutes", type=float, default=10.0, help="how long to fuzz (default: %(default)s)")
     parser.add_argument("--engine", choices=("auto", "atheris", "mutate"), default="auto",
                         help="atheris when installed (auto), else the plain mutation loop")
@@ -334,9 +397,12 @@ def main(argv: list[str] | None = None) -> int:
     if engine == "atheris" and not has_atheris:
         parser.exit(2, "fuzz: atheris is not installed (pip install atheris), use --engine mutate\n")
     engine = "atheris" if has_atheris else "mutate"
-    chosen, skipped = fuzzed_methods()
-    seeds = seed_pages(args.seeds, args.seed_bytes)
-    harness = Harness(chosen, args.hang, out=args.out)
+    if args.target == "web":
+        chosen, skipped, seeds = [], {"every method": "--target web fuzzes the crawler's parsers"}, web_seeds()
+    else:
+        chosen, skipped = fuzzed_methods()
+        seeds = seed_pages(args.seeds, args.seed_bytes)
+    harness = Harness(chosen, args.hang, out=args.out, target=web_input if args.target == "web" else None)
     rng = random.Random(args.random_seed)
     started = time.monotonic()
 
