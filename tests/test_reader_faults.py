@@ -7,6 +7,9 @@ costs only itself, counted with a reason.
   limit was 256 MiB whatever ``--max-bytes`` said, and a 250 MiB line peaked at 1.2 GiB
   before it ended as ``limit:bytes``; the peak itself is measured by
   ``benchmarks/bad_inputs.py --corpus-only``).
+- A WARC record cut short and followed by records appended after it (a crawler killed,
+  then resumed into the same file), garbage after an intact record (before: the plain
+  WARC's resync looked only for ``\nWARC/``, and lost the record after the damage).
 
 Every input is built here; every run is checked for ``records = rows + skipped``."""
 
@@ -14,6 +17,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
+import zlib
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -162,3 +168,84 @@ def test_line_fits_counts_what_escapes_can_save() -> None:
     assert not readers.line_fits(6 * limit + readers.LINE_ROOM + 1, 0, 10 ** 9, limit)  # the hard ceiling
     # a page of `limit` newlines, each written \n: 2 bytes per byte
     assert readers.line_fits(2 * limit, limit, 0, limit)
+
+
+# --- 5: every intact record after damage is read, and counted ------------------------------
+
+def page_record(n: int, compress: bool = False) -> bytes:
+    return readers.warc_record(f"http://site.example/{n}", html(n).encode(), compress=compress)
+
+
+def scanned(path: Path) -> tuple[list[str], list[str]]:
+    """The urls of the pages read from a WARC file, and the reasons of its damage."""
+    found = list(readers.warc_items(str(path), 0, 10 ** 6, 100_000, path.name))
+    return ([f.url or "" for f in found if isinstance(f, readers.Item)],
+            [f.reason for f in found if isinstance(f, readers.Damage)])
+
+
+def urls(numbers: Iterable[int]) -> list[str]:
+    return [f"http://site.example/{n}" for n in numbers]
+
+
+def test_a_plain_warc_cut_anywhere_in_a_record_then_appended_to_loses_only_that_record(tmp_path: Path) -> None:
+    """A crawler killed while writing record 10, then resumed into the same file.  Before:
+    cut in its payload, record 11 was lost and not counted ("19 records = 18 rows + 1
+    skipped"); cut in its WARC header, record 11 was lost with no damage reported at all."""
+    plain = [page_record(n) for n in range(20)]
+    path = tmp_path / "appended.warc"
+    wrong = []
+    for cut in range(1, len(plain[10]) - len(b"\r\n\r\n"), 7):  # the header, the HTTP header, the payload
+        path.write_bytes(b"".join(plain[:10]) + plain[10][:cut] + b"".join(plain[11:]))
+        got, damage = scanned(path)
+        if got != urls(n for n in range(20) if n != 10) or len(damage) != 1:
+            wrong.append((cut, damage, sorted(set(urls(range(20))) - set(got))))
+    assert not wrong, wrong[:5]
+
+
+def test_garbage_after_an_intact_record_is_damage_of_its_own(tmp_path: Path) -> None:
+    """5 000 bytes of garbage after record 30 of a plain WARC.  Before: record 30 was
+    warc:bad-length and record 31 lost: "31 records = 30 rows + 1 skipped"."""
+    plain = [page_record(n) for n in range(32)]
+    garbage = random.Random(1).randbytes(5_000)
+    (tmp_path / "garbage.warc").write_bytes(b"".join(plain[:31]) + garbage + plain[31])
+    out = tmp_path / "run"
+    done = cli(str(tmp_path / "garbage.warc"), "-o", str(out), "--to", "jsonl", "--shard-size", "8")
+    assert done.exit_code == 3, done.output  # done, but the input was damaged
+    assert "33 records = 32 rows + 1 skipped" in done.output
+    saved = json.loads((out / "summary.json").read_text())
+    assert saved["skipped"] == {"warc:damaged": 1} and saved["ok"] == 32 and saved["balanced"]
+    assert saved["damage"][0]["offset"] == sum(map(len, plain[:31])) and "5000 bytes" in saved["damage"][0]["message"]
+    assert [r["url"] for r in rows(out)] == urls(range(32))
+
+
+def test_the_issue_s_crawl_killed_and_resumed_counts_every_record(tmp_path: Path) -> None:
+    plain = [page_record(n) for n in range(20)]
+    (tmp_path / "k.warc").write_bytes(b"".join(plain[:10]) + plain[10][:-200] + b"".join(plain[11:]))
+    out = tmp_path / "run"
+    done = cli(str(tmp_path / "k.warc"), "-o", str(out), "--to", "jsonl", "--shard-size", "3")
+    assert done.exit_code == 3 and "20 records = 19 rows + 1 skipped" in done.output, done.output
+    assert [r["url"] for r in rows(out)] == urls(n for n in range(20) if n != 10)
+
+
+@pytest.mark.parametrize("layout", ["a member per record", "gzipped whole"])
+def test_a_warc_gz_cut_inside_a_member_then_appended_to_loses_only_the_cut_record(tmp_path: Path, layout: str) -> None:
+    """Before, a member per record: the cut member's data ran on into the next members,
+    which were lost (records 11 and 12); gzipped whole, the records before the cut in the
+    same 64 KiB of compressed data were lost (zlib gives nothing of a call that fails)."""
+    plain = [page_record(n) for n in range(20)]
+    if layout == "a member per record":
+        head = b"".join(gzip.compress(r, mtime=0) for r in plain[:10])
+        cut_member = gzip.compress(plain[10], mtime=0)
+    else:  # one gzip stream, flushed after record 9 (as a writer flushes), killed inside record 10
+        packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+        head = packer.compress(b"".join(plain[:10])) + packer.flush(zlib.Z_SYNC_FLUSH)
+        cut_member = packer.compress(plain[10]) + packer.flush()
+    tail = b"".join(gzip.compress(r, mtime=0) for r in plain[11:])
+    path = tmp_path / "k.warc.gz"
+    wrong = []
+    for cut in range(1, len(cut_member) - 9, 3):
+        path.write_bytes(head + cut_member[:cut] + tail)
+        got, damage = scanned(path)
+        if got != urls(n for n in range(20) if n != 10) or not damage:
+            wrong.append((cut, damage, sorted(set(urls(range(20))) - set(got))))
+    assert not wrong, wrong[:5]

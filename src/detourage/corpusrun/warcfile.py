@@ -6,7 +6,12 @@ WARC files are scanned here, not with FastWARC's iterator: a damaged member or a
 with both ``Transfer-Encoding`` and ``Content-Encoding`` (build/notes/fastwarc-chunked-gzip.md).
 A ``.warc.gz`` is read gzip member by member (zlib; each member's CRC and size are
 checked); after damage the scan resynchronises on the next gzip member (``1f 8b 08``
-that inflates to a ``WARC/`` line) or, inside the data, on the next ``WARC/1.x`` line.
+that inflates to a ``WARC/`` line) or, inside the data, on the next record start: a
+``WARC/1.x`` line followed by a header field, wherever it begins — a record cut short
+and followed by appended ones (a crawler killed, then resumed into the same file) runs
+into the next record with no line end before it.  A record whose block ends where its
+length says, with its ``\r\n\r\n``, is whole even when garbage follows it (the garbage
+is damage of its own), unless a record begins inside what its length took.
 The damage an entry reports (its ``problem``) is one of the damage reasons of
 :mod:`.readers`: ``warc:truncated``, ``warc:bad-length``, ``warc:damaged``.  Only as much
 of a record's block is kept as the caller's :data:`Keep` asks for; the rest is read past.
@@ -37,6 +42,15 @@ _VERSION = re.compile(rb"WARC/(?:1\.[01]|0\.\d{1,2})\r?\n")
 #: what the file ends with when it ends inside a version line
 _VERSION_START = re.compile(rb"W(?:A(?:R(?:C(?:/(?:[01](?:\.\d{0,2}\r?)?)?)?)?)?)?")
 _BLANK = b"\r\n"
+#: what ends a record's block
+_END = b"\r\n\r\n"
+#: a record's start as a resynchronisation looks for it: a version line, then a header
+#: field (or the end of the data)
+_RECORD_START = re.compile(rb"WARC/(?:1\.[01]|0\.\d{1,2})\r?\n(?:[!-9;-~]{1,100}:|\Z)")
+#: how many bytes from a ``WARC/`` :data:`_RECORD_START` looks at
+_START_SIZE = 128
+#: a header line that ends in a version line: the header was cut short, a record begins
+_VERSION_END = re.compile(rb"WARC/(?:1\.[01]|0\.\d{1,2})\r?\n\Z")
 _CONTENT_LENGTH = re.compile(rb"\ncontent-length:([^\r\n]*)", re.IGNORECASE)
 
 
@@ -89,6 +103,11 @@ class _Plain:
 
     def drop(self, n: int, blank: bool = False) -> None:
         self.pos += n
+
+    def back(self, n: int) -> None:
+        """Step back over the last ``n`` bytes read (still in the buffer: it is only
+        compacted while more is read)."""
+        self.pos -= n
 
     def next_member(self) -> bool:
         return False
@@ -165,14 +184,15 @@ class _Gzip(_Plain):
                 self.status, self.ended = "truncated", True
                 return
             self.feed_at += len(piece)
+        before = self.inflate.copy()
         try:
             out = self.inflate.decompress(piece, SLICE_SIZE)
-        except zlib.error:
+        except zlib.error:  # zlib gives nothing of a call that meets corrupt data: feed it again,
+            out = _salvage(before, piece)  # a little at a time, for what comes before the damage
             self.status, self.ended = "corrupt", True
-            return
         self.data += out
         self.crc, self.size = zlib.crc32(out, self.crc), self.size + len(out)
-        if self.inflate.eof:
+        if self.inflate.eof and not self.ended:
             self._trailer(self.feed_at - len(self.inflate.unused_data))
 
     def _trailer(self, at: int) -> None:
@@ -188,6 +208,8 @@ class _Gzip(_Plain):
     def next_member(self) -> bool:
         """Go on to the next member (noting the garbage skipped before it); False at the
         end of the file."""
+        if self.status == "bad-crc" and self._swallowed():
+            return True
         if self.status in ("ok", "bad-crc"):
             if not self._raw_at(self.end, 1):
                 self.status = "none"
@@ -197,6 +219,17 @@ class _Gzip(_Plain):
             return self._resync(self.member + 1, report=False)
         self.status = "none"
         return False
+
+    def _swallowed(self) -> bool:
+        """Open the first member that begins inside the current one, whose checksum
+        failed: cut short, its data ran on into the members written after it (a crawler
+        killed, then resumed into the same file).  False when none does."""
+        found = _find_member(self.handle, self.member + 1, self.end)
+        if found is None:
+            return False
+        self.status, self.ended, self.data, self.pos = "none", True, bytearray(), 0
+        self._seek_raw(found)
+        return self._open(found)
 
     def _resync(self, start: int, report: bool = True) -> bool:
         """Open the next member from ``start`` that inflates to a WARC record; the bytes
@@ -212,6 +245,28 @@ class _Gzip(_Plain):
             return False
         self._seek_raw(found)
         return self._open(found)
+
+
+#: compressed bytes given to zlib at a time when salvaging what comes before corrupt data
+SALVAGE_STEP = 256
+
+
+def _salvage(inflate: zlib._Decompress, piece: bytes, step: int = SALVAGE_STEP) -> bytes:
+    """What ``piece`` inflates to before the corrupt data in it (at most
+    :data:`SLICE_SIZE`), fed ``step`` bytes at a time to ``inflate`` (a copy of the
+    decompressor before the call that failed), the step that fails again byte by byte."""
+    out = bytearray()
+    for at in range(0, len(piece), step):
+        before = inflate.copy() if step > 1 else inflate
+        try:
+            out += inflate.decompress(piece[at:at + step], SLICE_SIZE - len(out))
+        except zlib.error:
+            if step > 1:
+                out += _salvage(before, piece[at:at + step], 1)[:SLICE_SIZE - len(out)]
+            break
+        if len(out) >= SLICE_SIZE or inflate.eof:  # (only then is some of the step left unconsumed)
+            break
+    return bytes(out)
 
 
 def _gzip_header(head: bytes) -> int | None:
@@ -232,13 +287,14 @@ def _gzip_header(head: bytes) -> int | None:
     return at if at <= len(head) else None
 
 
-def _find_member(handle: IO[bytes], start: int) -> int | None:
-    """The offset of the first gzip member at or after ``start`` whose data begins with a
-    ``WARC/`` line: a magic number alone is found by chance in compressed data."""
+def _find_member(handle: IO[bytes], start: int, stop: int | None = None) -> int | None:
+    """The offset of the first gzip member at or after ``start`` (and before ``stop``)
+    whose data begins with a ``WARC/`` line: a magic number alone is found by chance in
+    compressed data."""
     at = start
-    while True:
+    while stop is None or at < stop:
         handle.seek(at)
-        block = handle.read(READ_SIZE)
+        block = handle.read(READ_SIZE if stop is None else min(READ_SIZE, stop - at + len(GZIP_MAGIC) - 1))
         if len(block) < len(GZIP_MAGIC):
             return None
         hit = block.find(GZIP_MAGIC)
@@ -247,6 +303,7 @@ def _find_member(handle: IO[bytes], start: int) -> int | None:
                 return at + hit
             hit = block.find(GZIP_MAGIC, hit + 1)
         at += len(block) - len(GZIP_MAGIC) + 1
+    return None
 
 
 def _inflates_to_warc(handle: IO[bytes], offset: int) -> bool:
@@ -422,7 +479,8 @@ class _Scan:
             if not line.endswith(b"\n") and not self.stream.fill(1) and _VERSION_START.fullmatch(line):
                 return WarcEntry(offset, index, False, problem=self._member_problem(),
                              message=f"a WARC header cut short at {self._at()}")
-            skipped = len(line) + self._skip_to_version()
+            self.stream.back(len(line))  # a record may begin inside the line
+            skipped = self._skip_to_version()
             return WarcEntry(offset, index, False, problem="warc:damaged",
                          message=f"{skipped} bytes that are no WARC record at {self._at()}")
         header = bytearray(line)
@@ -432,6 +490,11 @@ class _Scan:
                 problem = self._member_problem() if not self.stream.fill(1) else "warc:damaged"
                 return WarcEntry(offset, index, start, bytes(header), problem=problem,
                              message=f"a WARC header cut short or over {HEADER_MAX} bytes at {self._at()}")
+            cut = _VERSION_END.search(line)
+            if cut:  # the header was cut short, and another record written after it
+                self.stream.back(cut.end() - cut.start())
+                return WarcEntry(offset, index, start, bytes(header), problem="warc:damaged",
+                                 message=f"a WARC header cut short by a record that begins at {self._at()}")
             header += line
         return self._block(offset, index, start, bytes(header))
 
@@ -452,7 +515,9 @@ class _Scan:
         return line
 
     def _skip_to_version(self) -> int:
-        """Skip to the next ``WARC/1.x`` line of the member (or its end); the bytes skipped."""
+        """Skip to the next record start of the member (or its end): here a ``WARC/1.x``
+        line, further on one followed by a header field (:data:`_RECORD_START`), wherever
+        it begins; the bytes skipped."""
         stream = self.stream
         stream.fill(16)
         if _VERSION.match(stream.data, stream.pos):
@@ -460,14 +525,14 @@ class _Scan:
         skipped = 0
         while stream.fill(1):
             unread = bytes(stream.data[stream.pos:])
-            hit = unread.find(b"\nWARC/")
+            hit = unread.find(b"WARC/")
             while hit >= 0:
-                stream.fill(hit + 17)
-                if _VERSION.match(stream.data, stream.pos + hit + 1):
-                    stream.drop(hit + 1)
-                    return skipped + hit + 1
-                hit = unread.find(b"\nWARC/", hit + 1)
-            keep = min(len(unread), 5)  # a "\nWARC/" cut by the end of what is read so far
+                stream.fill(hit + _START_SIZE)
+                if _RECORD_START.match(stream.data, stream.pos + hit, stream.pos + hit + _START_SIZE):
+                    stream.drop(hit)
+                    return skipped + hit
+                hit = unread.find(b"WARC/", hit + 1)
+            keep = min(len(unread), 4)  # a "WARC/" cut by the end of what is read so far
             stream.drop(len(unread) - keep)
             skipped += len(unread) - keep
             if not stream.fill(keep + 1):
@@ -548,15 +613,26 @@ class _Scan:
 
     def _separator(self, length: int, block_at: int) -> tuple[str, str]:
         """Check that the record ends where its length says: line ends, then the member's
-        (or the file's) end or the next ``WARC/`` line."""
+        (or the file's) end or the next ``WARC/`` line.  A block followed by its
+        ``\r\n\r\n`` and then by bytes that are no record is whole (the next entry reports
+        those bytes) unless, in a plain file, a record begins inside it: then its length
+        ran over a record written after it was cut short."""
         stream = self.stream
+        stream.fill(len(_END))
+        closed, after = bytes(stream.data[stream.pos:stream.pos + len(_END)]) == _END, stream.where()
         self._skip_blank()
         if not stream.fill(5) and not stream.unread() or bytes(stream.data[stream.pos:stream.pos + 5]) == b"WARC/":
             return "", ""
         message = f"Content-Length {length}, but no record boundary follows at {self._at()}"
-        if not stream.compressed:
-            stream.rewind(block_at)  # the next record may begin inside what the length took
+        if stream.compressed:
+            if not closed:
+                self._skip_to_version()
+            return ("", "") if closed else ("warc:bad-length", message)
+        stream.rewind(block_at)  # the next record may begin inside what the length took
         self._skip_to_version()
+        if closed and stream.where() >= block_at + length:
+            stream.rewind(after)
+            return "", ""
         return "warc:bad-length", message
 
 
