@@ -20,7 +20,14 @@ Roads:
   rows + skipped``, the shard files give the rows (url, id, error, ms);
 - ``evaluate``: ``detourage evaluate`` on a dataset folder holding the gzip bomb;
 - ``kill``: a corpus run whose driver is killed with SIGKILL: no process may be left 3 s
-  later, and ``--resume`` must then account for every record once.
+  later, and ``--resume`` must then account for every record once;
+- ``fetch`` (issue 44): ``detourage fetch`` against a hostile site on the loopback
+  (``tests/fetch_server.py``): redirects off the crawl's host and port, ``//host``,
+  userinfo, ``javascript:`` and malformed ``Location``, loops and chains, a private
+  address without ``--allow-private``, a valid sitemap of 50 000 URLs (20 MB, gzipped),
+  a gzipped sitemap past 50 MiB, a JSON feed nested 100 000 deep, a slow drip, an endless
+  body and a gzip bomb: each URL's logged outcome must be the documented one, and no
+  request may reach what the policy refuses (:func:`_web_cases`).
 
 Inputs (sizes scaled by ``--scale``; ``--quick`` is ``--scale 0.05``):
 
@@ -948,7 +955,98 @@ def plans() -> list[Plan]:
     out += corpus_plans("hostile-pages", hostile_folder, BOTH, cap=60 + (PAGE_TIMEOUT + TIME_SLACK) * 19 / WORKERS,
                         extra=("--glob", "*.pdf", "--glob", "*.png"))
     out.append(Plan("driver-sigkill", "kill", run_kill))
+    out += [Plan(case, "fetch", lambda ctx, c=case: run_web(ctx, c)) for case in (
+        "redirect-off-site", "bad-location", "private-address", "sitemap-50000-urls-gz", "sitemap-over-50-mib",
+        "nested-json-feed", "slow-endless-bomb")]
     return out
+
+
+# --- fetch: a hostile web site (issue 44) -------------------------------------------------------
+
+def _web_cases() -> dict[str, tuple[Callable[[], dict[str, Any]], list[str], dict[str, str], list[str]]]:
+    import gzip as _gzip
+
+    from fetch_server import HTML, XML, Route, gzip_bomb, page, urlset
+
+    def moved(location: str) -> Any:
+        return Route(302, (("Location", location),))
+
+    links = "".join(f'<a href="/r{n}">r{n}</a>' for n in range(4))
+    # 20.8 MB on another host: read whole, its pages not fetched (off the site)
+    big = urlset(f"/p/{n}/{'x' * 360}" for n in range(50_000)).replace(b"{base}", b"http://big.example")
+    nested = b'{"items": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    return {
+        "redirect-off-site": (lambda: {"/start": Route(200, HTML, page("Start", f"<p>x</p>{links}")),
+                                       "/r0": moved("{other}/secret"), "/r1": moved("//localhost:{other_port}/secret"),
+                                       "/r2": moved("http://admin:pw@{host}/secret"), "/r3": moved("/ok"),
+                                       "/ok": Route(200, HTML, page("Ok", "<p>ok</p>"))},
+                              ["--crawl", "{site}/start", "--max-pages", "10"],
+                              {"/r0": "off-site", "/r1": "off-site", "/r2": "userinfo", "/r3": "fetched"},
+                              ["other:/secret"]),
+        "bad-location": (lambda: {"/j": moved("javascript:alert(1)"), "/d": moved("data:text/html,x"),
+                                  "/m": moved("http://a_b.example:8o/"), "/loop": moved("/loop2"),
+                                  "/loop2": moved("/loop"), **{f"/c{n}": moved(f"/c{n + 1}") for n in range(30)}},
+                         ["{site}/j", "{site}/d", "{site}/m", "{site}/loop", "{site}/c0"],
+                         {"/j": "bad-redirect", "/d": "bad-redirect", "/m": "bad-redirect", "/loop": "redirect-loop",
+                          "/c0": "too-many-redirects"}, []),
+        "private-address": (lambda: {"/a": Route(200, HTML, page("A", "<p>a</p>"))}, ["{site}/a", "--no-allow"],
+                            {"/a": "private-address"}, ["/a", "/robots.txt"]),
+        "sitemap-50000-urls-gz": (lambda: {"/s.xml.gz": Route(200, (("Content-Type", "application/x-gzip"),),
+                                                              lambda: _gzip.compress(big, 1))},
+                                  ["--sitemap", "{site}/s.xml.gz"], {"/s.xml.gz": "fetched:50000"}, ["/p/"]),
+        "sitemap-over-50-mib": (lambda: {"/b.xml.gz": Route(200, XML, lambda: _gzip.compress(
+            b"<urlset>" + b" " * (51 << 20) + b"</urlset>", 9))}, ["--sitemap", "{site}/b.xml.gz"],
+                                {"/b.xml.gz": "too-large"}, []),
+        "nested-json-feed": (lambda: {"/f.json": Route(200, (("Content-Type", "application/feed+json"),), nested),
+                                      "/a": Route(200, HTML, page("A", "<p>a</p>"))},
+                             ["--feed", "{site}/f.json", "{site}/a"], {"/f.json": "unreadable", "/a": "fetched"}, []),
+        "slow-endless-bomb": (lambda: {"/slow": Route(200, HTML, b"<p>late</p>", delay=30.0),
+                                       "/endless": Route(200, HTML, stream=10 ** 12),
+                                       "/bomb": Route(200, (("Content-Type", "text/html"), ("Content-Encoding", "gzip")),
+                                                      gzip_bomb)},
+                              ["{site}/slow", "{site}/endless", "{site}/bomb", "--timeout", "3", "-w", "3"],
+                              {"/slow": "timeout", "/endless": "too-large", "/bomb": "too-large"}, []),
+    }
+
+
+def run_web(ctx: Context, case: str) -> Row:
+    """``detourage fetch`` against the hostile site of ``case``: every expected outcome
+    logged, nothing refused requested."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from fetch_server import Site
+
+    from detourage.web import Politeness
+
+    make, args, expected, forbidden = _web_cases()[case]
+    allow = "--no-allow" not in args and "allow_private" in Politeness.__dataclass_fields__  # not before issue 44
+    row = Row(case, "fetch")
+    warc = ctx.out("web", f"{case}.warc.gz")
+    with Site({}) as other, Site({}) as site:
+        values = {"site": site.base, "other": other.base, "host": site.base.split("//")[1],
+                  "other_port": other.base.rsplit(":", 1)[1]}
+        for path, route in make().items():
+            headers = tuple((k, v.format(**values) if "{" in v and k == "Location" else v) for k, v in route.headers)
+            site.add(path, type(route)(**{**vars(route), "headers": headers}))
+        command = [*cli(), "fetch", *[a.format(**values) for a in args if a != "--no-allow"], "-o", str(warc),
+                   "--delay", "0"] + (["--allow-private"] if allow else [])
+        run = measure(command, 120.0, ctx.out("web", f"{case}.log"))
+        reached = [f"other:{r.path}" for r in other.requests] + [r.path for r in site.requests]
+    row.seconds, row.peak_mib, row.exit = run.seconds, run.peak_mib, run.rc
+    common_checks(row, run, None)
+    logged = {}
+    log = warc.with_name(f"{case}.log.jsonl")
+    for line in (log.read_text().splitlines() if log.is_file() else []):
+        entry = json.loads(line)
+        if entry.get("kind") in ("page", "sitemap", "feed") and entry["url"].startswith(values["site"]):
+            path = entry["url"][len(values["site"]):]
+            pages = f":{len(entry['pages'])}" if entry["kind"] != "page" and entry["outcome"] == "fetched" else ""
+            logged[path] = entry["outcome"] + pages
+    row.outcome = ", ".join(f"{p} {o}" for p, o in sorted(logged.items()) if p in expected)
+    row.failed += [f"{p}: {logged.get(p)} (expected {o})" for p, o in expected.items() if logged.get(p) != o]
+    row.failed += [f"{r} requested" for r in reached if any(r.startswith(f) for f in forbidden)]
+    if run.rc != 0:
+        row.failed.append(f"exit {run.rc}: {last_line(run.log)}")
+    return row
 
 
 def run_evaluate(ctx: Context) -> Row:
