@@ -127,9 +127,9 @@ def test_a_shard_s_pages_stream_through_its_worker_a_few_at_a_time(tmp_path: Pat
                 waiting.append(read[0] - done[0])
             yield got
 
-    def row(record, item, config):  # type: ignore[no-untyped-def]
+    def row(record, item, config, ms):  # type: ignore[no-untyped-def]
         done[0] += 1
-        return as_row(record, item, config)
+        return as_row(record, item, config, ms)
 
     monkeypatch.setattr(work, "shard_items", items)
     monkeypatch.setattr(work, "_as_row", row)

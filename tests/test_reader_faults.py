@@ -249,3 +249,54 @@ def test_a_warc_gz_cut_inside_a_member_then_appended_to_loses_only_the_cut_recor
         if got != urls(n for n in range(20) if n != 10) or not damage:
             wrong.append((cut, damage, sorted(set(urls(range(20))) - set(got))))
     assert not wrong, wrong[:5]
+
+
+# --- 8: --resume and input paths; the time of a page killed at its limit -------------------
+
+def untimed(found: list[dict]) -> list[dict]:
+    return [{k: v for k, v in row.items() if k != "ms"} for row in found]
+
+
+def test_resume_takes_the_same_files_however_they_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: ``--resume`` compared the paths as typed: ``./x.warc`` was not ``x.warc``."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.warc").write_bytes(b"".join(page_record(n) for n in range(6)))
+    monkeypatch.chdir(tmp_path)
+    done = cli("in/x.warc", "-o", "run", "--to", "jsonl", "--shard-size", "2")
+    assert done.exit_code == 0, done.output
+    first = untimed(rows(tmp_path / "run"))
+    for spelling in ("./in/x.warc", str(tmp_path / "in" / "x.warc"), "in/../in/x.warc"):
+        (tmp_path / "run" / "markers" / "part-00001.done").unlink()
+        again = cli(spelling, "-o", "run", "--to", "jsonl", "--shard-size", "2", "--resume")
+        assert again.exit_code == 0, (spelling, again.output)
+        assert untimed(rows(tmp_path / "run")) == first
+    monkeypatch.chdir(tmp_path / "in")  # the run's relative path names another file from here
+    refused = cli("x.warc", "-o", "../run", "--to", "jsonl", "--shard-size", "2", "--resume")
+    assert refused.exit_code == 2 and "the inputs differ" in refused.output
+
+
+def test_a_page_killed_at_the_time_limit_reports_the_time_it_took(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: its row said ``ms = 0.0``."""
+    import time
+
+    from detourage.corpusrun import work
+
+    clean = work._content
+
+    def stuck(item, config):  # type: ignore[no-untyped-def]
+        if item.url == "http://site.example/2":
+            sum(range(10 ** 10))  # minutes of C code that never looks at signals
+        return clean(item, config)
+
+    monkeypatch.setattr(work, "_content", stuck)
+    (tmp_path / "s.warc").write_bytes(b"".join(page_record(n) for n in range(5)))
+    t0 = time.perf_counter()
+    summary = run(Request(paths=(str(tmp_path / "s.warc"),),
+                          config=RunConfig(folder=str(tmp_path / "run"), to="jsonl", settings=Settings(timeout=1))))
+    took = time.perf_counter() - t0
+    accounted(summary)
+    got = rows(tmp_path / "run")
+    assert [r["error"] for r in got] == [None, None, "limit:time", None, None]
+    assert 1000 <= got[2]["ms"] <= took * 1000  # the limit, the grace before the kill
+    assert all(r["ms"] < got[2]["ms"] for r in got if r["error"] is None)

@@ -286,9 +286,24 @@ def check_resumable(data: dict[str, Any], options: dict[str, Any], inputs: list[
         told = "; ".join(f"{_flag(k)}: {was.get(k)!r} then, {options.get(k)!r} now" for k in changed)
         raise RunError(f"--resume: the run was started with other options ({told}); "
                        "give the same ones, or another folder")
-    if data["inputs"] != [_stat(p) for p in inputs]:
+    if not _same_inputs(data["inputs"], inputs):
         raise RunError("--resume: the inputs differ from the run's (other paths, or files changed "
                        "since); give the same ones, or another folder")
+
+
+def _same_inputs(was: list[dict[str, Any]], inputs: list[str]) -> bool:
+    """Whether ``inputs`` are the run's, in its order: the same files or folders, however
+    named (``./x.warc.gz`` is ``x.warc.gz``), unchanged since (size, modification time).
+    The manifest's paths are resolved now, as the shards' paths are when read: a relative
+    path given from another folder names another file."""
+    if len(was) != len(inputs):
+        return False
+    for old, path in zip(was, inputs):
+        now = _stat(path)
+        if os.path.realpath(old["path"]) != os.path.realpath(path) or \
+                (old["size"], old["mtime"]) != (now["size"], now["mtime"]):
+            return False
+    return True
 
 
 #: the manifest's option keys → the ``detourage extract`` options that set them

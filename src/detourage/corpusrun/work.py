@@ -161,11 +161,11 @@ def process_shard(shard: Shard, config: RunConfig) -> dict[str, Any]:
     t0 = time.perf_counter()
     skipped: collections.Counter[str] = collections.Counter()
     damage: list[dict[str, Any]] = []
-    sent: collections.deque[readers.Item] = collections.deque()
+    sent: collections.deque[tuple[readers.Item, float]] = collections.deque()
     items = _counted(shard_items(shard, config), skipped, damage)
     try:
         results = execute(_sent(items, sent), RowStep(config), 1, isolate=True)
-        rows = [_as_row(record, sent.popleft(), config) for record in results]
+        rows = [_as_row(record, item, config, ms) for record, item, ms in _timed(results, sent)]
     except OSError as exc:
         return {"shard": shard.name, "unread": f"{shard.path}: {exc.strerror or exc}"}
     failed = collections.Counter(str(r["error"]) for r in rows if r.get("error"))
@@ -186,11 +186,25 @@ def damage_count(skipped: collections.Counter[str] | dict[str, int]) -> int:
                or reason.startswith("unreadable:"))
 
 
-def _sent(items: Iterator[readers.Item], sent: collections.deque[readers.Item]) -> Iterator[readers.Item]:
-    """``items``, each kept in ``sent`` until its row comes back (in the same order)."""
+def _sent(items: Iterator[readers.Item],
+          sent: collections.deque[tuple[readers.Item, float]]) -> Iterator[readers.Item]:
+    """``items``, each kept in ``sent`` with the time it was sent until its row comes back
+    (in the same order)."""
     for item in items:
-        sent.append(item)
+        sent.append((item, time.perf_counter()))
         yield item
+
+
+def _timed(results: Iterator[Row], sent: collections.deque[tuple[readers.Item, float]]
+           ) -> Iterator[tuple[Row, readers.Item, float]]:
+    """(record, item, ms) of each page's record: ms from when its worker could start it
+    (sent, and the page before it back: one worker takes them in turn) to its record."""
+    last = time.perf_counter()
+    for record in results:
+        item, at = sent.popleft()
+        now = time.perf_counter()
+        yield record, item, round((now - max(at, last)) * 1000, 3)
+        last = now
 
 
 def _counted(items: Iterator[readers.Read], skipped: collections.Counter[str],
@@ -207,16 +221,17 @@ def _counted(items: Iterator[readers.Read], skipped: collections.Counter[str],
             skipped[got] += 1
 
 
-def _as_row(record: Row, item: readers.Item, config: RunConfig) -> Row:
+def _as_row(record: Row, item: readers.Item, config: RunConfig, ms: float) -> Row:
     """A row from :func:`detourage.corpus.execute`'s output: a row already, or the error
-    record of a page whose process died or was killed (``worker-crashed``, ``limit:time``)."""
+    record of a page whose process died or was killed (``worker-crashed``, ``limit:time``),
+    timed by the supervisor (``ms``: the page's own clock died with it)."""
     if "method" in record:
         return record
     row: Row = {"id": item.id, "source": item.source, "url": item.url, "record_id": item.record_id,
                 "date": item.date, "method": config.settings.method, "error": record.get("error"),
                 "message": record.get("message")}
     if config.timings:
-        row["ms"] = 0.0
+        row["ms"] = ms
     return row
 
 
