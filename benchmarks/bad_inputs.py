@@ -25,10 +25,22 @@ is skipped with a note) it runs the CLI as a subprocess, under a wall-clock guar
    under ``--max-memory 256``: the big page must be an error record ``limit:memory``, the
    good page's text unchanged, exit status 0, no traceback.
 
+Then, from issue 44, the inputs of a corpus run (``detourage extract INPUT -o RUN --to
+jsonl``), each checked for exit status, no traceback, ``records = rows + skipped`` and the
+reasons counted: a JSON-lines file whose one line is nested 1 000 levels deep (then
+``--resume`` with a shard to run again); a JSON line of 250 MiB under the default
+``--max-bytes`` (16 MiB), whose peak memory must stay under :data:`LONG_LINE_RSS_MIB`
+(before: 1.2 GiB, the line read whole and parsed); a plain WARC whose record 10 is cut
+short with records appended after it (a crawler killed, then resumed into the same file),
+and one with 5 000 bytes of garbage after record 30 (before: one intact record lost and
+not counted).  The nested file's run is resumed (a shard to run again), and the killed
+crawl's is resumed with its input named ``./NAME`` (before: refused, other paths).
+
 Each run's peak memory is the CLI process's own ``ru_maxrss`` (see :data:`LAUNCHER`).  Prints one
-table per method and exits 1 if any check fails.
+table per method, one for the corpus inputs, and exits 1 if any check fails.
 
     python benchmarks/bad_inputs.py [--methods fulltext baseline] [--keep DIR] [--json PATH]
+    python benchmarks/bad_inputs.py --corpus-only      # the corpus-run inputs alone (~1 min)
 """
 
 from __future__ import annotations
@@ -65,6 +77,11 @@ ATTRIBUTE_BYTES = 10_000_000
 BOMB_MIB = 1024
 #: --max-memory (MiB) of the memory-ceiling run: far below what the 30 MB page needs
 MEMORY_CEILING_MIB = 256
+#: the JSON line far over the page limit (issue 44: it peaked at 1.2 GiB)
+LONG_LINE_MIB = 250
+#: the peak RSS (MiB) its run must stay under: the reader holds at most what a page of
+#: 16 MiB may take as JSON (:func:`detourage.corpusrun.readers.line_fits`), not the line
+LONG_LINE_RSS_MIB = 400
 PAGE_TIMEOUT = 20  # --timeout given to the CLI, seconds per page
 GUARD = 120  # wall-clock seconds allowed to one CLI run
 #: a page slower than this (or stopped by --timeout) is worth a warning, not a failure
@@ -398,6 +415,115 @@ def check_content(method: str, item: Input, *records: dict | None) -> list[str]:
     return sorted(set(failed))
 
 
+# --- corpus-run inputs (issue 44) --------------------------------------------------------------
+
+CORPUS_TEXT = "The committee met on Tuesday to discuss the new budget for the public library of the town."
+
+
+@dataclass
+class CorpusCase:
+    name: str
+    path: Path
+    #: what the summary must say: exit status, records, rows, skip reasons
+    rc: int
+    records: int
+    rows: int
+    skipped: dict[str, int]
+    #: the peak RSS (MiB) the run must stay under, if any
+    rss_mib: float | None = None
+    #: extra arguments; run again with --resume after removing a marker; the input named so then
+    args: tuple[str, ...] = ()
+    resume_as: str | None = None
+
+
+def corpus_page(n: int) -> bytes:
+    body = "".join(f"<p>{CORPUS_TEXT} (page {n}, paragraph {i})</p>" for i in range(4))
+    return f"<html><head><title>Page {n}</title></head><body><article>{body}</article></body></html>".encode()
+
+
+def make_corpus_inputs(folder: Path) -> list[CorpusCase]:
+    from detourage.corpusrun.readers import warc_record
+
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps({"url": f"http://j.example/{n}", "html": corpus_page(n).decode()}) for n in range(30)]
+    lines[7] = '{"url": "http://j.example/7", "html": "<p>seven</p>", "x": ' + "[" * 1000 + "]" * 1000 + "}"
+    (folder / "nested.jsonl").write_text("\n".join(lines) + "\n")
+    with open(folder / "long-line.jsonl", "wb") as out:
+        out.write(lines[0].encode() + b"\n" + b'{"url": "http://j.example/long", "html": "<p>')
+        chunk = b"a" * (1 << 20)
+        for _ in range(LONG_LINE_MIB):
+            out.write(chunk)
+        out.write(b'</p>"}\n' + lines[1].encode() + b"\n")
+    plain = [warc_record(f"http://site.example/{n}", corpus_page(n), compress=False) for n in range(32)]
+    (folder / "killed-then-resumed.warc").write_bytes(b"".join(plain[:10]) + plain[10][:-200]
+                                                      + b"".join(plain[11:20]))
+    (folder / "garbage-after-30.warc").write_bytes(b"".join(plain[:31]) + random.Random(1).randbytes(5000)
+                                                   + plain[31])
+    return [
+        CorpusCase("nested.jsonl", folder / "nested.jsonl", 0, 30, 29, {"jsonl:too-deep": 1},
+                   resume_as=str(folder / "nested.jsonl")),
+        CorpusCase(f"long-line.jsonl ({LONG_LINE_MIB} MiB line)", folder / "long-line.jsonl", 0, 3, 2,
+                   {"jsonl:too-long": 1}, rss_mib=LONG_LINE_RSS_MIB),
+        CorpusCase("killed-then-resumed.warc", folder / "killed-then-resumed.warc", 3, 20, 19,
+                   {"warc:bad-length": 1}, args=("--shard-size", "5"), resume_as="./killed-then-resumed.warc"),
+        CorpusCase("garbage-after-30.warc", folder / "garbage-after-30.warc", 3, 33, 32, {"warc:damaged": 1}),
+    ]
+
+
+def check_corpus(case: CorpusCase, work: Path, guard: float) -> list[Row]:
+    """Run the case (and its --resume), checking each run's summary."""
+    folder = work / f"corpus-{case.path.name}"
+    shutil.rmtree(folder, ignore_errors=True)
+    first = _corpus_row(case, str(case.path), folder, (), guard)
+    rows = [first]
+    if case.resume_as is not None:
+        markers = sorted((folder / "markers").glob("*.done"))
+        if markers:
+            markers[-1].unlink()
+        rows.append(_corpus_row(case, case.resume_as, folder, ("--resume",), guard, cwd=case.path.parent))
+    return rows
+
+
+def _corpus_row(case: CorpusCase, named: str, folder: Path, extra: tuple[str, ...], guard: float,
+                cwd: Path | None = None) -> Row:
+    start = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        run = run_cli(["extract", named, "-o", str(folder), "--to", "jsonl", *case.args, *extra],
+                      folder.with_name(folder.name + ".none"), guard)
+    finally:
+        os.chdir(start)
+    summary: dict[str, Any] = {}
+    if (folder / "summary.json").is_file():
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    shown = (f"{summary.get('records')} records = {summary.get('rows')} rows + {summary.get('skipped')}"
+             if summary else "no summary")
+    row = Row(f"{case.name}{' ' + ' '.join([named, *extra]) if extra else ''}", case.path.stat().st_size,
+              "", None, shown, run.rc, run.seconds, run.maxrss_mib, run.stderr_last)
+    row.failed += [f"killed after {guard:.0f} s"] * run.guard_hit + ["traceback on stderr"] * run.traceback
+    if run.rc != case.rc:
+        row.failed.append(f"exit status {run.rc}, expected {case.rc}")
+    want = {"records": case.records, "rows": case.rows, "skipped": case.skipped, "balanced": True}
+    got = {k: summary.get(k) for k in want}
+    if got != want:
+        row.failed.append(f"summary {got}, expected {want}")
+    if case.rss_mib is not None and run.maxrss_mib > case.rss_mib:
+        row.failed.append(f"peak RSS {run.maxrss_mib:.0f} MiB, over {case.rss_mib:.0f}")
+    return row
+
+
+def render_corpus(rows: list[Row]) -> str:
+    lines = ["## corpus-run inputs (detourage extract INPUT -o RUN --to jsonl)", "",
+             "| input | bytes | summary | exit | s | max RSS MiB | stderr last line | checks |",
+             "|---|--:|---|--:|--:|--:|---|---|"]
+    for r in rows:
+        checks = "ok" if not r.failed else "FAIL: " + "; ".join(r.failed)
+        lines.append(f"| {r.input} | {r.bytes:,} | {r.alone} | {r.alone_rc} | {r.alone_s:.1f} | "
+                     f"{r.alone_maxrss_mib:.0f} | {r.stderr_last.replace('|', '/')[:100]} | {checks} |")
+    return "\n".join(lines)
+
+
 # --- report ----------------------------------------------------------------------------------
 
 def render(method: str, whole: Run, rows: list[Row], folder_failed: list[str]) -> str:
@@ -429,9 +555,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="wall-clock seconds allowed to one CLI run (default: %(default)s)")
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
                         help="write the inputs and outputs into DIR and keep them (default: a temp folder)")
+    parser.add_argument("--corpus-only", action="store_true",
+                        help="run only the corpus-run inputs (no method table, no datasets needed)")
     _common.add_json(parser, "every figure and check")
     args = parser.parse_args(argv)
-    if not args.datasets.is_dir():
+    if args.corpus_only:
+        args.methods = []
+    elif not args.datasets.is_dir():
         parser.exit(2, f"bad_inputs: datasets folder not found: {args.datasets} (use --datasets)\n")
     started = time.perf_counter()
     from detourage import methods
@@ -439,12 +569,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.methods:
         methods.chain(name)  # an unknown method stops the run here, with the registry's message
     method_names, notes = list(args.methods), []
-    if not method_names:
+    if not method_names and not args.corpus_only:
         sys.exit("bad_inputs: no usable method: " + "; ".join(notes))
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="detourage-bad-inputs-"))
     try:
-        inputs = make_inputs(work / "inputs", args.datasets)
+        inputs = make_inputs(work / "inputs", args.datasets) if method_names else []
         print("# detourage bad inputs\n")
         print(f"CLI: {' '.join(cli())} extract … --timeout {PAGE_TIMEOUT}; guard {args.guard:.0f} s per run; "
               f"inputs in {work / 'inputs'}")
@@ -459,6 +589,12 @@ def main(argv: list[str] | None = None) -> int:
             all_failed += len(folder_failed) + sum(len(r.failed) for r in rows)
             results[method] = {"folder_run": {k: v for k, v in asdict(whole).items() if k != "records"},
                                "folder_failed": folder_failed, "rows": [asdict(r) for r in rows]}
+        corpus_rows = [row for case in make_corpus_inputs(work / "corpus-inputs")
+                       for row in check_corpus(case, work, args.guard)]
+        print()
+        print(render_corpus(corpus_rows))
+        all_failed += sum(len(r.failed) for r in corpus_rows)
+        results["corpus-run inputs"] = {"rows": [asdict(r) for r in corpus_rows]}
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
