@@ -465,3 +465,68 @@ _RELATED = "".join(f"<li class='date'>0{i} June 2011</li><li><a href='/r{i}'>Rel
 ])
 def test_the_date_nearest_the_title_is_the_pages(body: str, expected: str) -> None:
     assert meta_of("", body).date == expected
+
+
+# ---------------------------------------------------------------------------- authors named like the site
+# (issue 42 §2; benchmarks/metadata.py measures them on WCXB's own authors of wcxb-dev)
+
+@pytest.mark.parametrize(("head", "url", "expected"), [
+    ('<meta name="author" content="Martin Fowler"><meta property="og:site_name" content="martinfowler.com">',
+     "https://martinfowler.com/articles/microservices.html", ("Martin Fowler",)),
+    ('<meta name="author" content="Paul Graham">', "http://www.paulgraham.com/greatwork.html", ("Paul Graham",)),
+    ('<link rel="canonical" href="https://janedoe.blog/posts/one"><meta name="author" content="Jane Doe">',
+     None, ("Jane Doe",)),
+    ('<meta name="author" content="Swoogo"><meta property="og:site_name" content="Swoogo">',
+     "https://swoogo.events/blog/trends", ("Swoogo",)),
+])
+def test_an_author_named_like_the_site_is_the_author_when_no_byline_names_another(
+        head: str, url: str | None, expected: tuple[str, ...]) -> None:
+    assert meta_of(head, url=url).authors == expected
+
+
+def test_a_visible_byline_wins_over_a_declared_author_named_like_the_site() -> None:
+    found = meta_of('<meta name="author" content="Cleveland Clinic">', "<h1>Eat well</h1><p>By Holly Wilgus</p>",
+                    url="https://health.clevelandclinic.org/eat-well")
+    assert found.authors == ("Holly Wilgus",)
+
+
+def test_the_publication_named_beside_people_is_not_one_of_the_authors() -> None:
+    ld = json.dumps({"@type": "NewsArticle", "author": {"@type": "Person",
+                                                        "name": "Ana Lee and Bo Chen, The Gazette"}})
+    found = meta_of(f'<script type="application/ld+json">{ld}</script>', url="https://www.gazette.com/story")
+    assert found.authors == ("Ana Lee", "Bo Chen")
+    ld = json.dumps({"@type": "Article", "author": {"@type": "Person", "name": "Maria &amp; Katerina"}})
+    assert meta_of(f'<script type="application/ld+json">{ld}</script>').authors == ("Maria", "Katerina")
+
+
+def test_an_account_number_is_no_author() -> None:
+    assert meta_of('<meta property="article:author" content="262588213843476">').authors == ()
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("<h1>Storm</h1><div>Written by:</div><div><img src='a.png'><span>:</span></div><div>Elise Nass</div>",
+     ("Elise Nass",)),
+    ("<h1>Storm</h1><p>Article by</p><p>Matias Heikkilä</p>", ("Matias Heikkilä",)),
+    ("<h1>Storm</h1><p>This post was written by Danielle Padula</p>", ("Danielle Padula",)),
+    ("<h1>Storm</h1><p>Contributors:</p><p>Janet Loughrey</p>", ("Janet Loughrey",)),
+    ("<p>Published August 7, 2023</p><p>by Nicole Burke</p><h1>Planting</h1><p>Text.</p>", ("Nicole Burke",)),
+    ("<h1>Storm</h1><p>By Ziyi Xu, Dec 1, 2025</p>", ("Ziyi Xu",)),
+    ("<h1>Storm</h1><p>By the Lavazza Team</p>", ("the Lavazza Team",)),
+])
+def test_more_bylines(body: str, expected: tuple[str, ...]) -> None:
+    assert meta_of("", body).authors == expected
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("<h1>Stop nesting</h1><p>Why.</p><div class='post-hero__author'><div class='post-hero__author__name'>"
+     "Christian Winter</div></div>", ("Christian Winter",)),
+    ("<h1>Which builder?</h1><a class='author-name link-author' href='/a/s'>Scott Matton</a><p>LinkedIn</p>",
+     ("Scott Matton",)),
+    ("<h2>Turning off LEDs</h2><div class='post'><p class='author'><a class='username'>b.scherer</a></p>"
+     "<div class='content'>How do I turn them off?</div></div>", ("b.scherer",)),
+    ("<h1>Storm</h1><div class='author-box'><p class='author-title'>Marketing Director</p></div>", ()),
+    ("<h1>Storm</h1><p>Text.</p><div class='comment'><span class='comment-author'>Bob Stone</span></div>", ()),
+    ("<h1>Storm</h1><div class='author'><a>Learn More</a></div>", ()),
+])
+def test_a_name_the_markup_marks_as_the_authors_near_the_title(body: str, expected: tuple[str, ...]) -> None:
+    assert meta_of("", body).authors == expected

@@ -115,10 +115,9 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
                            found.micro("dateCreated", main=True), found.time_published()])
             or _url_date(page.url) or _url_date(url) or (_page_date(page, found) if page_dates else None)
             or (_htmldate(page) if htmldate else None))
-    declared = tuple(a for a in _authors(found) if not _names_site(a, site, _hostname(url)))
     return Metadata(
         title=_title(found, site, url),
-        authors=declared or _page_authors(page, found.title_el),
+        authors=_all_authors(page, found, site, _hostname(url)),
         date=date,
         date_modified=_date(lambda: [found.ld_str("dateModified"), *found.metas(*_MODIFIED)],
                             lambda: [found.micro("dateModified")]),
@@ -439,6 +438,21 @@ def _site_name(found: _Sources, url: str | None) -> str:
                          found.meta("apple-mobile-web-app-title"), handle if " " in handle else ""))
 
 
+def _all_authors(page: Page, found: _Sources, site: str, host: str) -> tuple[str, ...]:
+    """The authors: those the page declares, else a visible byline, else the declared
+    names that name the site (``Martin Fowler`` on martinfowler.com, ``Swoogo`` on
+    swoogo.events: on a personal or a company's site the byline is the site's owner, and
+    a publication named as author beside people, ``A and B, The Commercial Appeal``, is
+    dropped from them).  A host name (``Rizospastis.gr``) is never an author."""
+    declared = _authors(found)
+    people = tuple(a for a in declared if not _names_site(a, site, host))
+    return people or _page_authors(page, found.title_el) or tuple(a for a in declared if not _HOST_NAME.fullmatch(a))
+
+
+#: a host name given as an author (``Rizospastis.gr``, ``paperium.net``): the site, no one
+_HOST_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
+
+
 def _authors(found: _Sources) -> tuple[str, ...]:
     names = _ld_names(found.ld("author")) or _ld_names(found.ld("creator"))
     if not names:
@@ -449,17 +463,21 @@ def _authors(found: _Sources) -> tuple[str, ...]:
     if not names:
         # the first author link only: the others are often a sidebar's or a thread's
         names = [n for t in found.rel_authors[:1] if len(t.split()) <= 6 for n in _split_names(t)]
-    return _unique([_clean(_BY.sub("", n)) for n in _less_credentials(names) if 1 < len(n.strip()) <= 100])
+    # a name without a letter is an account's number (``article:author`` of 262588213843476)
+    return _unique([_clean(_BY.sub("", n)) for n in _less_credentials(names)
+                    if 1 < len(n.strip()) <= 100 and any(c.isalpha() for c in n)])
 
 
-#: what opens a byline: ``By``, ``Written by``, ``Posted by``, ``Author:``, and their
-#: French, German, Spanish, Portuguese, Dutch, Italian, Swedish forms
-_BY_WORDS = (r"(?:(?:written|posted|words|story|text|reported|photos?)\s+by|by|author|autor|auteur|autore"
-             r"|par|von|por|door|di|av|escrito\s+por|écrit\s+par|geschrieben\s+von)")
+#: what opens a byline: ``By``, ``Written by``, ``Posted by``, ``Article by``, ``This post
+#: was written by``, ``Author:``, ``Author(s)``, ``Contributors:``, and their French,
+#: German, Spanish, Portuguese, Dutch, Italian, Swedish forms
+_BY_WORDS = (r"(?:(?:written|posted|words|story|text|reported|photos?|article)\s+by"
+             r"|(?:this\s+)?(?:post|article)\s+(?:was\s+)?written\s+by|by|author\(s\)|authors?|contributors?"
+             r"|autor|auteur|autore|par|von|por|door|di|av|escrito\s+por|écrit\s+par|geschrieben\s+von)")
 #: a byline: the opening words, then a name (up to five capitalised words, ``van der``
 #: and such particles allowed), maybe more after ``and`` or a comma; it must end the run or
 #: stop at a separator (``| June 3, 2026``, ``•``, ``on …``, a digit)
-_NAME = r"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|(?:de|da|van|von|der|di|le|la|du|dos|del)\b)){0,4}"
+_NAME = r"(?:[Tt]he\s+)?[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|(?:de|da|van|von|der|di|le|la|du|dos|del)\b)){0,4}"
 _BYLINE = re.compile(rf"(?i:{_BY_WORDS})\s*:?\s+({_NAME}(?:\s*(?:,|and|und|et|y|&)\s+{_NAME})*)"
                      r"(?=\s*(?:$|[|•·–—,(]|on\s|\d))")
 #: a run that is only the opening words (``By``, ``Written by:``): the name is the next run
@@ -467,36 +485,106 @@ _BY_ALONE = re.compile(rf"(?i:{_BY_WORDS})\s*:?")
 _BY_START = re.compile(rf"(?i:{_BY_WORDS})\b")
 #: letters after a name that are a credential, not a second name (``Ana Ferreira, MD``)
 _CREDENTIAL = re.compile(r"(?:[A-Z]{2,6}|Ph\.?D\.?|M\.?D\.?|Dr\.?|Jr\.?|Sr\.?)")
-#: the short runs after the title read for a byline
+#: the short runs after the title read for a byline, and before it (a byline may stand just
+#: above the headline; menus that sort ``By Category`` come well before it)
 _BYLINE_RUNS = 400
+_BYLINE_BEFORE = 3
 
 
 def _page_authors(page: Page, title: etree._Element | None = None) -> tuple[str, ...]:
     """The names of a visible byline (``By Ana Ferreira | 14 June 2026``, ``Written by``
     then the linked name in a run of its own), when no source names an author.
 
-    Read from the title's run on (bylines stand by it, or close the article; menus that
-    sort ``By Category`` come before it); the names must be capitalised words that do not
-    open with an article, a pronoun, a month or a menu word, so a sentence (``By the way,
-    …``) is no byline.
+    Read from just before the title's run on (bylines stand by it, or close the article;
+    menus that sort ``By Category`` come well before it); the names must be capitalised
+    words that do not open with an article, a pronoun, a month or a menu word, so a
+    sentence (``By the way, …``) is no byline.  Failing a byline, the name that the
+    page's markup marks as its author's near the title (:func:`_marked_author`).
     """
     blocks = page.blocks
     start = _title_run(blocks, title)
-    for i in range(start, min(len(blocks), start + _BYLINE_RUNS)):
+    for i in range(max(0, start - _BYLINE_BEFORE), min(len(blocks), start + _BYLINE_RUNS)):
         text = blocks[i].text
         if len(text) > 80 or not _BY_START.match(text):
             continue
-        if _BY_ALONE.fullmatch(text) and i + 1 < len(blocks):
-            text = "By " + blocks[i + 1].text[:80]
+        if _BY_ALONE.fullmatch(text) and (after := _next_words(blocks, i + 1)):
+            text = "By " + after[:80]
         if (m := _BYLINE.match(text)) and (names := _byline_names(m[1])):
             return names
+    return _marked_author(blocks, start)
+
+
+def _next_words(blocks: Any, start: int) -> str:
+    """The text of the first run from ``start`` that has a letter (a ``By`` is followed by
+    an avatar's empty run or a ``:`` before the name), among the next three."""
+    for block in blocks[start:start + 3]:
+        if any(c.isalpha() for c in block.text):
+            return block.text
+    return ""
+
+
+#: class or id words of an element holding an author's name (``author-name``,
+#: ``byline``, a forum's ``username``), and those of one that is beside the name, not it
+#: (``author-bio``, ``author-title``, ``author-avatar``) or in the comments
+_AUTHOR_HINT = re.compile(r"author|byline|user-?name|contributor", re.I)
+_NOT_NAME_HINT = re.compile(r"avatar|image|img|photo|bio|desc|title|role|job|about|date|time|count", re.I)
+_REPLY_HINT = re.compile(r"comment|reply|respon", re.I)
+#: the runs before and after the title's read for a name marked as the author's
+_MARKED_BEFORE = 5
+_MARKED_AFTER = 40
+#: a forum member's handle: one token of letters, digits, ``.``, ``_``, ``-``
+_HANDLE = re.compile(r"[\w.-]{2,30}")
+_MARKED_NAME = re.compile(rf"(?i:by\s+)?({_NAME}|[\w.-]{{2,30}})(?:\s+(?:in|on)|\s*[|•·,(-].*)?")
+
+
+def _marked_author(blocks: Any, start: int) -> tuple[str, ...]:
+    """The name in a short run near the title (``start``) whose element, or one of its two
+    parents, has a class or id saying author, byline or username (the byline of a blog
+    theme without a ``By``; a thread's first poster), not one beside the name (its bio,
+    job title, avatar) nor one in the comments."""
+    for block in blocks[max(0, start - _MARKED_BEFORE):start + _MARKED_AFTER]:
+        text = block.text
+        if len(text) > 60 or block.image is not None or not _author_marked(block.node):
+            continue
+        if (m := _MARKED_NAME.fullmatch(text)) and any(c.isalpha() for c in m[1]):
+            names = _byline_names(m[1])
+            if names and names[0].lower() not in _NOT_NAMES:
+                return names
     return ()
 
 
+def _author_marked(el: etree._Element | None) -> bool:
+    if el is None or _NOT_NAME_HINT.search(_names(el)):
+        return False
+    marked = False
+    for _ in range(3):
+        if el is None:
+            break
+        names = _names(el)
+        if _REPLY_HINT.search(names):
+            return False
+        marked = marked or _AUTHOR_HINT.search(names) is not None
+        el = el.getparent()
+    return marked
+
+
+#: last words of a team's name, which may open with ``The`` (``By the Lavazza Team``)
+_TEAM_WORDS = {"team", "staff", "editors", "desk", "newsroom", "editorial"}
+
+
 def _byline_names(value: str) -> tuple[str, ...]:
-    names = [n for n in _less_credentials(_split_names(value)) if len(n) > 1]
-    if not names or any(n.split()[0].lower() in _NOT_NAMES for n in names):
-        return ()
+    """The names of a byline's text, up to the first that is no name (a month, a weekday,
+    a menu word: ``Ziyi Xu, Dec 3``); none when the first is no name."""
+    names = []
+    for name in _less_credentials(_split_names(value)):
+        words = name.split()
+        if len(name) <= 1:
+            continue
+        first = words[0].lower()
+        if ((first in _NOT_NAMES and words[-1].lower() not in _TEAM_WORDS)
+                or (len(words) == 1 and first.rstrip(".") in _DATE_ABBREVIATIONS)):
+            break
+        names.append(name)
     return _unique([n.title() if n.isupper() and len(n) > 6 else n for n in map(_clean, names)])
 
 
@@ -509,7 +597,13 @@ _NOT_NAMES = {"the", "a", "an", "this", "that", "these", "those", "clicking", "c
               "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
               "november", "december", "today", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
               "saturday", "sunday", "by", "written", "posted", "author", "autor", "auteur", "words", "story",
-              "reported", "photo", "photos"}
+              "reported", "photo", "photos", "authors", "contributors", "username", "user", "login", "log", "sign",
+              "password", "guest", "article", "post", "via", "learn", "read", "more", "view", "see", "follow",
+              "contact", "share"}
+#: a month's or a weekday's abbreviation, no name when it stands alone after a name (``By
+#: Ziyi Xu, Dec 3, 2025``); a first name may be one (``Jan van der Berg``)
+_DATE_ABBREVIATIONS = {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon",
+                       "tue", "wed", "thu", "fri", "sat", "sun"}
 
 
 def _less_credentials(names: list[str]) -> list[str]:
@@ -558,7 +652,8 @@ def _ld_names(value: Any) -> list[str]:
         name = value.get("name")
         if isinstance(name, list):
             return [n for n in name if isinstance(n, str)]
-        return [name] if isinstance(name, str) and name.strip() else []
+        # one object may name several people and their paper (``A and B, The Commercial Appeal``)
+        return _split_names(_clean(name)) if isinstance(name, str) else []
     if isinstance(value, list):
         return [n for v in value[:20] for n in _ld_names(v)]
     return []
