@@ -530,3 +530,47 @@ def test_more_bylines(body: str, expected: tuple[str, ...]) -> None:
 ])
 def test_a_name_the_markup_marks_as_the_authors_near_the_title(body: str, expected: tuple[str, ...]) -> None:
     assert meta_of("", body).authors == expected
+
+
+# ---------------------------------------------------------------------------- dates declared, and what the page shows
+
+@pytest.mark.parametrize("head", [
+    '<meta name="w-published-date" content="2025-05-27T06:03:43.274Z">',
+    '<meta name="published" content="May 27, 2025">',
+    '<meta name="cXenseParse:publishtime" content="2025-05-27T10:00:00+02:00">',
+])
+def test_a_meta_whose_name_says_published_dates_the_page(head: str) -> None:
+    assert meta_of(head).date == "2025-05-27"
+
+
+def test_a_page_that_declares_only_its_modification_is_dated_by_it() -> None:
+    found = meta_of('<meta property="article:modified_time" content="2023-06-12T10:39:42+00:00">')
+    assert (found.date, found.date_modified) == ("2023-06-12", "2023-06-12")
+    assert meta_of('<meta property="article:modified_time" content="2023-06-12">', "<h1>Storm</h1>"
+                   "<p>Posted 3 May 2021</p>").date == "2021-05-03"
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("https://whatever.example/2025/12/18/comfort-watches/", "2025-12-18"),  # a UTC timestamp near midnight
+    ("https://whatever.example/2025/12/16/comfort-watches/", "2025-12-19"),  # a date of its own: the declared one
+])
+def test_the_urls_date_a_day_from_the_declared_timestamp_wins(url: str, expected: str) -> None:
+    assert meta_of('<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">',
+                   url=url).date == expected
+
+
+_DECLARED = '<script type="application/ld+json">{"@type": "Article", "datePublished": "Jun 24, 2025"}</script>'
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("<p>Blog</p><h1>How much to charge</h1><p>Shauna Mitchell</p><p>August 25, 2024</p><p>Text.</p>", "2024-08-25"),
+    # the line shows the declared date, or several dates (a list), or an ambiguous one, or a later one
+    ("<h1>How much</h1><p>August 25, 2024</p><p>June 24, 2025</p>", "2025-06-24"),
+    ("<h1>How much</h1><p>Related</p><p>August 25, 2024</p><p>May 2, 2024</p>", "2025-06-24"),
+    ("<h1>How much</h1><p>8/1/2024</p>", "2025-06-24"),
+    ("<h1>How much</h1><p>Updated December 4, 2025</p>", "2025-06-24"),
+    ("<h1>How much</h1><p>On 2 Dec 2024, I received this message from the director of the company.</p>",
+     "2025-06-24"),
+])
+def test_a_date_line_earlier_than_the_declared_date_is_the_first_publication(body: str, expected: str) -> None:
+    assert meta_of(_DECLARED, body).date == expected

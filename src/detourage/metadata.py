@@ -110,17 +110,14 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
     url = _first(_absolute(found.link("canonical"), base), _absolute(found.meta("og:url"), base),
                  _absolute(found.ld_str("url"), base), base)
     site = _site_name(found, url)
-    date = (_date(lambda: [found.ld_str("datePublished"), *found.metas(*_PUBLISHED)],
-                  lambda: [found.ld_str("dateCreated"), found.micro("datePublished", main=True),
-                           found.micro("dateCreated", main=True), found.time_published()])
-            or _url_date(page.url) or _url_date(url) or (_page_date(page, found) if page_dates else None)
-            or (_htmldate(page) if htmldate else None))
+    modified = _date(lambda: [found.ld_str("dateModified"), *found.metas(*_MODIFIED)],
+                     lambda: [found.micro("dateModified")])
     return Metadata(
         title=_title(found, site, url),
         authors=_all_authors(page, found, site, _hostname(url)),
-        date=date,
-        date_modified=_date(lambda: [found.ld_str("dateModified"), *found.metas(*_MODIFIED)],
-                            lambda: [found.micro("dateModified")]),
+        # a page that declares only when it was modified was published then or before
+        date=_published(page, found, url, page_dates=page_dates, htmldate=htmldate) or modified,
+        date_modified=modified,
         site_name=site,
         description=_clean(_first(found.meta("og:description"), found.meta("description"),
                                   found.meta("twitter:description"), found.ld_str("description"),
@@ -141,6 +138,74 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
     )
 
 
+def _published(page: Page, found: _Sources, url: str | None, *, page_dates: bool, htmldate: bool) -> str | None:
+    """The date published: the one declared, unless the URL or the page's date line
+    corrects it (:func:`_corrected`); else the URL's; else the page's own; else htmldate's
+    when asked."""
+    declared = _date(lambda: [found.ld_str("datePublished"), *found.metas(*_PUBLISHED), *found.published_metas()],
+                     lambda: [found.ld_str("dateCreated"), found.micro("datePublished", main=True),
+                              found.micro("dateCreated", main=True), found.time_published()])
+    in_url = _url_date(page.url) or _url_date(url)
+    if declared is not None:
+        return _corrected(declared, in_url, _dateline(page, found) if page_dates else ())
+    return (in_url or (_page_date(page, found) if page_dates else None)
+            or (_htmldate(page) if htmldate else None))
+
+
+def _corrected(declared: str, in_url: str | None, dateline: tuple[tuple[str, ...], ...]) -> str:
+    """The declared date, or what the page shows instead of it:
+
+    - the URL's date when it is a day away (a UTC timestamp near midnight, ``T02:41Z``,
+      falls on the next day; the URL was written in the site's own calendar);
+    - the date line's date (:func:`_dateline`) when the line shows one date only, read one
+      way only (not ``8/1/2025``), more than a day before the declared one: the declared
+      date is a later publication of the page (a CMS declaring the day it last published
+      it), the line the first.  Several dates by the title are a list (a table, related
+      stories), not a date line.  A later date there is not taken: whether a page's
+      ``Updated`` date is its date is a matter of taste, and golds differ on it.
+    """
+    if in_url is not None and _days(declared, in_url) == 1:
+        return in_url
+    shown = set(dateline)
+    if len(shown) == 1 and len(only := shown.pop()) == 1 and _days(only[0], declared) < -1:
+        return only[0]
+    return declared
+
+
+def _days(day: str, other: str) -> int:
+    """``day`` − ``other`` in days (both ``YYYY-MM-DD``)."""
+    return (Date.fromisoformat(day) - Date.fromisoformat(other)).days
+
+
+#: the runs on either side of the title read as its date line, and their most characters
+#: (``Published: 03 Dec 2025``, ``By Ana Lee | June 3, 2026``; a sentence of the story
+#: that names a day is longer)
+_DATELINE_RUNS = 10
+_DATELINE_CHARS = 40
+
+
+def _dateline(page: Page, found: _Sources) -> tuple[tuple[str, ...], ...]:
+    """The dates of the short runs within :data:`_DATELINE_RUNS` of the title (the first
+    ``<h1>``), each as its readings (two for ``8/1/2025``: day or month first); not the
+    headline's own, nor a member's registration."""
+    title = found.title_el
+    if title is None:
+        return ()
+    blocks = page.blocks
+    inside = set(title.iter())
+    start = next((i for i, block in enumerate(blocks) if block.node in inside), None)
+    if start is None:
+        return ()
+    days = []
+    for i in range(max(0, start - _DATELINE_RUNS), min(len(blocks), start + _DATELINE_RUNS + 1)):
+        text = blocks[i].text
+        if (len(text) <= _DATELINE_CHARS and blocks[i].node not in inside and _DIGIT.search(text)
+                and not _says_member(text.lower()) and (day := _text_date(text))):
+            other = _parse_date(text, month_first=True) if _DMY.search(text) else None
+            days.append((day,) if other in (None, day) else (day, other))
+    return tuple(days)
+
+
 # ---------------------------------------------------------------------------- sources
 
 _PUBLISHED = ("article:published_time", "og:published_time", "article:published", "datepublished",
@@ -148,6 +213,9 @@ _PUBLISHED = ("article:published_time", "og:published_time", "article:published"
               "dc.date.issued", "dcterms.date", "dcterms.issued", "dcterms.created", "dc.date.created",
               "citation_publication_date", "citation_date", "sailthru.date", "parsely-pub-date",
               "article.published", "originalpublicationdate", "og:article:published_time")
+#: a ``<meta>`` name, less its punctuation, that says it dates the publication
+_PUBLISHED_KEY = re.compile(r"(?:publish(?:ed)?|pub|publication)(?:date|time)|date(?:published|pub)"
+                            r"|firstpublished|published$")
 _MODIFIED = ("article:modified_time", "og:updated_time", "article:modified", "datemodified",
              "last-modified", "dcterms.modified", "dc.date.modified", "og:article:modified_time")
 _TAGS = ("article:tag", "keywords", "news_keywords", "parsely-tags", "sailthru.tags", "og:article:tag")
@@ -240,6 +308,13 @@ class _Sources:
     def metas(self, *keys: str) -> Iterator[str]:
         for key in keys:
             yield from self.metas_.get(key, ())
+
+    def published_metas(self) -> Iterator[str]:
+        """The values of the ``<meta>`` not in :data:`_PUBLISHED` whose name says it dates the
+        publication (``w-published-date``, ``published``, ``cxenseparse:publishtime``)."""
+        for key, values in self.metas_.items():
+            if key not in _PUBLISHED and _PUBLISHED_KEY.search(re.sub(r"[^a-z]", "", key)):
+                yield from values
 
     def link(self, rel: str) -> str:
         return self.links.get(rel, "")
