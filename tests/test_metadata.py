@@ -574,3 +574,9 @@ _DECLARED = '<script type="application/ld+json">{"@type": "Article", "datePublis
 ])
 def test_a_date_line_earlier_than_the_declared_date_is_the_first_publication(body: str, expected: str) -> None:
     assert meta_of(_DECLARED, body).date == expected
+
+
+def test_a_timestamp_shown_in_the_page_dates_it() -> None:
+    body = ("<h1>Hotspots of climate</h1><div class='author'><p>Nick van Mead</p>"
+            "<p><span class='publicationTime'>2022-11-23T08:10+02:00 </span></p></div><p>Text.</p>")
+    assert meta_of("", body).date == "2022-11-23"

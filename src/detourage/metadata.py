@@ -859,12 +859,13 @@ def _wordy(value: str) -> list[tuple[int, int, int]]:
     return []
 
 
-_ISO_IN_TEXT = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
+#: a year, month and day, maybe with a time glued on (``2022-11-23T08:10+02:00``)
+_ISO_IN_TEXT = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:\b|(?=T\d))")
 _CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
 
 
 def _text_date(text: str) -> str | None:
-    """A date written in running text: ``2011-11-01``, ``01.11.2011``, ``2011年11月1日``,
+    """A date written in running text: ``2011-11-01``, ``2011-11-01T08:10``, ``01.11.2011``, ``2011年11月1日``,
     ``1 November 2011``, ``24 listopada 2011``, ``Nov. 1, 2011``, ``06.01.12 08:49``."""
     for pattern in (_ISO_IN_TEXT, _CJK_DATE):
         if m := pattern.search(text):
