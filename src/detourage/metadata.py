@@ -313,7 +313,7 @@ class _Sources:
         """The values of the ``<meta>`` not in :data:`_PUBLISHED` whose name says it dates the
         publication (``w-published-date``, ``published``, ``cxenseparse:publishtime``)."""
         for key, values in self.metas_.items():
-            if key not in _PUBLISHED and _PUBLISHED_KEY.search(re.sub(r"[^a-z]", "", key)):
+            if "pub" in key and key not in _PUBLISHED and _PUBLISHED_KEY.search(re.sub(r"[^a-z]", "", key)):
                 yield from values
 
     def link(self, rel: str) -> str:
@@ -619,9 +619,9 @@ def _marked_author(blocks: Any, start: int) -> tuple[str, ...]:
     job title, avatar) nor one in the comments."""
     for block in blocks[max(0, start - _MARKED_BEFORE):start + _MARKED_AFTER]:
         text = block.text
-        if len(text) > 60 or block.image is not None or not _author_marked(block.node):
+        if len(text) > 60 or block.image is not None or (m := _MARKED_NAME.fullmatch(text)) is None:
             continue
-        if (m := _MARKED_NAME.fullmatch(text)) and any(c.isalpha() for c in m[1]):
+        if any(c.isalpha() for c in m[1]) and _author_marked(block.node):
             names = _byline_names(m[1])
             if names and names[0].lower() not in _NOT_NAMES:
                 return names
