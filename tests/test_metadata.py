@@ -580,3 +580,8 @@ def test_a_timestamp_shown_in_the_page_dates_it() -> None:
     body = ("<h1>Hotspots of climate</h1><div class='author'><p>Nick van Mead</p>"
             "<p><span class='publicationTime'>2022-11-23T08:10+02:00 </span></p></div><p>Text.</p>")
     assert meta_of("", body).date == "2022-11-23"
+
+
+def test_a_bylines_full_stop_is_no_part_of_the_name() -> None:
+    html = "<html><body><h1>A post</h1><p>Posted by Ann.</p><p>" + "Text of the post. " * 30 + "</p></body></html>"
+    assert detourage.document(html).metadata.authors == ("Ann",)

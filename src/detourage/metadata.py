@@ -659,8 +659,20 @@ def _byline_names(value: str) -> tuple[str, ...]:
         if ((first in _NOT_NAMES and words[-1].lower() not in _TEAM_WORDS)
                 or (len(words) == 1 and first.rstrip(".") in _DATE_ABBREVIATIONS)):
             break
-        names.append(name)
+        names.append(_sentence_end_off(name))
     return _unique([n.title() if n.isupper() and len(n) > 6 else n for n in map(_clean, names)])
+
+
+def _sentence_end_off(name: str) -> str:
+    """``Posted by Ann.``: the sentence's full stop is no part of the name; an initial's
+    (``John Q.``) or an abbreviation's (``Jr.``) is."""
+    last = name.split()[-1]
+    if last.endswith(".") and len(last) > 3 and last[:-1].isalpha() and last.lower() not in _NAME_ABBREVIATIONS:
+        return name[:-1]
+    return name
+
+
+_NAME_ABBREVIATIONS = {"jr.", "sr.", "esq.", "dr.", "phd.", "inc.", "ltd."}
 
 
 #: first words of what follows ``By`` in a sentence or a menu, not a name
