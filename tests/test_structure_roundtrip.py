@@ -108,6 +108,8 @@ def _inline_text(tokens: list) -> str:  # type: ignore[type-arg]
             out.append(" ")
         elif token.type == "html_inline":
             out.append("<HTML>")
+        elif token.type == "image":
+            continue  # its alt text stands for the image: txt leaves it out too
         elif token.children:
             out.append(_inline_text(token.children))
     return "".join(out)

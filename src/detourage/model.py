@@ -88,6 +88,12 @@ class Block:
     def tag(self) -> str:
         return self.path[-1] if self.path else ""
 
+    @property
+    def illustration(self) -> bool:
+        """An image that illustrates (not decorative): its alt text stands for the image
+        and is not text a reader reads."""
+        return bool(self.image) and not self.decorative
+
     def within(self, *tags: str) -> bool:
         """True when one of ``tags`` encloses the block."""
         return any(t in self.path for t in tags)
@@ -134,7 +140,7 @@ class Unit:
     @property
     def illustrations(self) -> tuple[Block, ...]:
         """The image blocks that illustrate (a decorative image counts as its alt text)."""
-        return tuple(b for b in self.blocks if b.image and not b.decorative)
+        return tuple(b for b in self.blocks if b.illustration)
 
     @property
     def images(self) -> tuple[tuple[str, str], ...]:

@@ -83,7 +83,8 @@ def render(result: Result, format: str = "txt", **options: Any) -> str:
 
 def render_txt(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
     """One unit per line; a table row on one line, cells joined by `` | ``; ``<pre>`` lines
-    as the page has them; images contribute their alt text (seed 003 §3.2)."""
+    as the page has them.  Text is what a reader reads: an illustration's alt text is
+    left out (a decorative image's, an emoji or an icon's word, is read in its sentence)."""
     root, ctx = document(result, options, TEXT_KINDS)
     if not ctx.targets:  # no data table nor <pre>: the units, one per line
         return "".join(u.text + "\n" for u in result.units if u.text)
@@ -396,7 +397,7 @@ class _Markdown:
         if shows_image(block, self.options):
             src = self.ctx.url(block.image or "").translate(_MD_DEST)
             return f"![{self.escape(block.text)}]({src})"
-        return self.escape(block.text)
+        return "" if block.illustration else self.escape(block.text)
 
     def escape(self, text: str) -> str:
         text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
@@ -506,11 +507,12 @@ def _document(result: Result, body: str) -> str:
 
 
 def _html_piece(block: Block, src: str | None) -> str:
-    """The block as an image of source ``src``, or as its text when ``src`` is None."""
+    """The block as an image of source ``src``, or as its text when ``src`` is None (an
+    illustration's alt text is no text: nothing)."""
     esc = htmllib.escape
     if src is not None:
         return f'<img src="{esc(src)}" alt="{esc(block.text)}">'
-    return esc(block.text)
+    return "" if block.illustration else esc(block.text)
 
 
 _HTML_SPANS = {"em": "em", "strong": "strong", "code": "code"}
@@ -828,7 +830,7 @@ class _Json:
         if isinstance(item, Block):
             if shows_image(item, self.ctx.options):
                 return [{"type": "image", "src": self.ctx.url(item.image or ""), "alt": item.text}]
-            return [{"type": "text", "text": item.text}] if item.text else []
+            return [{"type": "text", "text": item.text}] if item.text and not item.illustration else []
         content = self.sequence(item.children)
         if not content or not item.kind:
             return content

@@ -41,12 +41,13 @@ class RenderOptions:
 
     trafilatura drops links by default and keeps tables; it turns formatting on for
     Markdown.  detourage keeps images (seed 001 does; trafilatura does not): with
-    ``images=False`` an image is its alt text, as in ``txt``.
+    ``images=False`` an illustration is left out, as in ``txt`` (its alt text stands for
+    the image, not for text); a decorative image is its alt text in every format.
     """
 
     #: links as ``[text](href)``, ``href`` resolved against the page URL
     links: bool = False
-    #: images as ``![alt](src)`` with ``src`` resolved; off: the alt text as plain text
+    #: images as ``![alt](src)`` with ``src`` resolved; off: left out, as in ``txt``
     images: bool = True
     #: data tables as tables (``txt``: one line per row); off: one paragraph per cell
     tables: bool = True
@@ -459,12 +460,15 @@ def _open(open_: list[Node], chain: tuple[Element, ...]) -> None:
 
 
 def join(blocks: Sequence[Block]) -> str:
-    """The text of consecutive runs, with a space where the page had one."""
+    """The text of consecutive runs, with a space where the page had one: what a reader
+    reads, so an illustration's alt text is left out (it stands for the image, which the
+    structured formats show as an image); a decorative image's alt text (an emoji, an
+    icon's word) is read in the sentence that holds it."""
     if len(blocks) == 1:
-        return blocks[0].text
+        return "" if blocks[0].illustration else blocks[0].text
     parts: list[str] = []
     for block in blocks:
-        if not block.text:
+        if not block.text or block.illustration:
             continue
         if parts and block.space_before:
             parts.append(" ")
