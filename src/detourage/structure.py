@@ -31,27 +31,9 @@ from lxml import etree
 from .model import Block, Label, Result, Unit
 from .segment import (BLOCK_LEVEL, INVISIBLE, VOID, clean_text, count_line_end, ends_code_line, image_of,
                       is_hidden, line_break)
+from .settings import RenderOptions
 
 Element = etree._Element
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RenderOptions:
-    """What the structured formats keep; the defaults are trafilatura's, except images.
-
-    trafilatura drops links by default and keeps tables; it turns formatting on for
-    Markdown.  detourage keeps images (seed 001 does; trafilatura does not): with
-    ``images=False`` an image is its alt text, as in ``txt``.
-    """
-
-    #: links as ``[text](href)``, ``href`` resolved against the page URL
-    links: bool = False
-    #: images as ``![alt](src)`` with ``src`` resolved; off: the alt text as plain text
-    images: bool = True
-    #: data tables as tables (``txt``: one line per row); off: one paragraph per cell
-    tables: bool = True
-    #: emphasis, strong, inline code and line breaks
-    formatting: bool = True
 
 
 #: tags that make a node of the tree, and the node's kind

@@ -65,9 +65,6 @@ class Request:
     patterns: tuple[str, ...] = ()
     #: fit a site template on the run's pages first (``-m template`` without ``--template``)
     fit_template: bool = False
-    #: the options that make the output, as JSON (kept in the manifest, checked on
-    #: resume); empty: the config's own (:meth:`RunConfig.described`)
-    described: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -218,10 +215,10 @@ def _prepare(request: Request, folder: Path) -> tuple[list[Shard], bool]:
 
 
 def _options(request: Request) -> dict[str, Any]:
-    """What the manifest records of the run's options: the command's own description
-    when given (``detourage extract --to`` names its flags), else the settings'."""
-    described = request.described or request.config.described()
-    return {**described, "shard_records": request.shard_records, "patterns": list(request.patterns)}
+    """What the manifest records of the run's options (checked on ``--resume``): the
+    settings' description (:meth:`RunConfig.described`), the shard size and the patterns."""
+    return {**request.config.described(), "shard_records": request.shard_records,
+            "patterns": list(request.patterns)}
 
 
 def _claim(request: Request, folder: Path, shards: list[Shard], new: bool) -> None:
