@@ -6,7 +6,7 @@ import click
 
 from ..settings import default_workers
 from .main import main
-from .train import _victor_base, _victor_config, _victor_material, _victor_options
+from .train import victor_base, victor_config, victor_material, victor_options
 
 
 @main.group()
@@ -28,7 +28,7 @@ def crossval() -> None:
 @click.option("--base", default=None,
               help="Compare this model (a file, or 'default') with itself retrained on its pages plus "
                    "the other folds (settings base, base+pages); it must keep its pages.")
-@_victor_options
+@victor_options
 def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: tuple[str, ...], by: str,
                     workers: int, json_out: str | None, base: str | None, config: str | None,
                     split: str | None, langs: tuple[str, ...], limit: int | None, threshold: float,
@@ -41,13 +41,13 @@ def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: t
 
     from .. import crossval as cv
 
-    base_model = _victor_base(base, config=config, ablation=ablations or None, c1=c1, c2=c2,
+    base_model = victor_base(base, config=config, ablation=ablations or None, c1=c1, c2=c2,
                               max_iterations=max_iterations)
-    cfg = _victor_config(config, None)
+    cfg = victor_config(config, None)
     settings = ablations or ("none",)
     for setting in settings:
-        _victor_config(config, setting)  # fail early on a bad name
-    material = _victor_material(inputs, split, langs, limit, threshold)
+        victor_config(config, setting)  # fail early on a bad name
+    material = victor_material(inputs, split, langs, limit, threshold)
     train_options = {k: v for k, v in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)) if v is not None}
     runs = len(cv.BASE_SETTINGS if base_model else settings) * folds
     click.echo(f"detourage: crossval: {len(material.samples)} pages, {runs} runs (a fold under a setting); "

@@ -35,7 +35,7 @@ def train_ncleaner(pairs: tuple[str, ...], out: str, nonlexical: bool, order: in
     click.echo(f"detourage: trained ncleaner on {len(found)} pairs → {out}", err=True)
 
 
-def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
+def victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
                      limit: int | None, threshold: float):
     """Labelled pages for Victor, with the alignment report on standard error."""
     from ..gold import align
@@ -59,7 +59,7 @@ def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[st
     return material
 
 
-def _victor_config(config: str | None, ablation: str | None):
+def victor_config(config: str | None, ablation: str | None):
     from ..victor.config import Config
     from ..crossval import setting_config
 
@@ -70,7 +70,7 @@ def _victor_config(config: str | None, ablation: str | None):
         raise click.UsageError(str(exc)) from None
 
 
-def _victor_base(base: str | None, **fixed: Any):
+def victor_base(base: str | None, **fixed: Any):
     """The --base model (a file, or 'default'); None without --base.  The options in
     ``fixed`` must then be unset: the base model's own settings are used."""
     if base is None:
@@ -91,7 +91,7 @@ def _victor_base(base: str | None, **fixed: Any):
     return model
 
 
-def _victor_options(f):
+def victor_options(f):
     """Options shared by `train victor` and `crossval victor`."""
     for option in reversed([
         click.option("--config", "config", default=None, help="Victor configuration file (default: the shipped victor.conf)."),
@@ -118,7 +118,7 @@ def _victor_options(f):
                    "plus INPUTS, with its configuration and parameters; it must keep its pages (--keep-data).")
 @click.option("--keep-data", is_flag=True,
               help="Store the training pages in the model (features and labels, no text), so that it can be a --base.")
-@_victor_options
+@victor_options
 def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: str | None, keep_data: bool,
                  config: str | None, split: str | None, langs: tuple[str, ...], limit: int | None,
                  threshold: float, c1: float | None, c2: float | None, max_iterations: int | None) -> None:
@@ -127,10 +127,10 @@ def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: 
     INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
     from ..victor.crf import Example, train as train_crf, train_more
 
-    base_model = _victor_base(base, config=config, ablation=ablation, c1=c1, c2=c2,
+    base_model = victor_base(base, config=config, ablation=ablation, c1=c1, c2=c2,
                               max_iterations=max_iterations)
-    cfg = _victor_config(config, ablation) if base_model is None else base_model.config
-    material = _victor_material(inputs, split, langs, limit, threshold)
+    cfg = victor_config(config, ablation) if base_model is None else base_model.config
+    material = victor_material(inputs, split, langs, limit, threshold)
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
     provenance = {"inputs": list(inputs), "split": split, "langs": list(langs), "limit": limit,
                   "threshold": threshold, "ablation": ablation, "base": base}
