@@ -155,7 +155,7 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
         sinks.pyarrow()
     shards, new = _prepare(request, folder)
     t_start = time.perf_counter()
-    executor = executors.executor(request.dask, request.workers)
+    executor = choose_executor(request.dask, request.workers)
     stop = stop or executors.Stop()
     stop.on_abort = executor.abort
     described = f"Dask {request.dask}" if request.dask else f"local pool of {request.workers}"
@@ -194,6 +194,16 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
 
 #: the lock file of a run folder (held for the run's life)
 LOCK_FILE = ".lock"
+
+
+def choose_executor(dask: str | None, workers: int) -> executors.Executor:
+    """The local pool, or a Dask cluster for ``--dask local:N`` or ``--dask tcp://HOST:PORT``
+    (imported then: it needs the ``corpus`` extra's Dask)."""
+    if dask is None:
+        return executors.LocalPool(workers)
+    from .cluster import DaskExecutor
+
+    return DaskExecutor(dask)
 
 
 def _prepare(request: Request, folder: Path) -> tuple[list[Shard], bool]:
