@@ -7,16 +7,17 @@ format of :data:`detourage.render.RENDERERS` with its defaults.  The methods of 
 (default: ``learned``, the default method) run on every page; the others on ``--sample``
 pages of each dataset (the same pages every run: a seeded draw from the sorted names), to
 keep a run affordable.  The JSON format's ``timings_ms`` are measured, so their values are
-set to 0 before the digest (their names are kept).  Run it before and after the change (a worktree at the old commit,
-with its own build, for "before"), then compare:
+set to 0 before the digest (their names are kept).  Run it before and after the change (a
+worktree at the old commit, with its own build, for "before"), then compare:
 
     python benchmarks/outputs_digest.py --json after.json
     python benchmarks/outputs_digest.py --compare before.json after.json
 
 The comparison names the (method, format) pairs whose outputs differ and their first
 pages; none means the change kept every output byte for byte.  A page that raises records
-the error's class instead of a digest, so a new crash is a difference too.  About 10
-minutes on one core with the defaults (``--sample 0`` runs only ``--full``).
+the error's class instead of a digest, so a new crash is a difference too.  About 2
+minutes of CPU with the defaults, 4–6 minutes on a busy shared machine (``--sample 0``
+runs only ``--full``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ import features_digest
 
 def pages(datasets: Path, extra: Path) -> list[tuple[str, str, bytes]]:
     """(dataset, id, bytes) of every page, in a fixed order (those of features_digest.py)."""
-    return [(*name.split("/", 1), data) for name, data in features_digest.pages(datasets, extra)]  # type: ignore[misc]
+    found = features_digest.pages(datasets, extra)
+    return [(name.split("/", 1)[0], name.split("/", 1)[1], data) for name, data in found]
 
 
 def sampled(items: list[tuple[str, str, bytes]], n: int, seed: int) -> set[tuple[str, str]]:
@@ -108,7 +110,8 @@ def compare(before: dict[str, str], after: dict[str, str]) -> list[str]:
         if before[key] != after[key]:
             name, fmt, page = key.split("|", 2)
             differ[f"{name} {fmt}"].append(page)
-    lines = [f"{pair}: {len(found)} pages differ: {', '.join(found[:10])}" for pair, found in sorted(differ.items())]
+    lines = [f"{pair}: {len(found)} pages differ: {', '.join(found[:10])}"
+             for pair, found in sorted(differ.items())]
     lines.append(f"{sum(map(len, differ.values()))} of {len(common)} outputs differ")
     alone = before.keys() ^ after.keys()
     return lines + [f"{len(alone)} outputs in one run only"] * bool(alone)

@@ -254,8 +254,9 @@ def _settings(format: str, settings: Settings | None, method: str | None, option
     method = "default" if method is None else method
     options = _with_model_options(method, model, options)
     structure = {k: keywords.pop(k) for k in RenderOptions.__dataclass_fields__ if k in keywords}
+    with_metadata = bool(keywords.pop("with_metadata", False))
     return Settings(method=method, options=tuple((options or {}).items()), limits=limits, repair=repair,
-                    render=RenderOptions(**structure), with_metadata=bool(keywords.pop("with_metadata", False))), own
+                    render=RenderOptions(**structure), with_metadata=with_metadata), own
 
 
 #: the render keywords a :class:`Settings` holds (the others are a format's own)
