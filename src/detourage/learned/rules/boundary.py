@@ -40,12 +40,12 @@ def keep_boundary_lines(page: Page, para: features.Paragraphs, keep: np.ndarray,
 
     The model judges each line from its own look, and these look like boilerplate (short,
     no sentence, a link), while a reader reads them as part of the text around them.
-    A line inside a box that names boilerplate (:data:`BOUNDARY_GROUPS`, the box not
-    around the kept neighbour too), a line with links (but one that is a single link in
-    the kept text's own container, or a quote's, or links that are only e-mail addresses
-    or phone numbers: a contact line), a figure's caption (it goes with its
-    image: :func:`keep_figures`), a code line (it goes with its block) and a line the
-    model rejects outright (under :data:`BOUNDARY_FLOOR`) stay out.
+    A line inside a box that names boilerplate (:data:`~.ancestors.BOUNDARY_GROUPS`, the
+    box not around the kept neighbour too), a line with links (but one that is a single
+    link in the kept text's own container, or a quote's, or links that are only e-mail
+    addresses or phone numbers: a contact line), a figure's caption (it goes with its
+    image: :func:`~.figures.keep_figures`), a code line (it goes with its block) and a
+    line the model rejects outright (under :data:`BOUNDARY_FLOOR`) stay out.
 
     Compiled: ``_csteps.keep_boundary_lines`` (one pass over the page's arrays, the text
     tests asked of the lines they can still decide), else
@@ -131,7 +131,7 @@ def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray
     an item of the text's own list, not a date line or byline) or whose parent holds both
     (a ``link_line``), outside boilerplate boxes; a line in a box named as a caption or a
     credit only in the kept text's own container (a photo's caption goes with the
-    photo: :func:`keep_figures`)."""
+    photo: :func:`~.figures.keep_figures`)."""
     kept = np.flatnonzero(keep)
     lines = np.flatnonzero(eligible & (plain | link_line))
     if len(kept) < 2 or not len(lines):
