@@ -98,7 +98,7 @@ def instrument(clock: Clock, patch: Callable[[object, str, object], None] = seta
     (``setattr``; a test passes its undoable ``monkeypatch.setattr``)."""
     from detourage.learned import features, rules
     from detourage.learned.forest import Model
-    from detourage import api
+    from detourage import pipeline
     from detourage.methods import learned
 
     for name, attr in PASSES.items():
@@ -108,7 +108,7 @@ def instrument(clock: Clock, patch: Callable[[object, str, object], None] = seta
     for owner, steps in ((rules, RULE_STEPS), (learned, LABELS)):
         for name, attr in steps.items():
             patch(owner, attr, clock.wrap(name, getattr(owner, attr)))
-    patch(api, "units", clock.wrap("units", api.units))
+    patch(pipeline, "units", clock.wrap("units", pipeline.units))  # as pipeline.run calls it
     patch(features, "compute", clock.wrap("features", features.compute))
     patch(Model, "probabilities", clock.wrap("forests", Model.probabilities))
 
