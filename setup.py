@@ -1,6 +1,6 @@
 """Build the optional compiled loops, each beside the Python it twins
 (``detourage._csegment``, ``detourage.victor._cvictor``, ``detourage.learned._cfeatures``,
-``detourage.learned._cforest``, ``detourage.methods._csteps``).
+``detourage.learned._cforest``, ``detourage.learned.rules._csteps``).
 
 Everything else lives in pyproject.toml.  The extension is optional: where Cython or a C
 compiler is missing, or the build fails, the install goes on without it and
@@ -81,7 +81,7 @@ def extensions() -> list:
             for name in ("_csegment", "victor._cvictor", "learned._cfeatures")]
     exts += [Extension(f"detourage.{name}", [f"src/detourage/{name.replace('.', '/')}.pyx"],
                        include_dirs=[numpy.get_include()], optional=True)
-             for name in ("learned._cforest", "methods._csteps")]
+             for name in ("learned._cforest", "learned.rules._csteps")]
     try:
         return cythonize(exts, language_level=3, quiet=True)
     except Exception:  # noqa: BLE001 - a Cython error must not stop the install

@@ -7,7 +7,7 @@
     python benchmarks/learned_lodo.py --models build/folds --reuse  # score with them again, no fitting
     python benchmarks/learned_lodo.py --models build/folds --reuse --threshold 0.45  # at another threshold
     python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
-    python benchmarks/learned_lodo.py --models build/folds --reuse --without _keep_figures  # a step's cost
+    python benchmarks/learned_lodo.py --models build/folds --reuse --without keep_figures  # a step's cost
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
 trained on the four others (:func:`detourage.learned.train.fit`, the shipped settings)
@@ -346,19 +346,20 @@ def _order(g: str) -> tuple[int, str]:
     return (g.count("/"), g)
 
 
-#: the learned method's page-level steps that only change ``keep`` in place (they return
-#: nothing), so that one can be left out for an ablation (``--without``)
-ABLATABLE = ("_keep_standfirst", "_keep_boundary_lines", "_keep_parent_items", "_keep_figures",
-             "_drop_boxes_beside", "_whole_code_blocks", "_drop_controls")
+#: the learned method's page-level steps (as :func:`detourage.learned.rules.apply` names
+#: them) that only change ``keep`` in place (they return nothing), so that one can be left
+#: out for an ablation (``--without``)
+ABLATABLE = ("keep_standfirst", "keep_boundary_lines", "keep_parent_items", "keep_figures",
+             "drop_boxes_beside", "whole_code_blocks", "drop_controls")
 
 
 def _leave_out(steps: list[str]) -> None:
-    """Replace each named step of ``detourage.methods.learned`` by one that does nothing
+    """Replace each named step of ``detourage.learned.rules`` by one that does nothing
     (before the worker processes fork, so they inherit it)."""
-    from detourage.methods import learned
+    from detourage.learned import rules
 
     for name in steps:
-        setattr(learned, name, lambda *args, **kwargs: None)
+        setattr(rules, name, lambda *args, **kwargs: None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,8 @@ one process), so that work on its speed aims at the step that costs:
     :meth:`Model.probabilities`: both stages' tree walks and the second stage's context
     columns;
 ``steps``
-    the rest of :func:`detourage.methods.learned.label`, and inside it the comment
+    the rest of :func:`detourage.methods.learned.label`, and inside it (the steps of
+    :func:`detourage.learned.rules.apply`) the comment
     section's cut (``s:comments``), the related boxes (``s:related``), the closing
     promotional box (``s:promos``), code blocks (``s:code``), the title (``s:title``), the
     fallback (``s:fallback``), the standfirst (``s:standfirst``), permalinks
@@ -63,12 +64,15 @@ PASSES = {"f:text": "_text", "f:kind": "_kind", "f:walk": "_Tree.__init__", "f:d
           "f:signatures": "_signatures", "f:regions": "_regions", "f:context": "_context", "f:page": "_page"}
 
 
-#: the method's page-level steps: attribute of detourage.methods.learned
-STEPS = {"s:comments": "_comments", "s:related": "_drop_related_boxes", "s:appended": "_drop_appended_articles",
-         "s:beside": "_drop_boxes_beside", "s:promos": "_drop_closing_promos", "s:code": "_whole_code_blocks",
-         "s:title": "_keep_title", "s:fallback": "_fallback", "s:standfirst": "_keep_standfirst",
-         "s:boundary": "_keep_boundary_lines", "s:parents": "_keep_parent_items", "s:controls": "_drop_controls",
-         "s:figures": "_keep_figures", "s:permalinks": "_drop_permalinks", "s:labels": "label_paragraphs"}
+#: the method's page-level steps: attribute of detourage.learned.rules (the names its
+#: ``apply`` calls them by); the labels of the blocks: of detourage.methods.learned
+RULE_STEPS = {"s:comments": "drop_comments", "s:related": "drop_related_boxes", "s:appended": "drop_appended_articles",
+              "s:beside": "drop_boxes_beside", "s:promos": "drop_closing_promos", "s:code": "whole_code_blocks",
+              "s:title": "keep_title", "s:fallback": "fall_back", "s:standfirst": "keep_standfirst",
+              "s:boundary": "keep_boundary_lines", "s:parents": "keep_parent_items", "s:controls": "drop_controls",
+              "s:figures": "keep_figures", "s:permalinks": "drop_permalinks"}
+LABELS = {"s:labels": "label_paragraphs"}
+STEPS = {**RULE_STEPS, **LABELS}
 
 
 class Clock:
@@ -92,18 +96,19 @@ class Clock:
 def instrument(clock: Clock, patch: Callable[[object, str, object], None] = setattr) -> None:
     """Wrap the learned method's steps with ``clock``, replacing them by ``patch``
     (``setattr``; a test passes its undoable ``monkeypatch.setattr``)."""
-    from detourage.learned import features
+    from detourage.learned import features, rules
     from detourage.learned.forest import Model
-    from detourage import api
+    from detourage import pipeline
     from detourage.methods import learned
 
     for name, attr in PASSES.items():
         owner_name, _, func_name = attr.rpartition(".")
         owner = getattr(features, owner_name) if owner_name else features
         patch(owner, func_name, clock.wrap(name, getattr(owner, func_name)))
-    for name, attr in STEPS.items():
-        patch(learned, attr, clock.wrap(name, getattr(learned, attr)))
-    patch(api, "units", clock.wrap("units", api.units))
+    for owner, steps in ((rules, RULE_STEPS), (learned, LABELS)):
+        for name, attr in steps.items():
+            patch(owner, attr, clock.wrap(name, getattr(owner, attr)))
+    patch(pipeline, "units", clock.wrap("units", pipeline.units))  # as pipeline.run calls it
     patch(features, "compute", clock.wrap("features", features.compute))
     patch(Model, "probabilities", clock.wrap("forests", Model.probabilities))
 

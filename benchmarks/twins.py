@@ -6,9 +6,9 @@ pages of ``datasets-extra``, beside it by default), the learned method runs as u
 compiled pass and its twin are both run on the same inputs and their outputs compared:
 
 ``boundary``
-    ``_csteps.keep_boundary_lines`` against ``methods.learned._keep_boundary_lines_numpy``;
+    ``_csteps.keep_boundary_lines`` against ``learned.rules.boundary.keep_boundary_lines_numpy``;
 ``figures``
-    ``_csteps.keep_figures`` against ``_keep_figures_numpy``;
+    ``_csteps.keep_figures`` against ``learned.rules.figures.keep_figures_numpy``;
 ``context``
     ``_cfeatures.context_columns`` against ``learned.context.columns_numpy`` (the
     second stage's columns, bit for bit);
@@ -97,12 +97,13 @@ class Compare:
 def install(compare: Compare, patch=setattr) -> None:  # type: ignore[no-untyped-def]
     """Put the comparing wrappers in place, by ``patch`` (``setattr``; a test passes its
     undoable ``monkeypatch.setattr``)."""
-    from detourage.learned import context, features
-    from detourage.methods import learned
+    from detourage.learned import context, features, rules
 
-    patch(learned, "_keep_boundary_lines", compare.step("boundary", learned._keep_boundary_lines,
-                                                        learned._keep_boundary_lines_numpy))
-    patch(learned, "_keep_figures", compare.step("figures", learned._keep_figures, learned._keep_figures_numpy))
+    # the steps as :func:`rules.apply` calls them (its names), each with its numpy twin
+    patch(rules, "keep_boundary_lines", compare.step("boundary", rules.boundary.keep_boundary_lines,
+                                                     rules.boundary.keep_boundary_lines_numpy))
+    patch(rules, "keep_figures", compare.step("figures", rules.figures.keep_figures,
+                                              rules.figures.keep_figures_numpy))
     compute = context.compute
 
     def context_both(q, spans, chars, signature):  # type: ignore[no-untyped-def]
@@ -141,9 +142,10 @@ def main(argv: list[str] | None = None, patch=setattr) -> int:  # type: ignore[n
     args = ap.parse_args(argv)
     from detourage.api import load
     from detourage.errors import DetourageError
+    from detourage.learned import features, rules
     from detourage.methods import learned
 
-    if learned._csteps is None or learned.features.tree._cfeatures is None:
+    if rules.ancestors._csteps is None or features.tree._cfeatures is None:
         print("the compiled modules are not built (python setup.py build_ext --inplace)", file=sys.stderr)
         return 2
     if not args.datasets.is_dir():

@@ -134,3 +134,30 @@ def test_evaluate_on_a_snippet_only_dataset_shows_its_snippet_score(tmp_path: Pa
     report = (tmp_path / "ev" / "report.md").read_text()
     headline = next(line for line in report.splitlines() if line.startswith("| fulltext | 2 |"))
     assert headline.startswith("| fulltext | 2 | 2 |") and "| 100.00 |" in headline
+
+
+def test_settings_given_whole_or_built_from_keywords() -> None:
+    """``settings=`` is the one options object; the keywords build the same one."""
+    url = "https://gazette.example/2026/harbour.html"
+    settings = detourage.Settings(method="fulltext", render=detourage.RenderOptions(links=True))
+    assert (detourage.extract(PAGE, format="markdown", url=url, settings=settings)
+            == detourage.extract(PAGE, "fulltext", "markdown", url=url, links=True))
+    page = detourage.load(PAGE, settings=settings)
+    texts = lambda result: [u.text for u in result.units]  # noqa: E731
+    assert texts(detourage.run(page, settings=settings)) == texts(detourage.run(detourage.load(PAGE), "fulltext"))
+    assert detourage.document(PAGE, settings=settings).text == detourage.extract(PAGE, "fulltext", links=True)
+    assert detourage.extract(PAGE, format="cleaneval", url_line=True, url=url,  # a format's own keyword
+                             settings=settings).startswith("URL:")
+
+
+def test_a_keyword_beside_settings_is_refused_by_name() -> None:
+    settings = detourage.Settings(method="fulltext")
+    for keywords in ({"links": True}, {"repair": True}, {"limits": detourage.Limits(max_bytes=10)},
+                     {"options": {}}, {"method": "baseline"}):
+        name = next(iter(keywords))
+        with pytest.raises(UnknownOption, match=name):
+            detourage.extract(PAGE, settings=settings, **keywords)  # type: ignore[arg-type]
+    with pytest.raises(UnknownOption, match="repair"):
+        detourage.load(PAGE, settings=settings, repair=True)
+    with pytest.raises(UnknownOption, match="options"):
+        detourage.run(detourage.load(PAGE), options={}, settings=settings)

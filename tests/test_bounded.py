@@ -51,9 +51,11 @@ def stuck_in_c() -> None:
 
 @dataclass(frozen=True)
 class Stuck:
-    """A step that gets stuck in C code on the page ``stuck``, dies on ``dies``."""
+    """A step that gets stuck in C code on the page ``stuck``, dies on ``dies``: a
+    :class:`~detourage.supervision.PageStep` (its bounds declared)."""
 
     timeout: float = 0.5
+    max_memory: int | None = None
 
     def __call__(self, job: Job) -> dict[str, Any]:
         if job.id == "stuck":
@@ -189,6 +191,7 @@ class Spins:
     """A step that spins in Python code on the page ``spin``, under its own alarm."""
 
     timeout: float = 0.3
+    max_memory: int | None = None
 
     def __call__(self, job: Job) -> dict[str, Any]:
         _, reason, _ = attempt(_spin if job.id == "spin" else lambda: None, self.timeout)

@@ -22,6 +22,7 @@ from datatrove.executor import LocalPipelineExecutor  # noqa: E402
 from datatrove.pipeline.readers import WarcReader  # noqa: E402
 from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 
+from detourage import load  # noqa: E402
 from detourage.corpusrun.readers import warc_record  # noqa: E402
 from detourage.integrations import datatrove as integration  # noqa: E402
 from detourage.integrations.datatrove import Detourage  # noqa: E402
@@ -138,10 +139,10 @@ def test_settings_given_are_the_steps_own() -> None:
 
 def test_metadata_has_the_same_keys_and_types_on_every_page() -> None:
     step = Detourage(with_metadata=True)
-    rich = integration._metadata(step.settings.load(page(1).decode().replace(
+    rich = integration._metadata(load(page(1).decode().replace(
         "<head>", "<head><meta name='author' content='Ana Ferreira'><meta name='keywords' content='a, b'>"
-                  "<html lang='en'>")))
-    bare = integration._metadata(step.settings.load("<html><body><p>Hello there.</p></body></html>"))
+                  "<html lang='en'>"), settings=step.settings))
+    bare = integration._metadata(load("<html><body><p>Hello there.</p></body></html>", settings=step.settings))
     assert rich.keys() == bare.keys() and "declared_language" in rich and "language" not in rich
     assert all(isinstance(v, str) for v in [*rich.values(), *bare.values()])
     assert rich["authors"] == "Ana Ferreira" and rich["tags"] == "a; b" and bare["authors"] == ""

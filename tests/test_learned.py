@@ -15,7 +15,7 @@ from click.testing import CliRunner
 import detourage
 from detourage.api import load, run
 from detourage.cli import main
-from detourage.learned import context, features, forest, train
+from detourage.learned import context, features, forest, rules, train
 from detourage.errors import ModelError
 from detourage.learned.forest import Forest, Model
 from detourage.methods import learned
@@ -445,7 +445,7 @@ def test_comment_sections_are_left_out_of_articles_not_forums():
     ("Commenting is disabled", False, True), ("Comments are closing in on the mayor's office", False, False),
 ])
 def test_comment_mark(line, heading, opens):
-    assert learned.comment_mark(line, heading) is opens
+    assert rules.comments.comment_mark(line, heading) is opens
 
 
 def test_an_unnamed_comment_section_is_cut_below_its_heading():
@@ -480,11 +480,11 @@ def test_an_unnamed_comment_section_is_cut_below_its_heading():
     ("The latest news from the harbour is that it will reopen on Monday", False),
 ])
 def test_related_mark(line, heads):
-    assert learned.related_mark(line) is heads
+    assert rules.related.related_mark(line) is heads
 
 
 def test_related_phrases_start_with_a_letter():  # the first-letter test before the pattern relies on it
-    assert all(phrase[0].isalpha() and phrase[0] == phrase[0].lower() for phrase in learned.RELATED_PHRASES)
+    assert all(phrase[0].isalpha() and phrase[0] == phrase[0].lower() for phrase in rules.related.RELATED_PHRASES)
 
 
 def test_a_box_of_related_teasers_is_dropped_but_not_an_article_section():

@@ -207,9 +207,9 @@ def test_speed_ab_alternates_trees_and_reports_medians(monkeypatch, tmp_path, ca
 def test_twins_compares_every_compiled_pass_with_its_twin(monkeypatch, tmp_path, capsys):
     import pytest
 
-    from detourage.methods import learned
+    from detourage.learned import features, rules
 
-    if learned._csteps is None or learned.features.tree._cfeatures is None:
+    if rules.ancestors._csteps is None or features.tree._cfeatures is None:
         pytest.skip("the compiled modules are not built")
     module = _bench("twins")
     folder = tmp_path / "datasets" / "mini"
@@ -246,12 +246,12 @@ def test_the_steps_an_ablation_can_leave_out_return_nothing(monkeypatch) -> None
     return nothing may be left out so, and the replacement reaches the method."""
     import inspect
 
-    from detourage.methods import learned
+    from detourage.learned import rules
 
     lodo = _lodo()
     for name in lodo.ABLATABLE:
-        assert inspect.signature(getattr(learned, name)).return_annotation in (None, "None"), name
-    step = learned._keep_figures
-    monkeypatch.setattr(learned, "_keep_figures", step)  # restored after the test
-    lodo._leave_out(["_keep_figures"])
-    assert learned._keep_figures is not step and learned._keep_figures(None, None, None, None) is None
+        assert inspect.signature(getattr(rules, name)).return_annotation in (None, "None"), name
+    step = rules.keep_figures
+    monkeypatch.setattr(rules, "keep_figures", step)  # restored after the test
+    lodo._leave_out(["keep_figures"])
+    assert rules.keep_figures is not step and rules.keep_figures(None, None, None, None) is None

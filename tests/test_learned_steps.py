@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from detourage.api import load, run
-from detourage.learned import features
+from detourage.learned import features, rules
 from detourage.learned.forest import Forest, Model
 from detourage.methods import learned
 from detourage.render import render
@@ -125,8 +125,8 @@ def test_replies_a_forum_marks_as_schema_comments_stay():
     ("12 responses to the survey were positive.", False), ("Thoughts on the harbour plan", False),
 ])
 def test_counted_comment_headings(line, opens):
-    assert learned.comment_mark(line, heading=True) is opens
-    assert learned.comment_mark(line, heading=False) is opens
+    assert rules.comments.comment_mark(line, heading=True) is opens
+    assert rules.comments.comment_mark(line, heading=False) is opens
 
 
 def test_comment_bylines_open_a_thread():
@@ -153,9 +153,10 @@ def test_comment_lines_are_found_as_the_pattern_finds_them():
              "Readers like it.", "İstanbul comments", "Commentary", "Kommentare (3)", "Оставить комментарий",
              "发表评论", "Have your say", "He declined to comment on the plan, and the council met again."]
     para = features.compute(load(shell("<div>" + "".join(f"<p>{line}</p>" for line in lines) + "</div>")))
-    worded, started = learned._comment_lines(para, np.arange(len(para)))
+    comments = rules.comments
+    worded, started = comments._comment_lines(para, np.arange(len(para)))
     assert worded == [i for i, text in enumerate(para.texts)
-                      if para.chars[i] <= learned.MARK_CHARS and learned.COMMENT_WORDS.search(text.lower())]
+                      if para.chars[i] <= comments.MARK_CHARS and comments.COMMENT_WORDS.search(text.lower())]
     assert [para.texts[i] for i in worded] == ["The following are comments from the readers.", "İstanbul comments",
                                                "Kommentare (3)", "Оставить комментарий", "发表评论", "Have your say"]
     assert [para.texts[i] for i in started] == ["The following are comments from the readers.",
@@ -169,7 +170,7 @@ def test_a_sentence_announcing_readers_comments_opens_them():
                       for i in range(3)) + "</div>")
     result = extract(shell(flat), EVERYTHING)
     assert "Paragraph 5" in result.text and "Comment 1." not in result.text
-    assert not learned.comment_mark("He read the following comments from the minister aloud.", heading=False)
+    assert not rules.comments.comment_mark("He read the following comments from the minister aloud.", heading=False)
 
 
 def test_an_unnamed_list_under_a_counted_heading_is_cut():
@@ -287,7 +288,7 @@ def test_a_similar_posts_heading_and_its_titles_after_the_last_paragraph_are_dro
     ("Other stories you may like", True), ("Weitere Beiträge", True), ("Similar triangles", False),
 ])
 def test_more_related_headings(line, heads):
-    assert learned.related_mark(line) is heads
+    assert rules.related.related_mark(line) is heads
 
 
 # ------------------------------------------------------------ boundary lines
@@ -324,7 +325,7 @@ def test_boundary_lines_the_model_doubts_are_kept(line):
     ("Moreover: the council voted", False), ("Read more about the plan on our site", False),
     ("Relatedly, the council voted", False)])
 def test_related_lines(line, related):
-    assert learned.related_line(line) is related
+    assert rules.related.related_line(line) is related
 
 
 def test_a_related_link_line_between_paragraphs_is_dropped():
@@ -349,7 +350,7 @@ def test_a_closing_credit_or_contact_line_in_a_box_of_its_own_is_kept():
     assert "John Harris can be reached at jh@gazette.example or 412-481-5432." in lines
     assert "Back to headlines" not in lines
     # a date line is no closing sentence
-    assert not learned._closing_sentence("Posted on 03.01.2008 at 10:15.")
+    assert not rules.boundary.closing_sentence("Posted on 03.01.2008 at 10:15.")
 
 
 def test_a_description_of_br_separated_lines_is_kept_whole():
@@ -424,7 +425,7 @@ def test_a_small_page_the_model_rejects_whole_keeps_its_text():
     assert extract("<html><body><div class='nav'></div></body></html>", _constant(-9.0)).text == ""
 
 
-@pytest.mark.skipif(learned._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.skipif(rules.ancestors._csteps is None, reason="the compiled _csteps is not built")
 @pytest.mark.parametrize("seed", range(20))
 def test_compiled_step_tests_match_numpy(seed):
     rng = np.random.default_rng(seed)
@@ -434,27 +435,77 @@ def test_compiled_step_tests_match_numpy(seed):
     others = rng.integers(-1, n, len(lines))
     for up in range(4):
         for up_other in range(4):
-            assert np.array_equal(learned._csteps.share(keys, lines, others, up, up_other),
-                                  learned._share_numpy(keys, lines, others, up, up_other))
+            assert np.array_equal(rules.ancestors._csteps.share(keys, lines, others, up, up_other),
+                                  rules.ancestors.share_numpy(keys, lines, others, up, up_other))
     X = rng.integers(0, 6, (n, 12)).astype(np.float32)
     columns = rng.choice(np.arange(1, 12), int(rng.integers(1, 8)), replace=False).astype(np.int64)
     for social in (-1, 0, len(columns) - 1):
-        assert np.array_equal(learned._csteps.clear_of_boilerplate(X, lines, others, columns, 0, social),
-                              learned._clear_of_boilerplate_numpy(X, lines, others, columns, 0, social))
+        assert np.array_equal(rules.ancestors._csteps.clear_of_boilerplate(X, lines, others, columns, 0, social),
+                              rules.ancestors.clear_of_boilerplate_numpy(X, lines, others, columns, 0, social))
 
 
-@pytest.mark.skipif(learned._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.skipif(rules.ancestors._csteps is None, reason="the compiled _csteps is not built")
 @pytest.mark.parametrize("seed", range(60))
 def test_compiled_boundary_step_matches_numpy(seed, monkeypatch):
     """The compiled boundary step and its numpy twin keep the same lines, on random pages
     whose structure, features, kept lines and texts make every branch likely: few span
     values (many shared ancestors), distances of 0 to 5, link densities around the
     step's cut-offs, sentences and non-sentences, address lines chosen by index."""
+    monkeypatch.setattr(rules.boundary, "_address_lines",
+                        lambda page, para, lines: [i for i in lines.tolist() if i % 3 == 0])
+    para, keep, barred, probability = _random_boundary_page(seed)
+    expected = keep.copy()
+    rules.boundary.keep_boundary_lines_numpy(None, para, expected, barred, probability)
+    rules.boundary.keep_boundary_lines(None, para, keep, barred, probability)
+    assert np.array_equal(keep, expected)
+
+
+#: each constant of the boundary step, and the name :class:`BoundaryParameters` gives it
+BOUNDARY_FIELDS = {"BOUNDARY_FLOOR": "floor", "PLAIN_LINKS": "plain_links", "EDGE_CHARS": "edge_chars", "GAP": "gap",
+                   "EDGE": "edge", "LIKE_KEPT": "like_kept", "LIKE_KEPT_SHARE": "like_kept_share",
+                   "LINK_LINE": "link_line", "EDGE_LINKS": "edge_links"}
+
+
+@pytest.mark.skipif(rules.ancestors._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.parametrize("name, value", [
+    ("BOUNDARY_FLOOR", 0.5), ("PLAIN_LINKS", 0.3), ("EDGE_CHARS", 20), ("GAP", 1), ("LIKE_KEPT", 1000),
+    ("LIKE_KEPT_SHARE", 0.1), ("LINK_LINE", 0.4), ("EDGE_LINKS", 0.95)])
+def test_the_compiled_boundary_step_reads_each_constant_by_its_name(name, value, monkeypatch):
+    """Each constant of the boundary step reaches the compiled step under its own name
+    (:class:`BoundaryParameters`, built from the module's constants): with one changed,
+    the compiled step keeps what its numpy twin keeps, and not what it kept before (EDGE:
+    :func:`test_boundary_edges_and_gaps_stop_at_their_limits`)."""
+    boundary = rules.boundary
+    monkeypatch.setattr(boundary, "_address_lines", lambda page, para, lines: [i for i in lines.tolist() if i % 3 == 0])
+    pages = [_random_boundary_page(seed) for seed in range(40)]
+    before = []
+    for para, keep, barred, probability in pages:
+        before.append(keep.copy())
+        boundary.keep_boundary_lines(None, para, before[-1], barred, probability)
+    monkeypatch.setattr(boundary, name, value)
+    boundary.boundary_parameters.cache_clear()
+    try:
+        assert getattr(boundary.boundary_parameters(), BOUNDARY_FIELDS[name]) == value
+        changed = 0
+        for (para, keep, barred, probability), old in zip(pages, before):
+            expected = keep.copy()
+            boundary.keep_boundary_lines_numpy(None, para, expected, barred, probability)
+            boundary.keep_boundary_lines(None, para, keep, barred, probability)
+            assert np.array_equal(keep, expected)
+            changed += not np.array_equal(keep, old)
+        assert changed, f"{name} = {value} changed no page: the comparison proves nothing"
+    finally:
+        boundary.boundary_parameters.cache_clear()  # rebuilt from the restored constant
+
+
+def _random_boundary_page(seed: int) -> tuple[features.Paragraphs, np.ndarray, np.ndarray, np.ndarray]:
+    """A random page for the boundary step (paragraphs, kept, barred, probabilities)."""
     rng = np.random.default_rng(seed)
     n, width = int(rng.integers(1, 120)), len(features.names())
     X = rng.integers(0, 6, (n, width)).astype(np.float32)
-    X[rng.random(n) < 0.5, learned._positions()["dist_media"]] = 2  # most lines no image
-    X[:, learned._positions()["link_density"]] = rng.choice([0.0, 0.3, 0.5, 0.9, 1.0], n, p=[0.6, 0.1, 0.1, 0.1, 0.1])
+    positions = rules.paragraphs.column_positions()
+    X[rng.random(n) < 0.5, positions["dist_media"]] = 2  # most lines no image
+    X[:, positions["link_density"]] = rng.choice([0.0, 0.3, 0.5, 0.9, 1.0], n, p=[0.6, 0.1, 0.1, 0.1, 0.1])
     spans = np.sort(rng.integers(0, int(rng.integers(1, 5)), (features.LEVELS, 2, n)), axis=1).astype(np.int32)
     texts = [str(rng.choice(["Walter Gibbs contributed reporting.", "Print", "2012-01-11", "A short line here",
                              "Is this a question about it?", ""])) for _ in range(n)]
@@ -462,25 +513,33 @@ def test_compiled_boundary_step_matches_numpy(seed, monkeypatch):
     para = features.Paragraphs(np.arange(n), np.arange(1, n + 1), texts, X, chars, np.zeros(n, np.int64), -1,
                                spans, rng.integers(0, 5, n).astype(np.int32))
     keep, barred = rng.random(n) < rng.choice([0.05, 0.1, 0.2, 0.4]), rng.random(n) < 0.05  # gaps and runs of all lengths
-    probability = rng.random(n)
-    monkeypatch.setattr(learned, "_address_lines", lambda page, para, lines: [i for i in lines.tolist() if i % 3 == 0])
-    expected = keep.copy()
-    learned._keep_boundary_lines_numpy(None, para, expected, barred, probability)
-    learned._keep_boundary_lines(None, para, keep, barred, probability)
-    assert np.array_equal(keep, expected)
+    return para, keep, barred, rng.random(n)
 
 
+@pytest.mark.parametrize("limits", [{}, {"EDGE": 2, "GAP": 2}])
 @pytest.mark.parametrize("compiled", [True, False])
-def test_boundary_edges_and_gaps_stop_at_their_limits(compiled):
+def test_boundary_edges_and_gaps_stop_at_their_limits(compiled, limits, monkeypatch):
     """After a kept run, at most EDGE short lines of its parent are kept, and a gap of more
-    than GAP lines between kept ones is not filled, by the compiled step and its twin."""
-    if compiled and learned._csteps is None:
+    than GAP lines between kept ones is not filled, by the compiled step and its twin;
+    also with other limits (which reach the compiled step by name)."""
+    if compiled and rules.ancestors._csteps is None:
         pytest.skip("the compiled _csteps is not built")
-    step = learned._keep_boundary_lines if compiled else learned._keep_boundary_lines_numpy
+    step = rules.boundary.keep_boundary_lines if compiled else rules.boundary.keep_boundary_lines_numpy
+    for name, value in limits.items():
+        monkeypatch.setattr(rules.boundary, name, value)
+    rules.boundary.boundary_parameters.cache_clear()
+    try:
+        _edges_and_gaps(step)
+    finally:
+        rules.boundary.boundary_parameters.cache_clear()  # rebuilt from the restored constants
+
+
+def _edges_and_gaps(step) -> None:  # type: ignore[no-untyped-def]
+    """The limits test of the boundary ``step`` at the module's EDGE and GAP."""
 
     def page(n: int, kept: list[int]) -> tuple[features.Paragraphs, np.ndarray]:
         X = np.full((n, len(features.names())), 5.0, np.float32)  # no box, no image, no quote
-        X[:, learned._positions()["link_density"]] = 0.0
+        X[:, rules.paragraphs.column_positions()["link_density"]] = 0.0
         texts = ["Walter Gibbs contributed reporting."] * n
         spans = np.zeros((features.LEVELS, 2, n), np.int32)
         spans[:, 1] = n  # one parent for every line
@@ -490,51 +549,89 @@ def test_boundary_edges_and_gaps_stop_at_their_limits(compiled):
         keep[kept] = True
         return para, keep
 
-    para, keep = page(4 + learned.EDGE + 3, [0, 1, 2, 3])
+    para, keep = page(4 + rules.boundary.EDGE + 3, [0, 1, 2, 3])
     step(None, para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.5))
-    assert keep.sum() == 4 + learned.EDGE and keep[:4 + learned.EDGE].all()
-    for gap in (learned.GAP, learned.GAP + 1):
+    assert keep.sum() == 4 + rules.boundary.EDGE and keep[:4 + rules.boundary.EDGE].all()
+    for gap in (rules.boundary.GAP, rules.boundary.GAP + 1):
         n = gap + 2
         para, keep = page(n, [0, n - 1])
         para.texts[:] = ["Print " * 50] * n  # too long for an edge line: only a gap fills it
         para.chars[:] = len(para.texts[0])
         step(None, para, keep, np.zeros(n, bool), np.full(n, 0.5))
-        assert keep.all() == (gap <= learned.GAP), gap
+        assert keep.all() == (gap <= rules.boundary.GAP), gap
 
 
-@pytest.mark.skipif(learned._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.skipif(rules.ancestors._csteps is None, reason="the compiled _csteps is not built")
 @pytest.mark.parametrize("seed", range(60))
 def test_compiled_figure_step_matches_numpy(seed, monkeypatch):
     """The compiled figure step and its numpy twin keep the same images and captions, on
     random pages: images, figures, quotes and boxes at distances of 0 to 5, few span
     values, kept text of every density, illustrations chosen by index."""
+    monkeypatch.setattr(rules.figures, "_illustration", lambda page, start, end: start % 4 != 0)
+    para, keep, barred = _random_figure_page(seed)
+    expected = keep.copy()
+    rules.figures.keep_figures_numpy(None, para, expected, barred)
+    rules.figures.keep_figures(None, para, keep, barred)
+    assert np.array_equal(keep, expected)
+
+
+@pytest.mark.skipif(rules.ancestors._csteps is None, reason="the compiled _csteps is not built")
+@pytest.mark.parametrize("changed", [{"FIGURE_EDGE": 0}, {"FIGURE_LEAD": 1},
+                                     {"GAP": 1, "FIGURE_EDGE": 0, "FIGURE_LEAD": 0}])  # the gap alone decides
+def test_the_compiled_figure_step_reads_each_constant_by_its_name(changed, monkeypatch):
+    """Each constant of the figure step reaches the compiled step under its own name
+    (:class:`FigureParameters`): with one changed, the compiled step keeps what its
+    numpy twin keeps, and not what it kept before."""
+    figures = rules.figures
+    monkeypatch.setattr(figures, "_illustration", lambda page, start, end: start % 4 != 0)
+    pages = [_random_figure_page(seed) for seed in range(40)]
+    before = []
+    for para, keep, barred in pages:
+        before.append(keep.copy())
+        figures.keep_figures(None, para, before[-1], barred)
+    for name, value in changed.items():
+        monkeypatch.setattr(figures, name, value)
+    figures.figure_parameters.cache_clear()
+    fields = {"GAP": "gap", "FIGURE_EDGE": "edge", "FIGURE_LEAD": "lead"}
+    try:
+        assert all(getattr(figures.figure_parameters(), fields[name]) == value for name, value in changed.items())
+        differ = 0
+        for (para, keep, barred), old in zip(pages, before):
+            expected = keep.copy()
+            figures.keep_figures_numpy(None, para, expected, barred)
+            figures.keep_figures(None, para, keep, barred)
+            assert np.array_equal(keep, expected)
+            differ += not np.array_equal(keep, old)
+        assert differ, f"{changed} changed no page: the comparison proves nothing"
+    finally:
+        figures.figure_parameters.cache_clear()  # rebuilt from the restored constant
+
+
+def _random_figure_page(seed: int) -> tuple[features.Paragraphs, np.ndarray, np.ndarray]:
+    """A random page for the figure step (paragraphs, kept, barred)."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 120))
     X = rng.integers(0, 6, (n, len(features.names()))).astype(np.float32)
-    X[:, learned._positions()["is_image"]] = rng.random(n) < 0.3
+    X[:, rules.paragraphs.column_positions()["is_image"]] = rng.random(n) < 0.3
     spans = np.sort(rng.integers(0, int(rng.integers(1, 5)), (features.LEVELS, 2, n)), axis=1).astype(np.int32)
     chars = rng.integers(0, 3, n).astype(np.int64) * 40
     para = features.Paragraphs(np.arange(n), np.arange(1, n + 1), [""] * n, X, chars, np.zeros(n, np.int64), -1,
                                spans, np.zeros(n, np.int32))
     keep, barred = rng.random(n) < rng.choice([0.05, 0.1, 0.2, 0.4]), rng.random(n) < 0.05
-    monkeypatch.setattr(learned, "_illustration", lambda page, start, end: start % 4 != 0)
-    expected = keep.copy()
-    learned._keep_figures_numpy(None, para, expected, barred)
-    learned._keep_figures(None, para, keep, barred)
-    assert np.array_equal(keep, expected)
+    return para, keep, barred
 
 
 def test_related_heading_prefilter_loses_no_heading():
     """A line is tried against the related-box pattern only when it starts with a
     phrase's literal start: every line the pattern takes still passes."""
-    assert learned._literal_start("ab?c") == "a" and learned._literal_start("more from .+") == "more from "
+    assert rules.related._literal_start("ab?c") == "a" and rules.related._literal_start("more from .+") == "more from "
     lines = ["Related", "Related articles:", "More from Reuters", "Editor's picks", "Don’t miss", "相关新闻",
              "Читайте также", "You might also like", "Latest news »", "Most read today", "Related to this",
              "More posts you will love", "Recipe", "Most of them", "Keep reading", "Top stories |", "More"]
     for line in lines:
-        plain = learned.RELATED_WORDS.fullmatch(" ".join(line.lower().split())) is not None
-        assert learned.related_mark(line) == plain, line
-    assert sum(map(learned.related_mark, lines)) >= 12
+        plain = rules.related.RELATED_WORDS.fullmatch(" ".join(line.lower().split())) is not None
+        assert rules.related.related_mark(line) == plain, line
+    assert sum(map(rules.related.related_mark, lines)) >= 12
 
 
 def test_line_starts_are_found_by_one_search():
@@ -542,9 +639,9 @@ def test_line_starts_are_found_by_one_search():
     at a line's start."""
     texts = ["posted by: ann | 2 may", "not posted by", "  \xa0comments from readers", "", "user 12", "x\x1fposted"]
     lines = [0, 1, 2, 3, 4, 5]
-    per_line = [i for i in lines if learned._COMMENT_LINE_START.match("\x1f" + texts[i])]
-    assert learned._starting(texts, lines, learned._COMMENT_LINE_START) == per_line == [0, 2, 4]
-    assert learned._starting(texts, [1, 3], learned._COMMENT_LINE_START) == []
+    per_line = [i for i in lines if rules.comments._COMMENT_LINE_START.match("\x1f" + texts[i])]
+    assert rules.comments._starting(texts, lines, rules.comments._COMMENT_LINE_START) == per_line == [0, 2, 4]
+    assert rules.comments._starting(texts, [1, 3], rules.comments._COMMENT_LINE_START) == []
 
 
 def test_a_list_item_heading_its_kept_sub_list_is_kept():
@@ -558,7 +655,7 @@ def test_a_list_item_heading_its_kept_sub_list_is_kept():
     para = features.compute(load(html))
     texts = para.texts
     keep = np.array([t.startswith(("15 ", "30 ", "Widgets", "A kept")) for t in texts])
-    learned._keep_parent_items(para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.4))
+    rules.lists.keep_parent_items(para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.4))
     kept = {t for t, k in zip(texts, keep) if k}
     assert "Mock interview" in kept
     assert "Products" not in kept and "Loose line" not in kept
@@ -569,9 +666,9 @@ def test_a_lead_image_above_a_byline_and_a_share_bar_is_kept(compiled):
     """An article's lead image a few lines above its text (title, byline, share bar
     between) comes back when the image's parent holds the text's parent; one further
     than FIGURE_LEAD lines does not."""
-    if compiled and learned._csteps is None:
+    if compiled and rules.ancestors._csteps is None:
         pytest.skip("the compiled _csteps is not built")
-    step = learned._keep_figures if compiled else learned._keep_figures_numpy
+    step = rules.figures.keep_figures if compiled else rules.figures.keep_figures_numpy
 
     def kept_image(lines_between: int) -> bool:
         html = ("<html><body><article><figure><img src='https://example.org/lead.jpg' width='900' height='600'>"
@@ -585,8 +682,8 @@ def test_a_lead_image_above_a_byline_and_a_share_bar_is_kept(compiled):
         step(page, para, keep, np.zeros(len(keep), bool))
         return bool(keep[image])
 
-    assert kept_image(learned.FIGURE_LEAD - 1)
-    assert not kept_image(learned.FIGURE_LEAD + 1)
+    assert kept_image(rules.figures.FIGURE_LEAD - 1)
+    assert not kept_image(rules.figures.FIGURE_LEAD + 1)
 
 
 def test_a_standfirst_between_the_title_block_and_the_body_is_kept():
@@ -609,10 +706,11 @@ def test_a_standfirst_between_the_title_block_and_the_body_is_kept():
 def test_a_closing_credit_line_with_links_is_kept(compiled, monkeypatch):
     """The sentence just after the text that links its authors or its source is kept;
     a line that is all link is not, nor a linked sentence in a box of its own."""
-    if compiled and learned._csteps is None:
+    if compiled and rules.ancestors._csteps is None:
         pytest.skip("the compiled _csteps is not built")
     if not compiled:
-        monkeypatch.setattr(learned, "_csteps", None)
+        for module in (rules.ancestors, rules.boundary, rules.figures):
+            monkeypatch.setattr(module, "_csteps", None)
     credit = ("<p><em>Additional contributions by <a href='/a/uy'>Michelle Rae Uy</a>, "
               "<a href='/a/abraham'>Danielle Abraham</a>, and Georgie Peru.</em></p>")
     html = shell(f"<main><article><div class='body'>{story(4)}{credit}</div>"
@@ -632,7 +730,7 @@ def test_a_closing_credit_line_with_links_is_kept(compiled, monkeypatch):
     ("Jetzt abonnieren und nichts verpassen", False), ("Newsletter abonnieren", True),
     ("The council will discuss the plan on Tuesday.", False), ("Supporters of the plan met on Monday.", False)])
 def test_promo_lines(line, promo):
-    assert learned.promo_line(line.lower()) is promo
+    assert rules.promos.promo_line(line.lower()) is promo
 
 
 def test_a_publisher_s_box_closing_the_text_is_dropped():

@@ -15,7 +15,6 @@ from detourage.model import Label
 from detourage.gold import align
 from detourage.victor import anno
 from detourage.gold.align import AlignOptions, Report, label_page
-from detourage.settings import Settings
 
 P, H, L, C, O = Label.PARAGRAPH, Label.HEADER, Label.LIST, Label.CONTINUATION, Label.OTHER
 
@@ -243,14 +242,14 @@ def test_label_dataset_reports_failures_without_crashing(tmp_path: Path):
 
 
 def test_a_page_that_fails_to_load_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    real_load = Settings.load
+    real_load = align.load
 
-    def load_or_fail(self: Settings, html: bytes, **kwargs: object) -> object:
+    def load_or_fail(html: bytes, *args: object, **kwargs: object) -> object:
         if b"Storm" in html:
             raise LimitExceeded("nodes", 10, 5)
-        return real_load(self, html, **kwargs)  # type: ignore[arg-type]
+        return real_load(html, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Settings, "load", load_or_fail)
+    monkeypatch.setattr(align, "load", load_or_fail)
     items = {i.document.id: i for i in align.label_dataset(make_dataset(tmp_path / "ds"))}
     assert items["good"].page is None and items["good"].labels == ()
     assert items["good"].report.error == "limit:nodes"

@@ -11,9 +11,7 @@ dates, site, URL, language, tags…); ``fetch`` gets a page from the web politel
 (:mod:`detourage.web`).
 """
 
-#: before the imports: the modules that name the package's version read it while it loads
-__version__ = "0.1.0"
-
+from .version import __version__
 from .api import document, extract, load, run, with_models
 from .decode import decode
 from .errors import (
@@ -31,11 +29,9 @@ from .errors import (
 )
 from .metadata import Document, Metadata
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
-from .parse import Limits
 from .render import render
 from .web import fetch
-from .settings import Settings
-from .structure import RenderOptions
+from .settings import Limits, RenderOptions, Settings
 
 
 __all__ = [

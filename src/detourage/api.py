@@ -1,9 +1,10 @@
-"""The public road: bytes or text → :class:`Page` → labels → :class:`Result` → output.
+"""The public road, on top: bytes or text → :class:`Page` → labels → :class:`Result` → output.
 
-``load`` decodes, parses and segments once; ``run`` applies a method or a chain; ``extract``
-does both and renders.  A chain ``a+b`` feeds *a*'s kept content, rendered as HTML, to
-*b*, as seed 002 chains cleaners (BP-JTA, JTA-BP): one element per unit, without the
-page's structure, so the next method sees what the cleaners of the seed saw.
+``load`` decodes, parses and segments once (:mod:`detourage.loading`); ``run`` applies a
+method or a chain (:mod:`detourage.pipeline`); ``extract`` and ``document`` do both and
+render.  Each takes a :class:`Settings` (``settings=``), or builds one from its keywords
+as a convenience (``limits``, ``repair``, ``options``, ``model``, ``render``…); given
+both, a keyword that would build another is refused (:class:`UnknownOption`).
 """
 
 from __future__ import annotations
@@ -11,21 +12,17 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
-import time
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import bounded, methods
-from .decode import decode, looks_binary, repair as repair_text
-from .errors import DetourageError, NotHTML, UnknownFormat, UnknownMethod, UnknownOption
+from . import bounded, loading, methods, pipeline
+from .errors import DetourageError, UnknownFormat, UnknownMethod, UnknownOption
 from .metadata import Document, metadata
-from .model import Decoded, Labels, Page, Result
-from .parse import DEFAULT_LIMITS, Limits, parse, repaired
-from .render import render as render_result, render_units_html, units
-from .segment import page_title, segment, show_noscript
-from .structure import RenderOptions
+from .model import Page, Result
+from .render import render as render_result
+from .settings import DEFAULT_LIMITS, Limits, RenderOptions, Settings
 
 
 def load(
@@ -35,63 +32,42 @@ def load(
     headers: Mapping[str, str] | None = None,
     limits: Limits = DEFAULT_LIMITS,
     repair: bool = False,
+    settings: Settings | None = None,
 ) -> Page:
-    """Decode (bytes only), parse and segment a page.
+    """Decode (bytes only), parse and segment a page within ``settings`` (its limits and
+    repair), or within ``limits`` and ``repair`` (:func:`detourage.loading.load`).
 
     Bytes that are binary data, not a text document (a PDF, an image…: a known file
     signature, or binary bytes making a real share of the first 4 KB), raise
     :class:`NotHTML`; text given as ``str`` is always taken.  ``repair`` undoes the
     mojibake of text double-encoded before it reached you (:func:`detourage.decode.repair`,
     the ``repair`` extra); off by default."""
-    t0 = time.perf_counter()
-    if isinstance(html, (bytearray, memoryview)):
-        html = bytes(html)
-    if not isinstance(html, (str, bytes)):
-        raise TypeError(f"a page is given as bytes (best: its encoding is then detected) or str, "
-                        f"not {type(html).__name__}")
-    if isinstance(html, bytes):
-        if looks_binary(html):
-            raise NotHTML("binary data, not a text document")
-        decoded = decode(html, headers)
+    if settings is None:
+        settings = Settings(limits=limits, repair=repair)
     else:
-        decoded = Decoded(html, "str", "given as text")
-    if repair:
-        decoded = repair_text(decoded)
-    t1 = time.perf_counter()
-    tree = parse(decoded.text, limits)
-    t2 = time.perf_counter()
-    blocks = segment(tree, limits)
-    if not blocks and decoded.text.strip():
-        tree = parse(repaired(decoded.text), limits)
-        blocks = segment(tree, limits)
-    if show_noscript(tree, blocks):  # a page whose text is all in <noscript>
-        blocks = segment(tree, limits)
-    t3 = time.perf_counter()
-    timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}
-    return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits)
+        _refuse_beside(settings, limits=limits is not DEFAULT_LIMITS, repair=repair)
+    return loading.load(html, settings, url=url, headers=headers)
 
 
-def run(page: Page, method: str = "default", options: Mapping[str, Any] | None = None) -> Result:
-    """Label ``page`` with a method or a chain ``a+b+…`` and assemble the output units.
+def run(page: Page, method: str | None = None, options: Mapping[str, Any] | None = None, *,
+        settings: Settings | None = None) -> Result:
+    """Label ``page`` with a method or a chain ``a+b+…`` (default: ``default``, or the
+    method of ``settings``) and assemble the output units.
 
-    ``options`` maps a method name to its ``Options`` instance.
+    ``options`` maps a method name to its ``Options`` instance (or take those of ``settings``).
     """
-    chain = methods.chain(method)
-    options = options or {}
-    timings: dict[str, float] = {}
-    result: Result | None = None
-    for i, step in enumerate(chain):
-        if result is not None:
-            page = load(render_units_html(result), url=page.url, limits=page.limits or DEFAULT_LIMITS)
-        t0 = time.perf_counter()
-        labels = step.run(page, options.get(step.name))
-        timings[f"label:{i}:{step.name}" if len(chain) > 1 else "label"] = time.perf_counter() - t0
-        result = Result(page, labels, units(page.blocks, labels.labels), timings)
-    assert result is not None  # chain() never returns an empty list
-    if len(chain) > 1:
-        result = Result(result.page, Labels(method, result.labels.labels, result.labels.details),
-                        result.units, timings)
-    return result
+    if settings is not None:
+        _refuse_beside(settings, options=options is not None)
+        return pipeline.run(page, settings.method if method is None else method, dict(settings.options))
+    return pipeline.run(page, "default" if method is None else method, options)
+
+
+def _refuse_beside(settings: Settings, **given: bool) -> None:
+    """Refuse the keywords given beside ``settings`` that would build other settings."""
+    named = sorted(name for name, present in given.items() if present)
+    if named:
+        raise UnknownOption(f"{', '.join(named)}: given beside settings, which hold "
+                            f"{'them' if len(named) > 1 else 'it'} (use dataclasses.replace on the settings)")
 
 
 #: the methods that take a trained model, by the module of their ``Options``: what the
@@ -169,7 +145,7 @@ def _model_kind(path: str) -> str | None:
 
 def extract(
     html: str | bytes,
-    method: str = "default",
+    method: str | None = None,
     format: str = "txt",
     *,
     url: str | None = None,
@@ -180,6 +156,7 @@ def extract(
     repair: bool = False,
     timeout: float | None = None,
     render: RenderOptions | None = None,
+    settings: Settings | None = None,
     **render_options: Any,
 ) -> str:
     """The main content of a page, rendered in ``format`` (txt, cleaneval, markdown, html, json,
@@ -195,30 +172,34 @@ def extract(
     from a step of the chain to its file): see :func:`with_models`.  ``repair`` undoes
     double-encoded text first (see :func:`load`).
 
+    ``settings`` (a :class:`Settings`) holds the method, its options, the limits, repair
+    and the render options in one object; the keywords that would build other settings
+    are then refused (the format's own keywords and ``timeout`` are still taken: a
+    ``Settings``' ``timeout`` bounds the pages of a batch, not one call).
+
     ``timeout``: seconds the page may take, a bound that holds whatever code runs (libxml2
     parsing a hostile tag included).  The page then runs in a child process forked from
     this one, killed if it overruns, and :class:`LimitExceeded` (``time``) is raised
     here; a child that dies raises :class:`WorkerCrashed`.  The output is the same as
     without ``timeout``; each call starts a child (12–22 ms measured on a busy 2-core
-    machine): for many pages, :func:`detourage.corpus.execute` (``detourage extract``)
+    machine): for many pages, :func:`detourage.supervision.execute` (``detourage extract``)
     keeps its workers and costs far less per page.  On a platform without
     ``fork`` only an alarm bounds the page, which cannot stop C code.  Without ``timeout``
     (the default) nothing is bounded and no process is started.  Bytes that are not a
     text document raise :class:`NotHTML` (see :func:`load`).
     """
-    render_options = _render_keywords(format, render, render_options)
-    options = _with_model_options(method, model, options)
+    settings, own = _settings(format, settings, method, options, model, limits, repair, render, render_options)
 
     def extracted() -> str:
-        page = load(html, url=url, headers=headers, limits=limits, repair=repair)
-        return render_result(run(page, method, options), format, **render_options)
+        result = pipeline.result(html, settings, url=url, headers=headers)
+        return render_result(result, format, **settings.render_options(), **own)
 
     return extracted() if timeout is None else bounded.call(extracted, _seconds(timeout))
 
 
 def document(
     html: str | bytes,
-    method: str = "default",
+    method: str | None = None,
     *,
     url: str | None = None,
     headers: Mapping[str, str] | None = None,
@@ -228,10 +209,13 @@ def document(
     repair: bool = False,
     timeout: float | None = None,
     render: RenderOptions | None = None,
+    settings: Settings | None = None,
     **render_options: Any,
 ) -> Document:
     """The page's main content (as ``txt``, with ``render`` and ``render_options`` as in :func:`extract`)
     and its metadata (:class:`~detourage.metadata.Metadata`), as one frozen object.
+
+    ``settings``: as in :func:`extract`.
 
     ``timeout``: seconds the page may take, bounded as in :func:`extract`: the page runs
     first in a child process, killed if it overruns (:class:`LimitExceeded`, ``time``).
@@ -239,12 +223,12 @@ def document(
     cross between processes: the page costs twice its time, and the document is the same
     as without ``timeout``.
     """
-    render_options = _render_keywords("txt", render, render_options)
-    options = _with_model_options(method, model, options)
+    settings, own = _settings("txt", settings, method, options, model, limits, repair, render, render_options)
 
     def built() -> Document:
-        result = run(load(html, url=url, headers=headers, limits=limits, repair=repair), method, options)
-        return Document(metadata(result.page), render_result(result, "txt", **render_options), result)
+        result = pipeline.result(html, settings, url=url, headers=headers)
+        return Document(metadata(result.page), render_result(result, "txt", **settings.render_options(), **own),
+                        result)
 
     def tried() -> None:  # in the child: only whether the page ends in time matters
         built()
@@ -252,6 +236,31 @@ def document(
     if timeout is not None:
         bounded.call(tried, _seconds(timeout))
     return built()
+
+
+def _settings(format: str, settings: Settings | None, method: str | None, options: Mapping[str, Any] | None,
+              model: Any, limits: Limits, repair: bool, render: RenderOptions | None,
+              keywords: dict[str, Any]) -> tuple[Settings, dict[str, Any]]:
+    """The settings of a call, and the format's own keywords (``id``, ``url_line``,
+    ``blocks``): ``settings`` as given, or built from the keywords.  Every keyword is
+    checked before any work."""
+    keywords = _render_keywords(format, render, keywords)
+    own = {k: keywords.pop(k) for k in keywords.keys() - _SETTINGS_KEYWORDS}
+    if settings is not None:
+        _refuse_beside(settings, method=method is not None and method != settings.method,
+                       options=options is not None, model=model is not None,
+                       limits=limits is not DEFAULT_LIMITS, repair=repair, **{k: True for k in keywords})
+        return settings, own
+    method = "default" if method is None else method
+    options = _with_model_options(method, model, options)
+    structure = {k: keywords.pop(k) for k in RenderOptions.__dataclass_fields__ if k in keywords}
+    with_metadata = bool(keywords.pop("with_metadata", False))
+    return Settings(method=method, options=tuple((options or {}).items()), limits=limits, repair=repair,
+                    render=RenderOptions(**structure), with_metadata=with_metadata), own
+
+
+#: the render keywords a :class:`Settings` holds (the others are a format's own)
+_SETTINGS_KEYWORDS = frozenset({*RenderOptions.__dataclass_fields__, "with_metadata"})
 
 
 def _render_keywords(format: str, render: RenderOptions | None, given: dict[str, Any]) -> dict[str, Any]:
@@ -275,7 +284,7 @@ def _render_keywords(format: str, render: RenderOptions | None, given: dict[str,
 @lru_cache(maxsize=None)
 def _render_options(format: str) -> frozenset[str]:
     """The options a format's renderer takes (read from its signature once: 20 µs)."""
-    from .render import RENDERERS, RenderOptions
+    from .render import RENDERERS
 
     return frozenset({*RenderOptions.__dataclass_fields__, "with_metadata",
                       *inspect.signature(RENDERERS[format]).parameters} - {"result", "options"})

@@ -1,5 +1,5 @@
 """The optional compiled twins, each beside the Python it twins: ``_csegment`` (segment),
-``victor._cvictor``, ``learned._cfeatures``, ``learned._cforest`` and ``methods._csteps``.
+``victor._cvictor``, ``learned._cfeatures``, ``learned._cforest`` and ``learned.rules._csteps``.
 
 Each is built from its ``.pyx`` at install time when Cython and a C compiler are there
 (``setup.py``); every one has a pure-Python (or numpy) twin that gives the same result.

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lxml.etree import _Element as HtmlElement
 
 if TYPE_CHECKING:
-    from .parse import Limits
+    from .settings import Limits
 
 
 class Label(str, enum.Enum):

@@ -12,41 +12,14 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
 from functools import lru_cache
 
 from lxml import etree
 
 from .errors import LimitExceeded
+from .settings import DEFAULT_LIMITS, Limits
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Limits:
-    """Bounds on one page; exceeding one raises :class:`LimitExceeded`.
-
-    Defaults: 16 MiB is 16× the largest page of the shared datasets and far above the
-    1 MiB at which Common Crawl truncates records; 500 000 elements and depth 1 000 are
-    beyond any real page we have seen (libxml2 itself refuses depth > 2 048 even with
-    ``huge_tree``).
-    """
-
-    max_bytes: int = 16 * 1024 * 1024
-    max_nodes: int = 500_000
-    max_depth: int = 1_000
-    #: text blocks of one page (segmentation stops with ``limit:blocks`` beyond): 200 000
-    #: is 40x the most blocks of any shared page and lets through a 2.3 MB paragraph of
-    #: 135 000 ``<span>`` runs (``benchmarks/crawl_faults.py``); a 5 MB page just under it
-    #: (199 000 one-character cells) stayed under 600 MB but took 7-11 s of CPU with
-    #: ``default`` on a loaded 2-core machine, within what ``--timeout`` bounds anyway
-    max_blocks: int = 200_000
-    #: attributes on one start tag: libxml2's time grows with the square of their number
-    #: (80 000 on one ``<p>``: a minute), real pages have a few dozen at most; the
-    #: attributes beyond are dropped before parsing (:func:`bounded_attributes`), the
-    #: text is kept
-    max_attributes: int = 1_000
-
-
-DEFAULT_LIMITS = Limits()
 
 
 def _parser() -> etree.HTMLParser:

@@ -22,7 +22,8 @@ from . import formats, metadata as meta
 from .errors import UnknownFormat
 from .model import Block, Label, Result, Unit
 from .segment import collector_paused
-from .structure import (TEXT_KINDS, Context, Node, RenderOptions, Span, breaks_before, caption, cells,
+from .settings import RenderOptions
+from .structure import (TEXT_KINDS, Context, Node, Span, breaks_before, caption, cells,
                         colspan, document, join, language, pre_lines, row_is_header, spans,
                         with_breaks)
 

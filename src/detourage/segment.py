@@ -36,7 +36,7 @@ from lxml import etree
 from .compiled import optional
 from .errors import LimitExceeded
 from .model import Block
-from .parse import DEFAULT_LIMITS, Limits
+from .settings import DEFAULT_LIMITS, Limits
 
 #: elements whose content is never shown as text (Victor's ``tag-delete`` plus the
 #: HTML5 elements that render no text of their own).  ``<head>`` is not among them: its

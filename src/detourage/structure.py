@@ -31,28 +31,9 @@ from lxml import etree
 from .model import Block, Label, Result, Unit
 from .segment import (BLOCK_LEVEL, INVISIBLE, VOID, clean_text, count_line_end, ends_code_line, image_of,
                       is_hidden, line_break)
+from .settings import RenderOptions
 
 Element = etree._Element
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RenderOptions:
-    """What the structured formats keep; the defaults are trafilatura's, except images.
-
-    trafilatura drops links by default and keeps tables; it turns formatting on for
-    Markdown.  detourage keeps images (seed 001 does; trafilatura does not): with
-    ``images=False`` an illustration is left out, as in ``txt`` (its alt text stands for
-    the image, not for text); a decorative image is its alt text in every format.
-    """
-
-    #: links as ``[text](href)``, ``href`` resolved against the page URL
-    links: bool = False
-    #: images as ``![alt](src)`` with ``src`` resolved; off: left out, as in ``txt``
-    images: bool = True
-    #: data tables as tables (``txt``: one line per row); off: one paragraph per cell
-    tables: bool = True
-    #: emphasis, strong, inline code and line breaks
-    formatting: bool = True
 
 
 #: tags that make a node of the tree, and the node's kind

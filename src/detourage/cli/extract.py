@@ -12,12 +12,15 @@ from typing import Any
 import click
 
 from .. import methods
-from ..corpus import (PAGE_PATTERNS, Job, Step, Summary, Writer, default_max_memory, default_workers, execute,
-                      output_format, output_kind, read_inputs)
 from ..errors import DetourageError
-from ..parse import Limits
-from ..render import RENDERERS, RenderOptions
-from ..settings import Settings
+from ..inputs import PAGE_PATTERNS, read_inputs
+from ..loading import Job
+from ..output import Writer, output_format, output_kind
+from ..render import RENDERERS
+from ..settings import (FETCH_TIMEOUT, TIMEOUT, Limits, RenderOptions, Settings, default_max_memory,
+                        default_workers)
+from ..step import Step
+from ..supervision import Summary, execute
 from .fetch import allow_private_option, fetched_jobs, is_url
 from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_message, with_urls
 
@@ -34,7 +37,7 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
                    "page; default: standard output (several pages: each after a line ==> ID <==).")
 @click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
-@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True,
               help="Seconds allowed per page (0: no limit).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=Limits().max_bytes, show_default=True,
               help="Largest page accepted, in bytes (gzipped .html.gz pages: unpacked).")
@@ -123,14 +126,8 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
         if any(is_url(p) for p in paths):
             raise click.UsageError("a corpus run reads files: fetch the URLs into a WARC first "
                                    "(detourage fetch URL... -o crawl.warc.gz)")
-        described = {"method": method, "to": run_to, "models": list(model), "template": template_file,
-                     "comments": comments, "render": render, "markdown": with_markdown, "html": with_html,
-                     "timings": timings, "max_bytes": max_bytes, "timeout": timeout}
-        if repair_text:  # only when on: runs started before the option stay resumable
-            described["repair"] = True
         config = _run_config(out, run_to, settings, with_markdown, with_html, timings)
-        _corpus_run(paths, config, described, shard_size, resume, workers, dask, patterns, progress,
-                    fit_batch)
+        _corpus_run(paths, config, shard_size, resume, workers, dask, patterns, progress, fit_batch)
         return
     jobs = _jobs(paths, patterns, out, fmt, save, timeout, max_bytes)
     if url is not None:
@@ -158,7 +155,7 @@ def _jobs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fm
         raise click.UsageError("--save keeps pages fetched from URLs: give some")
     jobs = _inputs(tuple(p for p in paths if not is_url(p)), patterns, out, fmt) if len(web) < len(paths) else []
     if web:
-        jobs += fetched_jobs(web, save, timeout or 30.0, max_bytes)
+        jobs += fetched_jobs(web, save, timeout or FETCH_TIMEOUT, max_bytes)
         _check_one_output(out, fmt, len(jobs))
     return jobs
 
@@ -243,20 +240,21 @@ def _run_config(out: str, to: str, settings: Settings, markdown: bool, html: boo
                   timings=timings)
 
 
-def _corpus_run(paths: tuple[str, ...], config: Any, described: dict, shard_size: int, resume: bool,
+def _corpus_run(paths: tuple[str, ...], config: Any, shard_size: int, resume: bool,
                 workers: int, dask: str | None, patterns: tuple[str, ...], progress: bool | None,
                 fit_template: bool) -> None:
     """A corpus run (``--to``): shards of rows in a run folder, a progress bar with pages/s
     and the time left on a terminal, the run's summary on stderr (and in the folder).
     Exits with :attr:`detourage.corpusrun.RunSummary.exit_status` (0, 1, 3 for a damaged
-    input, 130 after Ctrl-C)."""
+    input, 130 after Ctrl-C).  The run's manifest describes it by its settings
+    (:meth:`detourage.corpusrun.RunConfig.described`), which ``--resume`` compares."""
     import time
 
     from ..corpusrun import Request, Stop, run
 
     request = Request(paths=paths, config=config, shard_records=shard_size, resume=resume,
                       workers=workers or default_workers(), dask=dask, patterns=patterns,
-                      fit_template=fit_template, described=described)
+                      fit_template=fit_template)
     show = sys.stderr.isatty() if progress is None else progress
     stop = Stop()
     with contextlib.ExitStack() as stack:

@@ -14,13 +14,13 @@ from urllib.parse import urlsplit
 
 import click
 
-from ..corpus import Job
+from ..loading import Job
 from ..errors import DetourageError
-from ..parse import Limits
+from ..settings import FETCH_TIMEOUT, Limits
 from .main import main
 
 #: the defaults of the politeness flags (docs/fetching.md explains each)
-_DELAY, _TIMEOUT, _RETRIES, _WORKERS = 1.0, 30.0, 3, 8
+_DELAY, _RETRIES, _WORKERS = 1.0, 3, 8
 _ALLOW_PRIVATE_HELP = ("Also fetch from hosts on this machine or an intranet (loopback, private, link-local "
                        "addresses), refused by default; redirects too.")
 #: where ``extract``'s --allow-private leaves its value for :func:`fetched_jobs`
@@ -63,7 +63,7 @@ def allow_private_option(command: Any) -> Any:
               help="Requests to one host at a time (raise it only for a site that allows it: your own).")
 @click.option("-w", "--workers", type=click.IntRange(min=1), default=_WORKERS, show_default=True,
               help="Pages fetched at a time, hosts taking turns.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=_TIMEOUT, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=FETCH_TIMEOUT, show_default=True,
               help="Seconds a response may take, headers and body.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=Limits().max_bytes, show_default=True,
               help="Largest body kept, as sent and decoded (larger: too-large).")

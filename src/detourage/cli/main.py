@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from .. import __version__, corpus
-from ..corpus import Job
+from .. import inputs
+from ..version import __version__
+from ..loading import Job
 from ..errors import DatasetError, DetourageError
 from ..settings import Settings
 
@@ -91,10 +92,10 @@ def warn_no_site(template: Any) -> None:
 
 
 def with_urls(jobs: list[Job], urls: str | None) -> list[Job]:
-    """The jobs with the URLs of ``--urls`` (:func:`detourage.corpus.with_urls`); a bad line
+    """The jobs with the URLs of ``--urls`` (:func:`detourage.inputs.with_urls`); a bad line
     is a usage error."""
     try:
-        return corpus.with_urls(jobs, urls)
+        return inputs.with_urls(jobs, urls)
     except DatasetError as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -6,9 +6,9 @@ import os
 
 import click
 
-from ..corpus import (default_workers, read_inputs)
+from ..inputs import read_inputs
 from ..errors import DetourageError
-from ..settings import Settings
+from ..settings import TIMEOUT, Settings, default_workers
 from .main import main, warn_no_site, with_urls
 
 
@@ -30,7 +30,7 @@ def template_group() -> None:
                    "(ids as `extract` names pages).")
 @click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
-@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True, help="Seconds allowed per page.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True, help="Seconds allowed per page.")
 def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: str, urls: str | None,
                  workers: int, timeout: float) -> None:
     """Learn the templates of the sites of PATHS (files, folders) and write them to --out."""

@@ -1,5 +1,5 @@
-"""``detourage train`` (ncleaner, victor, learned), ``detourage crossval victor`` and
-``detourage anno``: models trained and cross-validated, annotations written."""
+"""``detourage train`` (ncleaner, victor, learned): models trained; the Victor options
+that ``detourage crossval victor`` (:mod:`.crossval`) shares."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from ..corpus import default_workers
 from ..errors import DetourageError
 from .main import main
 
@@ -36,7 +35,7 @@ def train_ncleaner(pairs: tuple[str, ...], out: str, nonlexical: bool, order: in
     click.echo(f"detourage: trained ncleaner on {len(found)} pairs → {out}", err=True)
 
 
-def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
+def victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
                      limit: int | None, threshold: float):
     """Labelled pages for Victor, with the alignment report on standard error."""
     from ..gold import align
@@ -60,7 +59,7 @@ def _victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[st
     return material
 
 
-def _victor_config(config: str | None, ablation: str | None):
+def victor_config(config: str | None, ablation: str | None):
     from ..victor.config import Config
     from ..crossval import setting_config
 
@@ -71,7 +70,7 @@ def _victor_config(config: str | None, ablation: str | None):
         raise click.UsageError(str(exc)) from None
 
 
-def _victor_base(base: str | None, **fixed: Any):
+def victor_base(base: str | None, **fixed: Any):
     """The --base model (a file, or 'default'); None without --base.  The options in
     ``fixed`` must then be unset: the base model's own settings are used."""
     if base is None:
@@ -92,7 +91,7 @@ def _victor_base(base: str | None, **fixed: Any):
     return model
 
 
-def _victor_options(f):
+def victor_options(f):
     """Options shared by `train victor` and `crossval victor`."""
     for option in reversed([
         click.option("--config", "config", default=None, help="Victor configuration file (default: the shipped victor.conf)."),
@@ -119,7 +118,7 @@ def _victor_options(f):
                    "plus INPUTS, with its configuration and parameters; it must keep its pages (--keep-data).")
 @click.option("--keep-data", is_flag=True,
               help="Store the training pages in the model (features and labels, no text), so that it can be a --base.")
-@_victor_options
+@victor_options
 def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: str | None, keep_data: bool,
                  config: str | None, split: str | None, langs: tuple[str, ...], limit: int | None,
                  threshold: float, c1: float | None, c2: float | None, max_iterations: int | None) -> None:
@@ -128,10 +127,10 @@ def train_victor(inputs: tuple[str, ...], out: str, ablation: str | None, base: 
     INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
     from ..victor.crf import Example, train as train_crf, train_more
 
-    base_model = _victor_base(base, config=config, ablation=ablation, c1=c1, c2=c2,
+    base_model = victor_base(base, config=config, ablation=ablation, c1=c1, c2=c2,
                               max_iterations=max_iterations)
-    cfg = _victor_config(config, ablation) if base_model is None else base_model.config
-    material = _victor_material(inputs, split, langs, limit, threshold)
+    cfg = victor_config(config, ablation) if base_model is None else base_model.config
+    material = victor_material(inputs, split, langs, limit, threshold)
     examples = [Example(s.blocks, s.labels, s.name) for s in material.samples]
     provenance = {"inputs": list(inputs), "split": split, "langs": list(langs), "limit": limit,
                   "threshold": threshold, "ablation": ablation, "base": base}
@@ -179,83 +178,3 @@ def train_learned(datasets: tuple[str, ...], out: str, split: str | None, max_it
     model.save(out)
     click.echo(f"detourage: trained learned on {len(pages)} pages ({model.meta['rows']} paragraphs) in "
                f"{model.meta['fit_seconds']} s → {out} ({Path(out).stat().st_size / 1024:.0f} KiB)", err=True)
-
-
-@main.group()
-def crossval() -> None:
-    """Cross-validate a trainable method on labelled pages."""
-
-
-@crossval.command("victor")
-@click.argument("inputs", nargs=-1, required=True)
-@click.option("--folds", type=int, default=6, show_default=True, help="Number of folds (seed 003: 6).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fold shuffle.")
-@click.option("--ablation", "ablations", multiple=True,
-              help="Setting to cross-validate (repeatable; default none): none, seed, exp2, exp3, "
-                   "content-only, markup-only, a+b combinations, without:F,G.")
-@click.option("--by", type=click.Choice(["dataset", "lang", "dataset-lang", "all"]), default="dataset",
-              show_default=True, help="Rows of the table.")
-@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True, help="Folds trained in parallel (0: one per CPU).")
-@click.option("--json", "json_out", default=None, help="Also write every page's outcome as JSON lines here.")
-@click.option("--base", default=None,
-              help="Compare this model (a file, or 'default') with itself retrained on its pages plus "
-                   "the other folds (settings base, base+pages); it must keep its pages.")
-@_victor_options
-def crossval_victor(inputs: tuple[str, ...], folds: int, seed: int, ablations: tuple[str, ...], by: str,
-                    workers: int, json_out: str | None, base: str | None, config: str | None,
-                    split: str | None, langs: tuple[str, ...], limit: int | None, threshold: float,
-                    c1: float | None, c2: float | None, max_iterations: int | None) -> None:
-    """k-fold cross-validation of Victor (seed 003 Table 6.1): labelling accuracy, TO and TM.
-
-    INPUTS: dataset folders (labelled from their gold) and/or .anno files or folders of them."""
-    import json
-    from dataclasses import asdict
-
-    from .. import crossval as cv
-
-    base_model = _victor_base(base, config=config, ablation=ablations or None, c1=c1, c2=c2,
-                              max_iterations=max_iterations)
-    cfg = _victor_config(config, None)
-    settings = ablations or ("none",)
-    for setting in settings:
-        _victor_config(config, setting)  # fail early on a bad name
-    material = _victor_material(inputs, split, langs, limit, threshold)
-    train_options = {k: v for k, v in (("c1", c1), ("c2", c2), ("max_iterations", max_iterations)) if v is not None}
-    runs = len(cv.BASE_SETTINGS if base_model else settings) * folds
-    click.echo(f"detourage: crossval: {len(material.samples)} pages, {runs} runs (a fold under a setting); "
-               "a line after each", err=True)
-    try:
-        outcomes = cv.crossval(material.samples, cfg, folds=folds, seed=seed, settings=settings,
-                               workers=workers or default_workers(), train_options=train_options,
-                               base=base_model,
-                               progress=lambda line: click.echo(f"detourage: crossval: {line}", err=True))
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    group = {"dataset": ("setting", "dataset"), "lang": ("setting", "lang"),
-             "dataset-lang": ("setting", "dataset", "lang"), "all": ("setting",)}[by]
-    click.echo(cv.markdown(cv.table(outcomes, group), group))
-    if json_out:
-        with open(json_out, "w", encoding="utf-8") as fh:
-            for o in outcomes:
-                fh.write(json.dumps(asdict(o)) + "\n")
-
-
-@main.command("anno")
-@click.argument("dataset")
-@click.option("-o", "--out", required=True, help="Folder for the <id>.anno files.")
-@click.option("--threshold", type=float, default=0.5, show_default=True,
-              help="Share of a block's tokens that makes it content.")
-def anno_command(dataset: str, out: str, threshold: float) -> None:
-    """Write Victor .anno files (seed 003 §2.3) for a dataset, labelled from its gold; edit
-    them by hand and train on them with `detourage train victor FOLDER`."""
-    from ..gold import align
-    from ..victor import anno
-
-    try:
-        summary = anno.write_anno_dataset(dataset, out, align.AlignOptions(threshold=threshold))
-    except DetourageError as exc:
-        raise click.UsageError(str(exc)) from None
-    click.echo(f"detourage: {summary.pages - summary.failed} .anno files → {out} ({summary.failed} pages "
-               f"failed{', ' + str(dict(summary.reasons)) if summary.reasons else ''}); alignment: mean "
-               f"coverage {summary.mean_coverage:.3f}, content precision {summary.mean_precision:.3f}, "
-               f"{summary.low_coverage} pages with coverage under 0.9", err=True)

@@ -1,11 +1,10 @@
-"""``detourage ui`` (the inspector) and ``detourage methods``."""
+"""``detourage ui``: the inspector."""
 
 from __future__ import annotations
 
-
 import click
 
-from .. import methods
+from ..settings import INSPECTOR_PORT, TIMEOUT
 from .main import main
 
 
@@ -13,7 +12,7 @@ from .main import main
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-m", "--method", "method_names", multiple=True,
               help="Method or chain a+b to show; repeat for several (default: default).")
-@click.option("-p", "--port", type=int, default=8765, show_default=True, help="Port to listen on (0: any free one).")
+@click.option("-p", "--port", type=int, default=INSPECTOR_PORT, show_default=True, help="Port to listen on (0: any free one).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; any other than the loopback requires the access token printed in the URL at start, on every request.")
 @click.option("-a", "--annotations", default="annotations", show_default=True,
@@ -21,7 +20,7 @@ from .main import main
 @click.option("--remote-assets", is_flag=True,
               help="Let shown pages load their stylesheets, images and fonts from the web (their "
                    "URL); default: only files beside the pages.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True,
               help="Seconds a page's loading, or one method's labels of it, may take; 0: no limit.")
 def ui_command(inputs: tuple[str, ...], method_names: tuple[str, ...], port: int, host: str,
                annotations: str, remote_assets: bool, timeout: float) -> None:
@@ -33,14 +32,3 @@ def ui_command(inputs: tuple[str, ...], method_names: tuple[str, ...], port: int
     serve(inputs, method_names, port=port, host=host, annotations=annotations,
           remote_assets=remote_assets, timeout=timeout if timeout > 0 else None,
           echo=lambda line: click.echo(line, err=True))
-
-
-@main.command("methods")
-def list_methods() -> None:
-    """List the methods, with their seed and what they do."""
-    rows = [(m.name, m.seed, m.description) for m in methods.available()]
-    rows += [(alias, "", f"alias of {target}") for alias, target in methods.ALIASES.items()]
-    width = max(len(name) for name, _, _ in rows)
-    click.echo(f"{'name':<{width}}  seed  description")
-    for name, seed, description in rows:
-        click.echo(f"{name:<{width}}  {seed:<4}  {description}")

@@ -64,7 +64,8 @@ from ..metadata import Metadata, metadata
 from ..model import Label, Labels, Page, Result
 from ..parse import DEFAULT_LIMITS, drop_element
 from ..render import html_body, render, units
-from ..structure import RenderOptions, is_data_table
+from ..settings import RenderOptions
+from ..structure import is_data_table
 
 #: output formats of :func:`extract` (``python``: :func:`bare_extraction`'s Document)
 FORMATS = ("txt", "markdown", "json", "xml", "csv", "html", "python")

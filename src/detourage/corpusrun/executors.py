@@ -1,4 +1,6 @@
-"""Where shards run: a local process pool, or a Dask cluster (:mod:`.cluster`).
+"""Where shards run: a local process pool; what every executor is (:class:`Executor`), and
+how a run is stopped (:class:`Stop`).  The Dask cluster (:mod:`.cluster`) is the other
+executor; :func:`detourage.corpusrun.run.choose_executor` chooses.
 
 An executor only decides where a task runs; every task is a module-level function of
 picklable arguments, so both run the same code and write the same bytes.  ``map`` yields
@@ -165,12 +167,3 @@ def _kill(pool: cf.ProcessPoolExecutor) -> None:
             process.kill()
         except (OSError, ValueError):  # gone already
             pass
-
-
-def executor(dask: str | None, workers: int) -> Executor:
-    """The local pool, or a Dask cluster for ``--dask local:N`` or ``--dask tcp://HOST:PORT``."""
-    if dask is None:
-        return LocalPool(workers)
-    from .cluster import DaskExecutor
-
-    return DaskExecutor(dask)

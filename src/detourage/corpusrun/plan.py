@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..corpus import read_inputs
+from ..inputs import read_inputs
 from ..errors import RunError
 from ..parse import DEFAULT_LIMITS
 from . import readers, warcfile

@@ -70,7 +70,7 @@ _HTML_START = re.compile(rb"<(?:!doctype\s+html|html|head|body|meta|title|p|div)
 class Item:
     """One page of a shard: its bytes (or its file, read by the worker) and what the
     input says about it.  ``path``, ``data`` and ``url`` are those of a
-    :class:`detourage.corpus.Job`, so :func:`detourage.corpus.job_bytes` reads it."""
+    :class:`detourage.loading.Job`, so :func:`detourage.loading.job_bytes` reads it."""
 
     id: str
     path: str | None = None

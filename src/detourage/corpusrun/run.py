@@ -65,9 +65,6 @@ class Request:
     patterns: tuple[str, ...] = ()
     #: fit a site template on the run's pages first (``-m template`` without ``--template``)
     fit_template: bool = False
-    #: the options that make the output, as JSON (kept in the manifest, checked on
-    #: resume); empty: the config's own (:meth:`RunConfig.described`)
-    described: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -158,7 +155,7 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
         sinks.pyarrow()
     shards, new = _prepare(request, folder)
     t_start = time.perf_counter()
-    executor = executors.executor(request.dask, request.workers)
+    executor = choose_executor(request.dask, request.workers)
     stop = stop or executors.Stop()
     stop.on_abort = executor.abort
     described = f"Dask {request.dask}" if request.dask else f"local pool of {request.workers}"
@@ -199,6 +196,16 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
 LOCK_FILE = ".lock"
 
 
+def choose_executor(dask: str | None, workers: int) -> executors.Executor:
+    """The local pool, or a Dask cluster for ``--dask local:N`` or ``--dask tcp://HOST:PORT``
+    (imported then: it needs the ``corpus`` extra's Dask)."""
+    if dask is None:
+        return executors.LocalPool(workers)
+    from .cluster import DaskExecutor
+
+    return DaskExecutor(dask)
+
+
 def _prepare(request: Request, folder: Path) -> tuple[list[Shard], bool]:
     """The run's shards, and whether the run is new: planned now, or read from the
     manifest of the run being resumed.  Reads only; refuses what cannot run."""
@@ -219,10 +226,10 @@ def _prepare(request: Request, folder: Path) -> tuple[list[Shard], bool]:
 
 
 def _options(request: Request) -> dict[str, Any]:
-    """What the manifest records of the run's options: the command's own description
-    when given (``detourage extract --to`` names its flags), else the settings'."""
-    described = request.described or request.config.described()
-    return {**described, "shard_records": request.shard_records, "patterns": list(request.patterns)}
+    """What the manifest records of the run's options (checked on ``--resume``): the
+    settings' description (:meth:`RunConfig.described`), the shard size and the patterns."""
+    return {**request.config.described(), "shard_records": request.shard_records,
+            "patterns": list(request.patterns)}
 
 
 def _claim(request: Request, folder: Path, shards: list[Shard], new: bool) -> None:

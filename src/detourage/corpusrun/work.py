@@ -6,7 +6,7 @@ file atomically, then its completion marker (``markers/part-NNNNN.done``: the sh
 outcome and reason, how many of its records are damage and the first damaged spans with
 their file and byte offset).  It runs wherever the executor puts it — a process of the
 local pool, a Dask worker — and only reads the input files and writes the run folder.
-Each page runs in a process of its own (:func:`detourage.corpus.execute`), so that the
+Each page runs in a process of its own (:func:`detourage.supervision.execute`), so that the
 time and memory limits hold whatever code the page runs; every worker process, the
 local pool's too (:func:`init_worker`), dies with the process that started it.
 """
@@ -24,10 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from ..bounded import die_with_parent, limit_memory
-from ..corpus import attempt, execute, job_bytes
+from ..loading import job_bytes
 from ..metadata import metadata
 from ..render import render
+from ..pipeline import result as page_result
 from ..settings import Settings
+from ..supervision import SettingsBounds, attempt, execute
 from . import langid, readers, sinks
 from .plan import Shard, atomic_write, marker_path
 
@@ -85,8 +87,8 @@ def _noted(message: str, note: str) -> str:
 
 def _content(item: readers.Item, config: RunConfig) -> Row:
     settings = config.settings
-    page = settings.load(job_bytes(item, settings.limits), url=item.url, headers=item.headers)
-    result = settings.run(page)
+    result = page_result(job_bytes(item, settings.limits), settings, url=item.url, headers=item.headers)
+    page = result.page
     options = settings.render_options()
     text = render(result, "txt", **options)
     values: Row = {"language": langid.identify(text), "title": metadata(page, page_dates=False).title,
@@ -126,20 +128,16 @@ def shard_items(shard: Shard, config: RunConfig) -> Iterator[readers.Read]:
 
 
 @dataclass(frozen=True, slots=True)
-class RowStep:
-    """:func:`page_row` as a step of :func:`detourage.corpus.execute`, which runs each page
-    in a worker process of its own and kills it past ``timeout`` (a page stuck in C code
-    included) or when it needs more than ``max_memory``."""
+class RowStep(SettingsBounds):
+    """:func:`page_row` as a step of :func:`detourage.supervision.execute`, which runs each
+    page in a worker process of its own and kills it past ``timeout`` (a page stuck in C
+    code included) or when it needs more than ``max_memory``: the run's settings'."""
 
     config: RunConfig
 
     @property
-    def timeout(self) -> float:
-        return self.config.settings.timeout
-
-    @property
-    def max_memory(self) -> int:
-        return self.config.settings.max_memory or 0
+    def settings(self) -> Settings:  # type: ignore[override]  # SettingsBounds declares the attribute read-only here
+        return self.config.settings
 
     def __call__(self, item: readers.Item) -> Row:
         return page_row(item, self.config)
@@ -152,7 +150,7 @@ DAMAGE_LISTED = 20
 def process_shard(shard: Shard, config: RunConfig) -> dict[str, Any]:
     """Clean the shard's pages into its file and write its marker; the marker.
 
-    Every page runs through :func:`detourage.corpus.execute` in a worker process of its
+    Every page runs through :func:`detourage.supervision.execute` in a worker process of its
     own (always: the time limit must hold inside C code too), the items streamed to it a
     few at a time; a page that kills its process costs only its own row
     (``worker-crashed``), one past the time limit is a ``limit:time`` row.  A shard whose
@@ -222,7 +220,7 @@ def _counted(items: Iterator[readers.Read], skipped: collections.Counter[str],
 
 
 def _as_row(record: Row, item: readers.Item, config: RunConfig, ms: float) -> Row:
-    """A row from :func:`detourage.corpus.execute`'s output: a row already, or the error
+    """A row from :func:`detourage.supervision.execute`'s output: a row already, or the error
     record of a page whose process died or was killed (``worker-crashed``, ``limit:time``),
     timed by the supervisor (``ms``: the page's own clock died with it)."""
     if "method" in record:

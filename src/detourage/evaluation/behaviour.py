@@ -30,8 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..api import extract
 from ..errors import DatasetError
+from ..pipeline import result as page_result
+from ..render import render
+from ..settings import Settings
 
 #: the failure classes of issue 32 (5 is split in three: lists, code, quotes)
 CLASSES = ("comments", "appended", "boundary", "images", "lists", "code", "quotes",
@@ -176,7 +178,7 @@ def output(pages: Pages, page: str, method: str, fmt: str) -> str | Exception:
     """The method's output for the page in the format, or the exception it raised."""
     try:
         html, url = pages.read(page)
-        return extract(html, method=method, format=fmt, url=url)
+        return render(page_result(html, Settings(method=method), url=url), fmt)
     except Exception as exc:  # a crash is a failed assertion, reported with its error
         return exc
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..corpus import attempt, execute
+from ..pipeline import result as page_result
+from ..supervision import SettingsBounds, attempt, execute
 from ..errors import LimitExceeded
 from ..render import MARKERS
 from ..settings import Settings
@@ -50,7 +51,7 @@ class PageJob:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PageScorer:
+class PageScorer(SettingsBounds):
     """Extract and score one page; picklable, so process pools can run it.  The method
     is the job's (several are scored in one run); the rest of the page's road is
     ``settings``."""
@@ -58,15 +59,6 @@ class PageScorer:
     settings: Settings = field(default_factory=Settings)
     #: keep the predicted blocks in the record (needed by downstream tasks)
     keep_blocks: bool = False
-
-    @property
-    def timeout(self) -> float:
-        """Seconds per page (:func:`detourage.corpus.execute` kills a page's worker past it)."""
-        return self.settings.timeout
-
-    @property
-    def max_memory(self) -> int | None:
-        return self.settings.max_memory
 
     def __call__(self, job: PageJob) -> Record:
         t0 = time.perf_counter()
@@ -83,8 +75,8 @@ class PageScorer:
 
 
 def _clean(job: PageJob, settings: Settings) -> list[GoldBlock]:
-    page = settings.load(job.doc.read_html(settings.limits.max_bytes), url=job.doc.meta.get("url"))
-    result = settings.run(page, job.method)
+    result = page_result(job.doc.read_html(settings.limits.max_bytes), settings, url=job.doc.meta.get("url"),
+                         method=job.method)
     return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
 
 
@@ -272,7 +264,7 @@ def digest(documents: Iterable[GoldPage]) -> str:
 
 
 def _version() -> str:
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

@@ -58,13 +58,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from detourage import methods
-from detourage.corpus import Job, Record, Step, error_record, execute, read_page
+from detourage.loading import Job, read_page
+from detourage.step import Step
+from detourage.supervision import Record, error_record, execute
 from detourage.gold.text import UNSEGMENTED_LANGS
-from detourage.settings import Settings
+from detourage.settings import DEFAULT_LIMITS, TIMEOUT, Settings
 from detourage.decode import decode
 from detourage.errors import DetourageError
 from detourage.gold import GoldPage, load_dataset
-from detourage.parse import DEFAULT_LIMITS
 
 Kind = Literal["raw", "cleaneval", "plain"]
 Source = Literal["raw", "gold", "method"]
@@ -272,7 +273,7 @@ def corpus_stats(
     *,
     method: str | None = None,
     workers: int = 1,
-    timeout: float = 30.0,
+    timeout: float = TIMEOUT,
 ) -> dict[str, TextStats]:
     """Counts per language (``meta.jsonl`` ``lang``) and for :data:`ALL` languages.
 

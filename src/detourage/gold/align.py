@@ -83,10 +83,11 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from ..corpus import attempt
+from ..loading import load
+from ..settings import TIMEOUT
+from ..supervision import attempt
 from ..methods.common import kind_of
 from ..model import Block, Label, Page
-from ..settings import Settings
 from ..tables import markdown_table
 from .dataset import Dataset, GoldBlock, GoldPage, load_dataset
 from .text import UNSEGMENTED_LANGS, char_tokens, matching_blocks, word_tokens
@@ -125,7 +126,7 @@ class AlignOptions:
     #: token unit: word tokens, characters, or characters for CHAR_LANGUAGES only
     unit: Unit = "auto"
     #: seconds a page may take in :func:`label_dataset` (loading included)
-    timeout: float = 30.0
+    timeout: float = TIMEOUT
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
@@ -455,7 +456,7 @@ def label_document(doc: GoldPage, options: AlignOptions = AlignOptions(), *, dat
 
     def work() -> tuple[Page, tuple[Label, ...], Report]:
         t0 = time.perf_counter()
-        page = Settings().load(doc.read_html(), url=doc.meta.get("url"))
+        page = load(doc.read_html(), url=doc.meta.get("url"))
         t1 = time.perf_counter()
         labels, report = label_page(page, doc.gold_blocks, options, lang=doc.lang)
         return page, labels, replace(report, id=doc.id, dataset=dataset, load_seconds=t1 - t0)

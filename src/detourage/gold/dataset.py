@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from detourage.corpus import read_page
+from ..loading import read_page
 from detourage.errors import DatasetError
 from detourage.parse import DEFAULT_LIMITS
 

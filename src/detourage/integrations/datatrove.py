@@ -37,13 +37,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .. import bounded, methods
+from .. import bounded, methods, pipeline
 from ..errors import MissingExtra, UnknownFormat
 from ..metadata import metadata
-from ..parse import DEFAULT_LIMITS, Limits
 from ..render import RENDERERS, render
-from ..settings import Settings
-from ..structure import RenderOptions
+from ..settings import DEFAULT_LIMITS, Limits, RenderOptions, Settings
 
 try:
     from datatrove.data import DocumentsPipeline
@@ -175,8 +173,9 @@ class Detourage(BaseExtractor):
         """``("ok", text, metadata)`` or ``("error", reason, message)``; never raises, so
         that one page's error does not end the sandbox's child."""
         try:
-            page = self.settings.load(html, url=url)
-            text = render(self.settings.run(page), self.output_format, **self.settings.render_options())
+            result = pipeline.result(html, self.settings, url=url)
+            page = result.page
+            text = render(result, self.output_format, **self.settings.render_options())
             return "ok", text, _metadata(page) if self.with_metadata else {}
         except Exception as exc:  # every failure becomes the page's outcome, counted by reason
             failed = bounded.failure(exc)

@@ -10,6 +10,8 @@ JSON-LD — as one float matrix computed with numpy over the whole page.
 container, ancestors, neighbours and page (auto-context).  :mod:`.forest` holds the
 gradient-boosted tree ensembles as plain arrays (no scikit-learn needed to run them)
 with a compiled scorer; :mod:`.train` labels dataset pages with the gold aligner and
-fits both stages with scikit-learn, the first out of fold.  The method itself is
+fits both stages with scikit-learn, the first out of fold.  :mod:`.rules` holds the
+page-level rules that keep the content once the trees have scored every paragraph (one
+module per family of steps, with their compiled twins); the registry's adapter is
 :mod:`detourage.methods.learned`.
 """

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from .. import api, segment
+from .. import loading, segment
 from ..errors import MissingExtra
 from ..gold import Dataset, GoldPage, load_dataset, split_of
 from ..gold import align
@@ -165,7 +165,7 @@ def _cache_key(datasets: Sequence[str | os.PathLike[str] | Dataset], split: str 
     """What labelled pages depend on: the feature, labelling and page-loading code, the gold
     files (names and sizes) and the split."""
     code = (_package_source(features) + inspect.getsource(page_data) + str(CONTENT_SHARE)
-            + inspect.getsource(segment) + inspect.getsource(api.load))
+            + inspect.getsource(segment) + inspect.getsource(loading.load))
     h = hashlib.sha256(code.encode())
     for ds in datasets:
         root = ds.path if isinstance(ds, Dataset) else Path(ds)

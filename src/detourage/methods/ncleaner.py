@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import loading
 from ..errors import DetourageError
 from ..model import Block, Labels, Page
 from .common import label_paragraphs
@@ -347,12 +348,9 @@ def in_gold(text: str, grams: set[str], threshold: float = THRESHOLD) -> bool:
 
 def split_page(html: bytes | str, clean: str, threshold: float = THRESHOLD) -> tuple[list[str], list[str]]:
     """The content and the boilerplate paragraphs of one training pair."""
-    # pages must be built exactly as the ones label() sees; the settings load through the
-    # api, which imports the registry, so the import waits until training is asked for
-    from ..settings import Settings
-
+    # pages must be built exactly as the ones label() sees: loaded as every road loads them
     grams = gold_grams(clean)
-    _, texts = paragraphs(Settings().load(html).blocks)
+    _, texts = paragraphs(loading.load(html).blocks)
     content: list[str] = []
     boilerplate: list[str] = []
     for text in texts:

@@ -34,19 +34,19 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
 
 from ..errors import TemplateError
+from ..loading import job_bytes, load as load_page
 from ..model import Page
+from ..settings import Settings
+from ..supervision import SettingsBounds, execute
 from . import cluster as site_cluster
 from . import distance as site_distance
 from .content import BlockText, Reference, block_texts, pivot_texts, recurring_pairs
-
-if TYPE_CHECKING:  # imported when used: the settings load pages through the methods, which use templates
-    from ..settings import Settings
 
 #: the site key of a template fitted on all pages as one group (``--group-by all``)
 ALL = "*"
@@ -312,48 +312,33 @@ def reference_for(template: Template, site: str, summary: PageSummary,
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Summarise:
-    """Read, parse and summarise one page (a :class:`detourage.corpus.Job`): picklable,
-    so :func:`detourage.corpus.execute` runs it in worker processes, with the usual time
-    limit and error records."""
+class Summarise(SettingsBounds):
+    """Read, parse and summarise one page (a :class:`detourage.loading.Job`): picklable,
+    so :func:`detourage.supervision.execute` runs it in worker processes, with the usual
+    time limit and error records."""
 
     #: the limits, repair and timeout pages are read with (the method is not run)
-    settings: Settings = field(default_factory=lambda: _settings())
+    settings: Settings = field(default_factory=Settings)
     group_by: str = "host"
 
-    @property
-    def timeout(self) -> float:
-        return self.settings.timeout
-
     def __call__(self, job: Any) -> dict[str, Any]:
-        from ..corpus import attempt, error_record, job_bytes
-
         def work() -> dict[str, Any]:
-            page = self.settings.load(job_bytes(job, self.settings.limits), url=job.url)
+            page = load_page(job_bytes(job, self.settings.limits), self.settings, url=job.url)
             site = ALL if self.group_by == "all" else site_key(page_url(page))
             return {"id": job.id, "ok": True, "site": site, "summary": summarise(page, job.id)}
 
-        record, reason, message = attempt(work, self.timeout)
-        return record if record is not None else error_record(job, reason or "error", message or "")
-
-
-def _settings() -> Settings:
-    from ..settings import Settings
-
-    return Settings()
+        return self.attempted(job, work)
 
 
 def fit_jobs(jobs: Iterable[Any], *, workers: int = 1, group_by: str = "host",
              method: site_cluster.Method = "agglomerative",
              settings: Settings | None = None) -> tuple[Template, list[dict[str, Any]]]:
     """Fit a template on pages given as corpus jobs; also returns the failed pages' records."""
-    from ..corpus import execute
-
     if group_by not in GROUPINGS:
         raise ValueError(f"group_by {group_by!r}; expected one of {GROUPINGS}")
     summaries: list[tuple[str, PageSummary]] = []
     failed = []
-    for record in execute(list(jobs), Summarise(settings=settings or _settings(), group_by=group_by), workers):
+    for record in execute(list(jobs), Summarise(settings=settings or Settings(), group_by=group_by), workers):
         if record.get("ok"):
             summaries.append((record["site"], record["summary"]))
         else:

@@ -29,18 +29,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import DetourageError, MissingExtra
-from ..evaluation.report import INSPECTOR_PORT
+from ..settings import INSPECTOR_PORT, TIMEOUT
 
-__all__ = ["INSPECTOR_PORT", "PAGE_TIMEOUT", "make_server", "serve"]
-
-#: seconds a page's loading, or one method's labelling of it, may take in the inspector
-#: (the default of ``detourage extract --timeout``); past it, that page shows an error
-PAGE_TIMEOUT = 30.0
+__all__ = ["INSPECTOR_PORT", "make_server", "serve"]
 
 
 def make_server(inputs: Sequence[str], method_names: Sequence[str] = (), *, port: int = INSPECTOR_PORT,
                 host: str = "127.0.0.1", annotations: str | os.PathLike[str] = "annotations",
-                remote_assets: bool = False, timeout: float | None = PAGE_TIMEOUT) -> Any:
+                remote_assets: bool = False, timeout: float | None = TIMEOUT) -> Any:
     """A server (werkzeug, one thread per request) for the pages of ``inputs`` (dataset
     folders, page files, folders of pages); ``port`` 0 takes any free port.  Its
     ``session`` attribute holds the :class:`~.session.Session`; its ``access_token`` the
@@ -85,7 +81,7 @@ def _check_port(host: str, port: int) -> None:
 
 def serve(inputs: Sequence[str], method_names: Sequence[str] = (), *, port: int = INSPECTOR_PORT,
           host: str = "127.0.0.1", annotations: str | os.PathLike[str] = "annotations",
-          remote_assets: bool = False, timeout: float | None = PAGE_TIMEOUT, echo: Any = print) -> None:
+          remote_assets: bool = False, timeout: float | None = TIMEOUT, echo: Any = print) -> None:
     """Serve the inspector until interrupted, saying where on ``echo``."""
     server = make_server(inputs, method_names, port=port, host=host, annotations=annotations,
                          remote_assets=remote_assets, timeout=timeout)

@@ -19,10 +19,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..corpus import read_inputs, read_page
+from ..inputs import read_inputs
+from ..loading import read_page
 from ..errors import DetourageError, UnknownPage
 from ..gold import Dataset, GoldPage, load_dataset
-from ..parse import DEFAULT_LIMITS
+from ..settings import DEFAULT_LIMITS
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,13 +34,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .. import bounded, methods
-from ..settings import Settings
+from ..loading import load
+from ..pipeline import run
+from ..settings import TIMEOUT, Settings
 from ..errors import DetourageError
 from ..model import Label, Page
 from ..render import units
 from ..gold import align
 from ..victor import anno
-from . import PAGE_TIMEOUT
 from .assets import servable
 from .catalog import Catalog, Entry, annotation_path, inside
 from .markup import Display, display, twin
@@ -83,7 +84,7 @@ class Session:
     """The state behind one ``detourage ui`` server."""
 
     def __init__(self, catalog: Catalog, method_names: Sequence[str], annotations: str | os.PathLike[str], *,
-                 remote_assets: bool = False, settings: Settings = Settings(timeout=PAGE_TIMEOUT)) -> None:
+                 remote_assets: bool = False, settings: Settings = Settings(timeout=TIMEOUT)) -> None:
         for name in method_names:
             methods.chain(name)  # an unknown method fails now, not on the first page
         self.catalog = catalog
@@ -139,7 +140,7 @@ class Session:
         return Loaded(page, shown)
 
     def _shown(self, entry: Entry, data: bytes, base: str) -> tuple[Page, Display]:
-        page = self.settings.load(data, url=entry.url)
+        page = load(data, self.settings, url=entry.url)
         return page, display(*twin(page.tree, page.blocks), base=base, style=PAGE_STYLE)
 
     def _tried(self, work: Callable[[], Any]) -> None:
@@ -216,7 +217,7 @@ class Session:
         if source == "anno":
             return self._annotated(entry, page)
         if source != "gold":
-            return self._bounded(lambda: self.settings.run(page, source).labels.labels)  # type: ignore[no-any-return]
+            return self._bounded(lambda: run(page, source, dict(self.settings.options)).labels.labels)  # type: ignore[no-any-return]
         if not entry.has_gold or entry.doc is None:
             raise DetourageError(f"{entry.key}: no gold text to align")
         kinds = self._kinds.get(entry.group) or align.dataset_kinds(self.catalog.datasets[entry.group])

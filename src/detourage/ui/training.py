@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import pipeline
+from ..loading import load
 from ..settings import Settings
 from ..errors import DetourageError
 from ..evaluation import metrics
@@ -150,7 +152,7 @@ def export(annotations: Path, out: Path) -> int:
         for file in sorted(folder.glob("*.anno")):
             annotation = anno.read(file)
             data = anno.page_bytes(anno.page_for(file, annotation))
-            page = Settings().load(data)
+            page = load(data)
             labels = anno.attach(page, annotation)
             gold = [(MARKERS[u.kind], u.text) for u in units(page.blocks, labels) if u.text]
             doc_id = f"{folder.name}__{file.stem}"
@@ -198,7 +200,7 @@ def _scores(doc: Any, model: Any) -> tuple[metrics.Counts, metrics.Counts]:
     from ..methods import learned
 
     settings = Settings(method="learned", options=(("learned", learned.Options(model=model)),))
-    result = settings.run(settings.load(doc.read_html(), url=doc.meta.get("url")))
+    result = pipeline.result(doc.read_html(), settings, url=doc.meta.get("url"))
     pred = [(MARKERS[u.kind], u.text) for u in result.units if u.text]
     gold = list(doc.gold_blocks)
     return (metrics.cleaneval_scores(pred, gold, metrics.Mode.TO),

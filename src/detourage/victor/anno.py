@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..settings import Settings
+from ..loading import load
 from ..errors import AnnoError
 from ..gold import Dataset, GoldPage, align
 from ..gold.text import matching_blocks, normalize_text
@@ -271,7 +271,7 @@ def load_annotated(anno_path: str | os.PathLike[str], *,
     """Read a ``.anno``, load its page (gunzipped if ``.gz``) and attach the labels (see
     :func:`attach`)."""
     annotation = read(anno_path)
-    page = Settings().load(page_bytes(page_for(anno_path, annotation)))
+    page = load(page_bytes(page_for(anno_path, annotation)))
     return page, attach(page, annotation, strict=strict)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 from typing import IO, Any
 
-from .. import __version__
+from ..version import __version__
 from ..errors import MissingExtra
 from .client import Exchange
 

@@ -27,10 +27,10 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
-from .. import __version__
 from ..codings import BROKEN, OVER, accept_encoding, decode
 from ..errors import MissingExtra
-from ..parse import DEFAULT_LIMITS
+from ..settings import DEFAULT_LIMITS, FETCH_TIMEOUT
+from ..version import __version__
 from .deadline import bounded_transport, until
 from .policy import PrivateAddress, refusal, site
 
@@ -51,7 +51,7 @@ class Politeness:
     #: obey robots.txt
     robots: bool = True
     #: seconds one response may take, headers and body (a slow drip included)
-    timeout: float = 30.0
+    timeout: float = FETCH_TIMEOUT
     #: bytes of a body, as sent and as decoded; a longer one is ``too-large``
     max_bytes: int = DEFAULT_LIMITS.max_bytes
     #: tries after a 429, a 503 or a failed connection

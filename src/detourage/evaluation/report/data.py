@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...settings import INSPECTOR_PORT
+
 
 
 #: columns of pages.csv / keys of pages.jsonl, in this order; any other key of the first
@@ -58,10 +60,7 @@ MAX_PROBLEMS_HTML = 200
 WORST_PAGES = 10
 
 
-#: the port ``detourage ui`` listens on by default, and the address report links open
-INSPECTOR_PORT = 8765
-
-
+#: the address report links open: the inspector (``detourage ui``) on its default port
 INSPECTOR = f"http://127.0.0.1:{INSPECTOR_PORT}/"
 
 

@@ -1,14 +1,16 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Compiled twins of the learned extractor's page-level steps
-(:mod:`detourage.methods.learned`): the two tests they ask most often, whether a line
-and the paragraph beside it share an ancestor (``_share_numpy``) and whether a line lies
-in a box named as boilerplate that its neighbour is not in
-(``_clear_of_boilerplate_numpy``), and the boundary-line and figure steps whole
-(``_keep_boundary_lines_numpy``, ``_keep_figures_numpy``).
+(:mod:`detourage.learned.rules`): the two tests they ask most often, whether a line
+and the paragraph beside it share an ancestor (``ancestors.share_numpy``) and whether a
+line lies in a box named as boilerplate that its neighbour is not in
+(``ancestors.clear_of_boilerplate_numpy``), and the boundary-line and figure steps whole
+(``boundary.keep_boundary_lines_numpy``, ``figures.keep_figures_numpy``).
 
 Each step asks its tests of a handful of lines, a dozen times a page: as array
 expressions that is a dozen numpy calls each, which cost far more than the comparisons.
-Same arrays in, same booleans out.
+Same arrays in, same booleans out.  A step's constants, feature columns and boxes come
+by name, as the attributes of one object (``boundary.BoundaryParameters``,
+``figures.FigureParameters``), read once a call.
 """
 
 import numpy as np
@@ -86,26 +88,28 @@ cdef long long _previous_kept(const cnp.npy_bool[::1] keep, long long[::1] previ
 def keep_boundary_lines(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bool[::1] barred,
                         const long long[::1] chars, const double[::1] probability,
                         const long long[:, ::1] keys, const int[::1] signature, list texts,
-                        object address_lines, object closing_sentence, object linked_sentence, tuple columns,
-                        const long long[::1] groups, Py_ssize_t social,
-                        const long long[::1] groups_meta, Py_ssize_t social_meta, tuple parameters):
-    """The twin of ``methods.learned._keep_boundary_lines_numpy`` (its lines, in order:
-    the like-kept structures, the gaps, the edges), on the page's arrays: ``keep`` is
-    changed in place.  ``address_lines(lines)``, ``closing_sentence(text)`` and
+                        object address_lines, object closing_sentence, object linked_sentence, object parameters):
+    """The twin of ``boundary.keep_boundary_lines_numpy`` (its lines, in order: the
+    like-kept structures, the gaps, the edges), on the page's arrays: ``keep`` is changed
+    in place.  ``address_lines(lines)``, ``closing_sentence(text)`` and
     ``linked_sentence(text)`` (a closing sentence with links) are the text tests, asked
-    only of the lines they can still decide; ``columns`` the feature columns (link
-    density, quote, figure, code, media distances); ``groups`` the boilerplate boxes'
-    columns (``social`` the position of the social one), and ``groups_meta`` the same
-    but for the "meta" box; ``parameters`` the step's constants (floor, plain links,
-    edge chars, gap, edge, like-kept count and share, link line, edge links)."""
+    only of the lines they can still decide; ``parameters`` a
+    ``boundary.BoundaryParameters``: the step's constants, the feature columns (link
+    density, quote, figure, code, media distances), the boilerplate boxes' columns
+    (``groups``, ``social`` the position of the social one) and the same but for the
+    "meta" box (``groups_meta``, ``social_meta``)."""
     cdef Py_ssize_t n = keep.shape[0], i, j, k, line, before, after, last, stop
-    cdef Py_ssize_t c_density = columns[0], c_quote = columns[1], c_figure = columns[2]
-    cdef Py_ssize_t c_code = columns[3], c_media = columns[4]
-    cdef double floor = parameters[0]
-    cdef float plain_links = parameters[1], link_line = parameters[7], edge_links = parameters[8]  # as numpy: float32
-    cdef long long edge_chars = parameters[2]
-    cdef Py_ssize_t gap = parameters[3], edge = parameters[4], like_count = parameters[5]
-    cdef double like_share = parameters[6]
+    cdef Py_ssize_t c_density = parameters.density, c_quote = parameters.quote, c_figure = parameters.figure
+    cdef Py_ssize_t c_code = parameters.code, c_media = parameters.media
+    cdef double floor = parameters.floor
+    # as numpy compares them with float32 columns: float
+    cdef float plain_links = parameters.plain_links, link_line = parameters.link_line
+    cdef float edge_links = parameters.edge_links
+    cdef long long edge_chars = parameters.edge_chars
+    cdef Py_ssize_t gap = parameters.gap, edge = parameters.edge, like_count = parameters.like_kept
+    cdef double like_share = parameters.like_kept_share
+    cdef const long long[::1] groups = parameters.groups, groups_meta = parameters.groups_meta
+    cdef Py_ssize_t social = parameters.social, social_meta = parameters.social_meta
     cdef float density
     cdef bint own_before, own_after, shared, sentence, near
     if n == 0:
@@ -240,15 +244,17 @@ cdef int _joins(const float[:, ::1] X, const long long[:, ::1] keys, list texts,
 
 def keep_figures(const float[:, ::1] X, cnp.npy_bool[::1] keep, const cnp.npy_bool[::1] barred,
                  const long long[::1] chars, const long long[:, ::1] keys, object illustration,
-                 tuple columns, const long long[::1] groups, Py_ssize_t social, tuple parameters):
-    """The twin of ``methods.learned._keep_figures_numpy``: ``keep`` is changed in place.
+                 object parameters):
+    """The twin of ``figures.keep_figures_numpy``: ``keep`` is changed in place.
     ``illustration(paragraph)`` is the text test (images only, not all decorative), asked
-    only of the images near the kept text; ``columns`` the image, figure and quote
-    columns; ``groups`` and ``social`` as in ``keep_boundary_lines``; ``parameters`` the
-    gap, the figure edge and the lead image's reach."""
+    only of the images near the kept text; ``parameters`` a ``figures.FigureParameters``:
+    the gap, the figure edge and the lead image's reach, the image, figure and quote
+    columns, and ``groups`` and ``social`` as in ``keep_boundary_lines``."""
     cdef Py_ssize_t n = keep.shape[0], i, j, before, after
-    cdef Py_ssize_t c_image = columns[0], c_figure = columns[1], c_quote = columns[2]
-    cdef Py_ssize_t gap = parameters[0], fig_edge = parameters[1], lead = parameters[2]
+    cdef Py_ssize_t c_image = parameters.image, c_figure = parameters.figure, c_quote = parameters.quote
+    cdef Py_ssize_t gap = parameters.gap, fig_edge = parameters.edge, lead = parameters.lead
+    cdef const long long[::1] groups = parameters.groups
+    cdef Py_ssize_t social = parameters.social
     cdef bint between, edge
     previous_a = np.empty(n, dtype=np.int64)
     cdef long long[::1] previous = previous_a

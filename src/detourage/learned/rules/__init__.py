@@ -1,0 +1,110 @@
+"""The learned extractor's page-level rules: what it keeps of a page once the trees have
+scored every paragraph (:mod:`detourage.learned.forest`), one module per family of steps.
+
+:func:`apply` keeps the paragraphs at or above the decision threshold, then runs the
+steps a reader expects, each changing the shared ``keep`` mask in place.  First what is no
+part of the article goes, and is *barred*: no later step brings it back:
+
+1. **comments** are left out of articles (:mod:`.comments`): when the page keeps at least
+   :data:`~.comments.COMMENT_ARTICLE_CHARS` of text outside comment sections (containers
+   whose class/id/role names comments) and does not declare itself a forum, what the
+   model kept inside them is dropped; so is what follows the line that opens an unnamed
+   comment section (a heading "Comments (12)", "310 Responses to “…”", "Wasze
+   komentarze", "Комментарии:", or a short label "Leave a comment", "发表评论":
+   :func:`~.comments.comment_mark`) below at least
+   :data:`~.comments.MARK_ARTICLE_CHARS` of kept text; on forum pages the posts are the
+   content, as the model learned; ``comments=True`` keeps comment sections, with the
+   author and date lines that tell one comment from the next;
+2. **related boxes** ("Latest news", "Similar posts"…) below kept text, a box of their own
+   or the run of link lines after such a heading (:mod:`.related`);
+3. **other articles**: the stories an infinite scroll appended beside the page's own,
+   siblings of its title's container that look the same, and the boxes beside the
+   article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
+   and a publisher's box closing the text with a call to action (:mod:`.promos`).
+
+Then what belongs to it comes back:
+
+4. **code blocks whole**: the lines of a ``<pre>`` are kept or dropped together, kept
+   when the text around the block is kept or the model kept most of it (:mod:`.code_blocks`);
+5. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
+   when it comes before or inside the kept content (:mod:`.headings`);
+6. **never empty by accident**: when the page has text and the model keeps almost none
+   of it, the paragraphs it ranks near its best guess are kept instead (or those of the
+   best Readability-style container, or the page's text it ranks best), never what a
+   step barred, and the details say so (``fallback``: :mod:`.fallback`);
+7. **the standfirst** under the title (:mod:`.headings`), and the **boundary lines**: the
+   lines the model doubts between kept paragraphs and just after them, in the same
+   containers (a standfirst, a credit or source line, a line that is one link or an
+   address, a listicle's items, a quoted post, an embedded tweet, an "Update:" note), the
+   rest of a repeated structure the model mostly kept (a thread's last replies)
+   (:mod:`.boundary`), a list item's own text above its kept sub-list (:mod:`.lists`),
+   without the controls ("Click to expand...": :mod:`.controls`);
+8. **figures**: the images between and beside kept paragraphs, and their captions, but
+   the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
+   permalink anchors of kept headings ("¶") are left out (:mod:`.headings`).
+
+:mod:`.paragraphs` and :mod:`.ancestors` hold what every step reads: a feature column by
+name, and whether a line shares an ancestor with its neighbour or sits in a boilerplate
+box.  The boundary and figure steps and those two tests have compiled twins
+(``_csteps.pyx``, here), each step's constants handed to them by name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...model import Page
+from .. import features
+from .articles import drop_appended_articles, drop_boxes_beside
+from .boundary import keep_boundary_lines
+from .code_blocks import whole_code_blocks
+from .comments import drop_comments
+from .controls import drop_controls
+from .fallback import fall_back
+from .figures import keep_figures
+from .headings import drop_permalinks, keep_standfirst, keep_title
+from .lists import keep_parent_items
+from .paragraphs import column
+from .promos import drop_closing_promos
+from .related import drop_related_boxes
+
+#: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``
+_OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
+
+
+def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, threshold: float, *,
+          comments: bool, fallback: bool) -> tuple[np.ndarray, dict]:
+    """Keep the paragraphs scoring at least ``threshold``, then run the steps in order
+    (``comments``: keep comment sections; ``fallback``: rescue a page the model keeps
+    almost nothing of).  One keep flag per block of ``page``, and the details: what the
+    steps found, the threshold and the counts of paragraphs."""
+    choice = column(para, "container_tag") != _OPTION_CODE  # a drop-down's entries are never content
+    keep = (probability >= threshold) & choice
+    # what a step left out as no part of the content (comments, related boxes): the
+    # steps that add paragraphs back, the fallback among them, pass it over
+    barred = np.zeros_like(keep)
+    details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments)
+    boxes = drop_related_boxes(para, keep, barred)
+    if boxes:
+        details["related_boxes"] = boxes
+    appended = drop_appended_articles(page, para, keep, barred)
+    if appended:
+        details["appended_articles"] = appended
+    drop_boxes_beside(para, keep, barred)
+    promo = drop_closing_promos(para, keep, barred)
+    if promo:
+        details["closing_promo"] = promo
+    whole_code_blocks(para, keep)
+    keep_title(para, keep)
+    if fallback:
+        details.update(fall_back(para, keep, probability, choice, barred))
+    closed = barred | ~choice  # what no step that adds lines back may take
+    keep_standfirst(para, keep, closed, probability)
+    keep_boundary_lines(page, para, keep, closed, probability)
+    keep_parent_items(para, keep, closed, probability)
+    drop_controls(para, keep)
+    keep_figures(page, para, keep, closed)
+    per_block = np.repeat(keep, para.ends - para.starts)
+    drop_permalinks(page, para, keep, per_block)
+    details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
+    return per_block, details

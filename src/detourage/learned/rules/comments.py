@@ -1,0 +1,265 @@
+"""Comment sections: left out of an article, or kept whole when asked (``comments=True``).
+
+A comment section is a container whose class/id/role names comments
+(:func:`drop_comments`), or what follows the line that opens an unnamed one: a heading
+"Comments (12)", "310 Responses to “…”", "Wasze komentarze", "Комментарии:", a short
+label "Leave a comment", "发表评论" (:func:`comment_mark`), comment bylines
+("Posted by: NAME | January 14, 2008").
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .. import features
+from .ancestors import span_keys
+from .paragraphs import DIGIT, column, lower_case
+
+
+#: a comment section: a container at most this many levels up names comments
+COMMENT_LEVELS = 4
+#: comment sections are dropped from a page keeping at least this many characters outside them
+COMMENT_ARTICLE_CHARS = 1000
+#: an unnamed comment section is cut when its opening line follows this many kept characters
+MARK_ARTICLE_CHARS = 500
+
+#: the words that name comments, in the languages of the shipped stop lists and a few
+#: more (lower case; a Latin or Cyrillic one starts a word: checked per hit); not
+#: "commentary", nor "most commented" (a box of popular stories, not a comment section)
+COMMENT_WORDS = re.compile(
+    r"comment(?!ar|at|ed)|kommentar|commentaire|coment[aá]ri|komentarz|koment[aá][rř]|reactie"
+    r"|leserbrief|коммент(?!ируем)|σχόλι|yorum|评论|評論|留言|跟帖|コメント|댓글|have your say")
+#: a comment section's opening line is at most this long (a heading; a label: LABEL_CHARS)
+MARK_CHARS = 60
+LABEL_CHARS = 40
+
+
+def comment_mark(text: str, heading: bool) -> bool:
+    """Whether a line opens a comment section: a heading of at most six words with a
+    comment word among its first three ("Comments (12)", "Wasze komentarze", "Have your
+    say"), or a label of at most three words ending with one, with nothing but a count
+    after it and no full stop ("Leave a comment", "Dodaj komentarz", "Комментарии: 0",
+    "发表评论"), or a notice that comments are closed ("Comments are now closed for this
+    story"), or a counted heading ("310 Responses to “Title”", "30 thoughts on “Title”");
+    "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading."""
+    line = text.strip().lower()
+    if _CLOSED.match(line) and len(line) <= MARK_CHARS:
+        return True
+    if _ANNOUNCED.match(line) and len(line) <= COUNTED_MARK_CHARS:
+        return True
+    if _COUNTED.match(line) and len(line) <= COUNTED_MARK_CHARS and not line.endswith("."):
+        return True
+    found = COMMENT_WORDS.search(line)
+    if found is None or len(line) > MARK_CHARS or not _word_start(line, found.start()):
+        return False
+    words = _WORDS.findall(line)
+    if heading and len(words) <= 6 and len(_WORDS.findall(line[:found.start()])) <= 2:
+        return True
+    core = _COUNT_TAIL.sub("", line)
+    words = [w for w in _WORDS.findall(core) if not w.isdigit()]
+    if (len(line) > LABEL_CHARS or line.endswith(".") or not words or len(words) > 3
+            or not _LABEL.fullmatch(core)):
+        return False
+    if core.endswith("have your say"):
+        return True
+    last = COMMENT_WORDS.search(core, len(core) - len(words[-1]))
+    return last is not None and _word_start(core, last.start())
+
+
+def _word_start(text: str, at: int) -> bool:
+    """A Latin or Cyrillic comment word must start a word; a CJK one need not."""
+    return at == 0 or not text[at - 1].isalpha() or text[at] >= "\u3000"
+
+
+#: the heading WordPress themes give a comment list: a count, then what it counts and the
+#: post's title ("310 Responses to “…”", "30 thoughts on “…”", "One reply to …")
+_COUNTED = re.compile(r"\s*(?:\d+|one|no|two|three)\s+(?:responses?|repl(?:y|ies)|thoughts?|comments?"
+                      r"|reactions?|opinions?)\s+(?:to|on)\b")
+#: …at most this long (the title may be long)
+COUNTED_MARK_CHARS = 200
+#: the notice that stands where a closed comment section starts ("Comments are now closed
+#: for this story"); the comments people left before may follow it
+_CLOSED = re.compile(r"(?:comments|commenting) (?:are|is|has been|have been) (?:now )?(?:closed|disabled)\b")
+#: the sentence that introduces readers' comments ("The following are comments from the
+#: readers. In no way do they represent…", "Comments from our readers")
+_ANNOUNCED = re.compile(r"(?:the )?following (?:are )?(?:readers?['’]? |users?['’]? )?comments (?:are )?"
+                        r"(?:from|by|of|posted)\b"
+                        r"|(?:readers?['’]?|users?['’]?) comments (?:are|below)\b"
+                        r"|comments (?:from|by) (?:the |our )?readers\b")
+_WORDS = re.compile(r"\w+")
+_COUNT_TAIL = re.compile(r"[\s\d():\[\]#№-]*$")
+_LABEL = re.compile(r"[\w\s'’-]+")
+
+
+def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+                  doubted: np.ndarray, wanted: bool) -> dict:
+    """Leave the comment sections out of an article, and mark them in ``barred``; or,
+    ``wanted``, keep them and the paragraphs of them the model ``doubted``.  The details.
+
+    Comment sections are the containers whose class/id/role/itemprop names comments,
+    when the page keeps at least
+    :data:`COMMENT_ARTICLE_CHARS` outside them and is no forum; and what follows the
+    line that opens an unnamed one (:func:`_comment_mark_region`)."""
+    in_comments = _comment_sections(para)
+    if wanted:
+        keep |= in_comments & (doubted | _comment_headers(para) | _comment_bodies(para))
+        return {}
+    if column(para, "type_forum")[0]:
+        return {}
+    if para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
+        keep &= ~in_comments
+        barred |= in_comments
+    found = _comment_mark_region(para, keep)
+    if found is None:
+        return {}
+    mark, region = found
+    keep &= ~region
+    barred |= region
+    return {"comment_mark": mark}
+
+
+def _comment_headers(para: features.Paragraphs) -> np.ndarray:
+    """The short lines that head a comment (its author, its date: at most
+    :data:`COMMENT_HEADER_CHARS`), which a reader needs to tell one comment from the
+    next; not a form's, nor a button's ("Reply", "Report")."""
+    short = (para.chars > 0) & (para.chars <= COMMENT_HEADER_CHARS) & (column(para, "dist_t_form") > 1)
+    out = np.zeros(len(para), bool)
+    for i in np.flatnonzero(short).tolist():
+        out[i] = _COMMENT_CONTROL.fullmatch(para.texts[i].strip().lower()) is None
+    return out
+
+
+def _comment_bodies(para: features.Paragraphs) -> np.ndarray:
+    """What people wrote in a comment section: the lines outside its forms, mostly not
+    links (the model, trained on articles, rates a short comment low)."""
+    return (para.chars > COMMENT_HEADER_CHARS) & (column(para, "dist_t_form") > 1) & \
+        (column(para, "link_density") < 0.5)
+
+
+COMMENT_HEADER_CHARS = 80
+_COMMENT_CONTROL = re.compile(r"(?:reply|report|quote|like|share|flag|permalink|edit|delete|vote|upvote|downvote"
+                              r"|(?:log|sign) in to reply|says:?|said:?|\W*)")
+
+
+def _comment_sections(para: features.Paragraphs) -> np.ndarray:
+    """The paragraphs of containers named as comments (class/id/role/itemprop, at most
+    :data:`COMMENT_LEVELS` up).  Not an element of schema.org type ``Comment``: forums
+    (XenForo) mark their replies so."""
+    return column(para, "dist_comment") <= COMMENT_LEVELS
+
+
+def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[str, np.ndarray] | None:
+    """The first :func:`comment_mark` line below :data:`MARK_ARTICLE_CHARS` of kept
+    text, and the comment section it opens; None when there is no such line.
+
+    Where the line sits in the article's own container (its parent holds kept paragraphs
+    above it: a flat page, comments as the article's siblings), the section is
+    everything from it on; where it heads a box of its own ("Have your say" inside a
+    story), it is what lies below it outside the containers of the article above, and
+    the article resumes after the box."""
+    kept_chars = np.where(keep, para.chars, 0)
+    below = np.cumsum(kept_chars) - kept_chars >= MARK_ARTICLE_CHARS  # the kept text above each paragraph
+    # a counted heading ("310 Responses to “…”") names the post, and an announcement
+    # ("The following are comments from the readers…") says more: both may be longer
+    longer = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & below)
+    if not len(longer):
+        return None
+    texts = para.texts
+    counted = [i for i in longer[para.heading[longer] > 0].tolist() if _COUNTED.match(texts[i].lower())]
+    worded, started = _comment_lines(para, longer)
+    bylines = _comment_bylines(para, [i for i in started if _COMMENT_BYLINE.match(texts[i].lower())])
+    announced = [i for i in started if _ANNOUNCED.match(texts[i].strip().lower())]
+    if not (worded or counted or announced or bylines):
+        return None
+    link = column(para, "link_density")
+    for i in sorted(set(worded + counted + announced + bylines[:1])):
+        heading = bool(para.heading[i])
+        if i not in bylines and (not comment_mark(para.texts[i], heading) or (not heading and link[i] >= 0.5)
+                                 or (para.chars[i] > MARK_CHARS and not heading and i not in announced)):
+            continue
+        parent = para.spans[1]  # (2, paragraphs): each paragraph's parent's range
+        above = np.flatnonzero(keep[:i])
+        region = np.zeros(len(keep), bool)
+        if parent[0, i] <= above[-1]:  # a flat page
+            region[i:] = True
+        else:
+            parents = span_keys(para)[1].tolist()  # each paragraph's parent's range, as one number
+            article = set(map(parents.__getitem__, above.tolist()))
+            region[i:] = np.fromiter((p not in article for p in parents[i:]), bool, len(keep) - i)
+        region[[b for b in bylines if b >= i]] = True  # a comment's byline beside the article's text
+        return para.texts[i], region
+    return None
+
+
+def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:
+    """Those of ``lines`` (starting with :data:`_COMMENT_BYLINE`) that head or sign a
+    comment the way comment templates write them ("Posted by: NAME | January 14, 2008
+    06:24 PM", "Posted by: NAME on 11:56am Wed 9 Jan 08": a colon after "by", then a
+    time or date), when there are at least :data:`COMMENT_BYLINES` of them; a post's own
+    byline has no colon ("Posted by Seb Ruiz at 15:39": a blog planet's posts are
+    content)."""
+    found = [i for i in lines if para.chars[i] <= COMMENT_HEADER_CHARS * 2 and DIGIT.search(para.texts[i])]
+    return found if len(found) >= COMMENT_BYLINES else []
+
+
+#: a comment thread is told by at least this many comment bylines
+COMMENT_BYLINES = 2
+_COMMENT_BYLINE = re.compile(r"\s*(?:posted|written|submitted|added|comment(?:ed)?|sent)\s+by\s*:\s*\S")
+
+
+def _comment_lines(para: features.Paragraphs, lines: np.ndarray) -> tuple[list[int], list[int]]:
+    """Among ``lines`` (in order), those of at most :data:`MARK_CHARS` holding a comment
+    word (:data:`COMMENT_WORDS`: their texts joined, searched for the words' stems
+    :data:`_COMMENT_STEMS`), and those starting
+    like a comment's byline or an announcement of comments (:data:`_COMMENT_LINE_START`,
+    one search over the lines: :func:`_starting`)."""
+    lowered_texts = lower_case(para)
+    short = lines[para.chars[lines] <= MARK_CHARS]
+    worded: list[int] = []
+    if len(short):
+        pieces = list(map(lowered_texts.__getitem__, short.tolist()))
+        lowered = "\x1f".join(pieces)
+        # each word's stem by a plain substring search (many times faster than the
+        # pattern's alternation tried at every character), the pattern on those lines
+        hits = [at for stem in _COMMENT_STEMS if stem in lowered for at in _finds(lowered, stem)]
+        if hits:
+            lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+            offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
+            worded = [i for i in sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
+                      if COMMENT_WORDS.search(lowered_texts[i])]
+    return worded, _starting(lowered_texts, lines.tolist(), _COMMENT_LINE_START)
+
+
+def _starting(lowered_texts: list[str], lines: list[int], pattern: re.Pattern[str]) -> list[int]:
+    """Those of ``lines`` whose lower-cased text ``pattern`` matches at its start: one
+    search over their texts, each led by ``\x1f`` (which ``pattern`` starts with, so the
+    search skips from one line start to the next), rather than a match per line."""
+    pieces = list(map(lowered_texts.__getitem__, lines))
+    joined = "\x1f" + "\x1f".join(pieces)
+    at = [found.start() for found in pattern.finditer(joined)]
+    if not at:
+        return []
+    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+    offsets = np.cumsum(lengths) - lengths  # where each line's "\x1f" stands
+    k = np.searchsorted(offsets, at, side="right") - 1  # the line holding each match…
+    return [lines[j] for j in k[offsets[k] == at].tolist()]  # …that starts it
+
+
+def _finds(text: str, stem: str) -> list[int]:
+    """Where ``stem`` starts in ``text``, each time."""
+    found, at = [], text.find(stem)
+    while at >= 0:
+        found.append(at)
+        at = text.find(stem, at + 1)
+    return found
+
+
+#: the literal start of each of :data:`COMMENT_WORDS`' words (each match starts with one)
+_COMMENT_STEMS = ("comment", "kommentar", "coment", "koment", "reactie", "leserbrief", "коммент", "σχόλι",
+                  "yorum", "评论", "評論", "留言", "跟帖", "コメント", "댓글", "have your say")
+#: how a comment byline or an announcement of comments starts (lower case, after spaces),
+#: led by the "\x1f" that :func:`_starting` puts before each line
+_COMMENT_LINE_START = re.compile(r"\x1f[ \t\xa0]*(?:posted|written|submitted|added|comment|sent|the following"
+                                 r"|following|reader|user)")

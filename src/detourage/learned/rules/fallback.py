@@ -1,0 +1,56 @@
+"""Never empty by accident: when the model keeps almost none of a page's text, the
+paragraphs it ranks near its best guess (or the best container's, or the page's text it
+ranks best) are kept instead."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import features
+from .paragraphs import column
+
+
+#: fall back when the model keeps fewer than this share of the page's characters…
+FALLBACK_SHARE = 0.05
+#: …on a page with at least this many characters (a smaller one: when it keeps none)
+FALLBACK_PAGE_CHARS = 500
+#: the fallback keeps the low-link paragraphs scoring at least this share of the page's best…
+FALLBACK_RELATIVE = 0.3
+#: …unless they hold more than this share of the page's text (then the best container)
+RANKED_SHARE = 0.5
+
+
+def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray,
+              choice: np.ndarray, barred: np.ndarray) -> dict:
+    """When the model kept almost nothing of a page (or nothing at all of a small page
+    that has text): keep the low-link paragraphs it ranks near its best guess, or else
+    the best container's, or else the page's text it ranks best (of the paragraphs in
+    ``choice``).  What the steps dropped (``barred``) is neither rescued nor counted in
+    the page's text: a comment section is no part of what the kept text is compared with.
+
+    On a page unlike its training pages the model's probabilities can all fall below
+    the threshold while their order is still right (a short article under a 900-entry
+    category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
+    rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  The
+    last makes sure a page with text never comes out empty: a small page whose few
+    lines the model all rejects (an opening-hours notice under a menu)."""
+    total = int(para.chars[~barred].sum())
+    choice = choice & ~barred
+    kept = int(para.chars[keep].sum())
+    if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept) or not total:
+        return {}
+    low_link = (column(para, "link_density") < 0.5) & choice
+    probability = np.where(choice, probability, 0.0)
+    reason = f"the model kept {kept} of {total} characters"
+    ranked = low_link & (probability >= FALLBACK_RELATIVE * probability.max())
+    container = low_link & (column(para, "in_top") > 0)
+    # a ranking that singles out no part of the page (most of its text near the best
+    # guess) says nothing: the container then, and that ranking only when nothing else is
+    singled = ranked if int(para.chars[ranked].sum()) <= RANKED_SHARE * total else np.zeros_like(keep)
+    best = choice & (para.chars > 0) & (probability >= probability[choice & (para.chars > 0)].max(initial=0.0))
+    for name, rescue in (("model-ranked", singled), ("best-container", container), ("page-text", ranked),
+                         ("best-paragraph", best)):
+        if int(para.chars[rescue].sum()) > kept:
+            keep |= rescue
+            return {"fallback": name, "reason": reason}
+    return {}

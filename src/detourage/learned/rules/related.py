@@ -1,0 +1,154 @@
+"""Related boxes: a box of links to other pages ("Latest news", "Related articles",
+"Czytaj także", "相关新闻") below the kept text, and the lines led by such a phrase
+("Related: …", "READ MORE: …") between an article's paragraphs."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .. import features
+from .paragraphs import column, lower_case, running
+
+
+#: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
+#: trailing ":", "»"… allowed), in the languages of the shipped stop lists and a few more;
+#: only phrases that do not head a section of an article or a label ("see also", "more on
+#: X", "most popular languages" and a bare "recommended:" do)
+RELATED_PHRASES = (
+    r"latest (?:news|stories|articles|headlines|posts)", r"the latest (?:news|stories|articles|headlines|posts)",
+    r"related(?: (?:articles?|stories|news|posts|content|links|coverage|topics|videos|publications|reports))?",
+    r"more (?:news|stories|articles|headlines)", r"more from .+",
+    r"most (?:read|popular|viewed|shared|emailed)(?: (?:stories|articles|news|posts|now|today))?",
+    r"top (?:stories|news|headlines)", r"recommended (?:for you|stories|articles|reading|posts)",
+    r"you (?:may|might) also (?:like|enjoy|be interested in)", r"may also (?:like|enjoy|be interested in)",
+    r"might also (?:like|enjoy|be interested in)",
+    r"read (?:also|next)", r"also read", r"trending(?: (?:now|stories|articles|news))?",
+    r"popular (?:now|stories|articles|posts)", r"what to read next",
+    r"ähnliche (?:artikel|beiträge|themen)", r"weitere (?:artikel|nachrichten|meldungen)", r"mehr zum thema",
+    r"meistgelesen(?:e artikel)?", r"das könnte sie auch interessieren", r"à lire aussi", r"lire aussi",
+    r"sur le même sujet", r"les plus lus", r"articles similaires", r"noticias relacionadas", r"te puede interesar",
+    r"lo más leído", r"más noticias", r"articoli correlati", r"potrebbe interessarti", r"i più letti",
+    r"czytaj (?:też|także|również)", r"zobacz (?:też|także|również)",
+    r"najnowsze(?: (?:wiadomości|artykuły|informacje))?", r"polecamy", r"najczęściej czytane",
+    r"powiązane (?:artykuły|tematy|wiadomości)", r"читайте (?:также|еще|ещё)", r"смотрите также",
+    r"похожие (?:новости|статьи|материалы)", r"последние новости", r"самое (?:читаемое|популярное)",
+    r"новости по теме", r"другие новости", r"τελευταία νέα", r"δείτε (?:επίσης|ακόμα|ακόμη)",
+    r"διαβάστε (?:επίσης|ακόμα|ακόμη)", r"σχετικά (?:άρθρα|θέματα|νέα)", r"δημοφιλή(?: άρθρα)?",
+    r"相关(?:新闻|阅读|文章|报道)", r"相關(?:新聞|閱讀|文章|報導)", r"推荐阅读", r"延伸阅读", r"猜你喜欢",
+    r"热门(?:新闻|文章|推荐)", r"最新(?:新闻|文章)", r"lees ook", r"meer nieuws", r"leia também", r"mais lidas",
+    r"notícias relacionadas", r"ilgili haberler", r"benzer haberler", r"çok okunanlar",
+    r"similar (?:posts|articles|stories|news|products|items|recipes)", r"more (?:posts|like this|to (?:read|explore))",
+    r"more in .+", r"recent (?:posts|articles|stories|news)", r"other (?:posts|articles|stories) you .+",
+    r"more (?:posts|articles|stories) you .+", r"editor['’]?s['’]? picks", r"don['’]?t miss", r"up next",
+    r"keep reading", r"related reading",
+    r"weitere beiträge", r"das könnte (?:dich|sie) auch interessieren", r"à lire également", r"vous aimerez aussi",
+    r"articles liés", r"dans la même rubrique", r"artículos relacionados", r"otras noticias",
+    r"también te puede interesar", r"leggi anche", r"altre notizie", r"veja também", r"artigos relacionados",
+    r"gerelateerde artikelen", r"ook interessant",
+)
+RELATED_WORDS = re.compile("(?:" + "|".join(RELATED_PHRASES) + r")[\s:.»›>|-]*")
+#: the letters such a heading starts with (each phrase starts with a literal one): a line
+#: starting otherwise is no heading of the kind, without the whole pattern
+_RELATED_FIRST = frozenset(phrase[0] for phrase in RELATED_PHRASES)
+
+
+def _literal_start(pattern: str) -> str:
+    """The characters every match of ``pattern`` starts with: up to its first pattern
+    character (less the character before a ``?``, ``*`` or ``{``, which may be absent)."""
+    found = re.search(r"[(\[?.*+|\\{]", pattern)
+    if found is None:
+        return pattern
+    return pattern[:found.start() - (found.group() in "?*{")]
+
+
+#: the literal start of each phrase (up to its first pattern character), and its first
+#: word: a line starting with none of them is no heading of the kind, without the pattern
+_RELATED_PREFIXES = tuple(sorted({_literal_start(phrase) for phrase in RELATED_PHRASES}))
+_RELATED_FIRST_WORDS = tuple(sorted({prefix.split(" ")[0] for prefix in _RELATED_PREFIXES}))
+#: a related box's heading is at most this long…
+RELATED_CHARS = 50
+#: …and follows at least this many kept characters (teasers need an article to be teasers of)
+RELATED_ARTICLE_CHARS = 200
+
+
+def related_mark(text: str) -> bool:
+    """Whether a line is the whole heading of a box of links to other pages ("Latest
+    news", "Related articles:", "Czytaj także", "Читайте также", "相关新闻")."""
+    if len(text) > RELATED_CHARS or text.lstrip()[:1].lower() not in _RELATED_FIRST:
+        return False
+    line = " ".join(text.lower().split())
+    return line.startswith(_RELATED_PREFIXES) and RELATED_WORDS.fullmatch(line) is not None
+
+
+def drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> list[str]:
+    """Drop every box (the smallest ancestor of its heading that holds paragraphs after
+    it) headed by a :func:`related_mark` line below :data:`RELATED_ARTICLE_CHARS` of kept
+    text, when the box holds none of the kept text above the heading, and mark it in
+    ``barred``; the headings.
+
+    The last condition keeps a section of the article whose heading happens to read
+    "Related…" in flat markup (its container holds the article above it); a box of
+    teasers ("Latest news" and five headlines with their summaries) is a container of
+    its own.  The model keeps such summaries readily: they are sentences of prose."""
+    kept_chars = np.where(keep, para.chars, 0)
+    kept_before = np.cumsum(kept_chars) - kept_chars
+    short = np.flatnonzero((para.chars <= RELATED_CHARS) & (kept_before >= RELATED_ARTICLE_CHARS)
+                           & (column(para, "link_density") < 0.5))
+    found = []
+    lowered = lower_case(para)
+    for i in short.tolist():
+        # a phrase's first word first (whitespace collapsed or not, it starts the line)
+        if not lowered[i].lstrip().startswith(_RELATED_FIRST_WORDS) or not related_mark(para.texts[i]):
+            continue
+        end = _related_box_end(para, keep, i)
+        if end > i + 1:
+            keep[i:end] = False
+            barred[i:end] = True
+            found.append(para.texts[i])
+    links = np.flatnonzero(keep & (para.chars <= RELATED_LINE_CHARS) & (column(para, "link_density") >= 0.5))
+    for i in links.tolist():
+        if related_line(para.texts[i]):
+            keep[i] = False
+            barred[i] = True
+            found.append(para.texts[i])
+    return found
+
+
+def related_line(text: str) -> bool:
+    """Whether a line is a link to another story led by a related phrase and a colon
+    ("Related: Core Value #1: Safety First", "READ MORE: …", "Czytaj także: …"), which
+    news sites put between an article's paragraphs; the caller checks that it is mostly
+    link text."""
+    return text.lstrip()[:1].lower() in _RELATED_LEAD_FIRST and _RELATED_LEAD.match(text.lower()) is not None
+
+
+#: a related line is at most this long
+RELATED_LINE_CHARS = 250
+#: the line leading a related box's links is at most this long
+RELATED_LEAD_CHARS = 100
+_RELATED_LEAD = re.compile(r"\s*(?:" + "|".join((*RELATED_PHRASES, "read more", "more")) + r")\s*[:：»›|]\s*\S")
+_RELATED_LEAD_FIRST = _RELATED_FIRST | {"r", "m"}
+
+
+def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int:
+    """One past the last paragraph of the box headed by paragraph ``i`` (``i + 1``:
+    none): the smallest ancestor holding paragraphs after it, when it holds none of the
+    kept text above; in the article's own container (flat markup), the run of link lines
+    (titles of other pages) that follows the heading, and the short line ending with a
+    colon that may lead it ("You may also be interested in the following articles:")."""
+    kept = running(keep[:i])  # kept paragraphs before each index up to i
+    for start, end in para.spans[:, :, i].tolist():
+        if kept[i] > kept[start]:  # the box would hold the kept text above the heading
+            break
+        if end > i + 1:
+            return end
+    link = column(para, "link_density")
+    end = i + 1
+    if (end < len(keep) and not para.heading[end] and para.chars[end] <= RELATED_LEAD_CHARS
+            and para.texts[end].rstrip().endswith((":", "：", "…", "..."))):
+        end += 1
+    while end < len(keep) and not para.heading[end] and (link[end] >= 0.5 or not para.chars[end]):
+        end += 1
+    return end if link[i + 1:end].any() else i + 1
