@@ -11,7 +11,6 @@ dates, site, URL, language, tags…); ``fetch`` gets a page from the web politel
 (:mod:`detourage.web`).
 """
 
-from .version import __version__
 from .api import document, extract, load, run, with_models
 from .decode import decode
 from .errors import (
@@ -30,9 +29,9 @@ from .errors import (
 from .metadata import Document, Metadata
 from .model import Block, Decoded, Label, Labels, Page, Result, Unit
 from .render import render
-from .web import fetch
 from .settings import Limits, RenderOptions, Settings
-
+from .version import __version__ as __version__
+from .web import fetch
 
 __all__ = [
     "Block",

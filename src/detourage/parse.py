@@ -20,8 +20,6 @@ from .errors import LimitExceeded
 from .settings import DEFAULT_LIMITS, Limits
 
 
-
-
 def _parser() -> etree.HTMLParser:
     return etree.HTMLParser(
         encoding="utf-8",

@@ -23,9 +23,23 @@ from .errors import UnknownFormat
 from .model import Block, Label, Result, Unit
 from .segment import collector_paused
 from .settings import RenderOptions
-from .structure import (TEXT_KINDS, Context, Node, Span, breaks_before, caption, cells,
-                        colspan, document, join, language, pre_lines, row_is_header, spans,
-                        with_breaks)
+from .structure import (
+    TEXT_KINDS,
+    Context,
+    Node,
+    Span,
+    breaks_before,
+    caption,
+    cells,
+    colspan,
+    document,
+    join,
+    language,
+    pre_lines,
+    row_is_header,
+    spans,
+    with_breaks,
+)
 
 #: output unit kind → CleanEval marker
 MARKERS = {Label.HEADER: "h", Label.PARAGRAPH: "p", Label.LIST: "l"}

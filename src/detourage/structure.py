@@ -29,8 +29,17 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from .model import Block, Label, Result, Unit
-from .segment import (BLOCK_LEVEL, INVISIBLE, VOID, clean_text, count_line_end, ends_code_line, image_of,
-                      is_hidden, line_break)
+from .segment import (
+    BLOCK_LEVEL,
+    INVISIBLE,
+    VOID,
+    clean_text,
+    count_line_end,
+    ends_code_line,
+    image_of,
+    is_hidden,
+    line_break,
+)
 from .settings import RenderOptions
 
 Element = etree._Element

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from .. import methods
-from ..loading import Job
 from ..errors import DetourageError
+from ..loading import Job
 from ..settings import TIMEOUT, Settings, default_workers
 from .main import REPAIR_HELP, check_repair, fitted, main, models_option
 

@@ -17,8 +17,7 @@ from ..inputs import PAGE_PATTERNS, read_inputs
 from ..loading import Job
 from ..output import Writer, output_format, output_kind
 from ..render import RENDERERS
-from ..settings import (FETCH_TIMEOUT, TIMEOUT, Limits, RenderOptions, Settings, default_max_memory,
-                        default_workers)
+from ..settings import FETCH_TIMEOUT, TIMEOUT, Limits, RenderOptions, Settings, default_max_memory, default_workers
 from ..step import Step
 from ..supervision import Summary, execute
 from .fetch import allow_private_option, fetched_jobs, is_url

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import click
 
-from ..loading import Job
 from ..errors import DetourageError
+from ..loading import Job
 from ..settings import FETCH_TIMEOUT, Limits
 from .main import main
 

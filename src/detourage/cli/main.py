@@ -10,10 +10,10 @@ from typing import Any
 import click
 
 from .. import inputs
-from ..version import __version__
-from ..loading import Job
 from ..errors import DatasetError, DetourageError
+from ..loading import Job
 from ..settings import Settings
+from ..version import __version__
 
 
 class _Refused(click.ClickException):

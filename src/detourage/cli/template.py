@@ -6,8 +6,8 @@ import os
 
 import click
 
-from ..inputs import read_inputs
 from ..errors import DetourageError
+from ..inputs import read_inputs
 from ..settings import TIMEOUT, Settings, default_workers
 from .main import main, warn_no_site, with_urls
 

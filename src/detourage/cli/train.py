@@ -60,8 +60,8 @@ def victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str
 
 
 def victor_config(config: str | None, ablation: str | None):
-    from ..victor.config import Config
     from ..crossval import setting_config
+    from ..victor.config import Config
 
     try:
         base = Config.load(config)

@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..inputs import read_inputs
 from ..errors import RunError
+from ..inputs import read_inputs
 from ..parse import DEFAULT_LIMITS
 from . import readers, warcfile
 

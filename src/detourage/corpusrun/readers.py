@@ -57,7 +57,7 @@ from typing import IO, Any
 from .. import safejson
 from ..parse import DEFAULT_LIMITS
 from .http import header_fields, http_body, media_type, response_head
-from .warcfile import WarcEntry, Keep, warc_entries
+from .warcfile import Keep, WarcEntry, warc_entries
 
 #: the content types of the responses cleaned
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})

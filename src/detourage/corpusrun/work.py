@@ -26,8 +26,8 @@ from typing import Any
 from ..bounded import die_with_parent, limit_memory
 from ..loading import job_bytes
 from ..metadata import metadata
-from ..render import render
 from ..pipeline import result as page_result
+from ..render import render
 from ..settings import Settings
 from ..supervision import SettingsBounds, attempt, execute
 from . import langid, readers, sinks

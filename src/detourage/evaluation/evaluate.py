@@ -21,15 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..pipeline import result as page_result
-from ..supervision import SettingsBounds, attempt, execute
 from ..errors import LimitExceeded
+from ..gold import Dataset, GoldBlock, GoldPage, load_dataset, split_of
+from ..gold.text import UNSEGMENTED_LANGS
+from ..pipeline import result as page_result
 from ..render import MARKERS
 from ..settings import Settings
+from ..supervision import SettingsBounds, attempt, execute
 from . import metrics
-from ..gold import GoldBlock, Dataset, GoldPage, load_dataset, split_of
 from .metrics import Counts, Mode
-from ..gold.text import UNSEGMENTED_LANGS
 
 Record = dict[str, Any]
 

@@ -58,14 +58,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from detourage import methods
-from detourage.loading import Job, read_page
-from detourage.step import Step
-from detourage.supervision import Record, error_record, execute
-from detourage.gold.text import UNSEGMENTED_LANGS
-from detourage.settings import DEFAULT_LIMITS, TIMEOUT, Settings
 from detourage.decode import decode
 from detourage.errors import DetourageError
 from detourage.gold import GoldPage, load_dataset
+from detourage.gold.text import UNSEGMENTED_LANGS
+from detourage.loading import Job, read_page
+from detourage.settings import DEFAULT_LIMITS, TIMEOUT, Settings
+from detourage.step import Step
+from detourage.supervision import Record, error_record, execute
 
 Kind = Literal["raw", "cleaneval", "plain"]
 Source = Literal["raw", "gold", "method"]

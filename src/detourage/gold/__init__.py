@@ -13,8 +13,17 @@ The learned extractor, Victor and the evaluation import this package; it imports
 of them.
 """
 
-from .dataset import (BLOCK_KINDS, Dataset, GoldBlock, GoldKind, GoldPage, format_cleaneval, load_dataset,
-                      parse_cleaneval, split_of)
+from .dataset import (
+    BLOCK_KINDS,
+    Dataset,
+    GoldBlock,
+    GoldKind,
+    GoldPage,
+    format_cleaneval,
+    load_dataset,
+    parse_cleaneval,
+    split_of,
+)
 
 __all__ = ["BLOCK_KINDS", "Dataset", "GoldBlock", "GoldKind", "GoldPage", "format_cleaneval", "load_dataset",
            "parse_cleaneval", "split_of"]

@@ -84,10 +84,10 @@ from typing import Literal, NamedTuple
 import numpy as np
 
 from ..loading import load
-from ..settings import TIMEOUT
-from ..supervision import attempt
 from ..methods.common import kind_of
 from ..model import Block, Label, Page
+from ..settings import TIMEOUT
+from ..supervision import attempt
 from ..tables import markdown_table
 from .dataset import Dataset, GoldBlock, GoldPage, load_dataset
 from .text import UNSEGMENTED_LANGS, char_tokens, matching_blocks, word_tokens

@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..loading import read_page
 from detourage.errors import DatasetError
 from detourage.parse import DEFAULT_LIMITS
+
+from ..loading import read_page
 
 #: a block of cleaned text: (kind, text), kind in {"p", "h", "l"}
 GoldBlock = tuple[str, str]

@@ -31,8 +31,7 @@ import numpy as np
 
 from .. import loading, segment
 from ..errors import MissingExtra
-from ..gold import Dataset, GoldPage, load_dataset, split_of
-from ..gold import align
+from ..gold import Dataset, GoldPage, align, load_dataset, split_of
 from . import context, features
 from .forest import Forest, Model
 

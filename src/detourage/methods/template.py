@@ -35,8 +35,7 @@ from typing import Any
 
 from ..errors import UnknownMethod
 from ..model import Labels, Page
-from ..site import content
-from ..site import template as site_template
+from ..site import content, template as site_template
 from .common import label_paragraphs
 
 NAME = "template"

@@ -44,8 +44,7 @@ from ..loading import job_bytes, load as load_page
 from ..model import Page
 from ..settings import Settings
 from ..supervision import SettingsBounds, execute
-from . import cluster as site_cluster
-from . import distance as site_distance
+from . import cluster as site_cluster, distance as site_distance
 from .content import BlockText, Reference, block_texts, pivot_texts, recurring_pairs
 
 #: the site key of a template fitted on all pages as one group (``--group-by all``)

@@ -19,10 +19,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..inputs import read_inputs
-from ..loading import read_page
 from ..errors import DetourageError, UnknownPage
 from ..gold import Dataset, GoldPage, load_dataset
+from ..inputs import read_inputs
+from ..loading import read_page
 from ..settings import DEFAULT_LIMITS
 
 

@@ -34,13 +34,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .. import bounded, methods
-from ..loading import load
-from ..pipeline import run
-from ..settings import TIMEOUT, Settings
 from ..errors import DetourageError
-from ..model import Label, Page
-from ..render import units
 from ..gold import align
+from ..loading import load
+from ..model import Label, Page
+from ..pipeline import run
+from ..render import units
+from ..settings import TIMEOUT, Settings
 from ..victor import anno
 from .assets import servable
 from .catalog import Catalog, Entry, annotation_path, inside

@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import pipeline
-from ..loading import load
-from ..settings import Settings
 from ..errors import DetourageError
 from ..evaluation import metrics
 from ..gold import format_cleaneval, load_dataset
+from ..loading import load
 from ..render import MARKERS, units
+from ..settings import Settings
 from ..victor import anno
 
 #: where the exported dataset and the models go, inside the annotations folder

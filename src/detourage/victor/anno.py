@@ -55,10 +55,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..loading import load
 from ..errors import AnnoError
 from ..gold import Dataset, GoldPage, align
 from ..gold.text import matching_blocks, normalize_text
+from ..loading import load
 from ..model import Block, Label, Page
 
 #: tag letter → label, in the order of seed 003 §2.3

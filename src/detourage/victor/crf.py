@@ -34,8 +34,8 @@ import numpy as np
 import pycrfsuite
 
 from ..errors import DetourageError, ModelError
-from ..shipped import model_bytes
 from ..model import Block, Label
+from ..shipped import model_bytes
 from . import features
 from .config import Config
 

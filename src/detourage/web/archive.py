@@ -19,8 +19,8 @@ from __future__ import annotations
 import io
 from typing import IO, Any
 
-from ..version import __version__
 from ..errors import MissingExtra
+from ..version import __version__
 from .client import Exchange
 
 _RENAMED = {"transfer-encoding": "X-Crawler-Transfer-Encoding", "content-length": "X-Crawler-Content-Length"}

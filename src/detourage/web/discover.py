@@ -36,7 +36,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from lxml import etree
 
 from ..codings import BROKEN, OVER, decode
-from .client import Fetcher, Fetched
+from .client import Fetched, Fetcher
 from .policy import site
 
 #: the most URLs one sitemap (or index, or feed) gives: the sitemap protocol's limit

@@ -32,8 +32,21 @@ what they show, :mod:`.markdown`, :mod:`.html` and :mod:`.svg` render it; :mod:`
 holds the constants, the run and the numbers.
 """
 
-from .data import (BINS, FILES, INSPECTOR, INSPECTOR_PORT, MAX_PROBLEMS_HTML, NA, PAGE_COLUMNS, PALETTE,
-                   REFERENCE, REFERENCE_COLOUR, WORST_PAGES, Histogram, histograms)
+from .data import (
+    BINS,
+    FILES,
+    INSPECTOR,
+    INSPECTOR_PORT,
+    MAX_PROBLEMS_HTML,
+    NA,
+    PAGE_COLUMNS,
+    PALETTE,
+    REFERENCE,
+    REFERENCE_COLOUR,
+    WORST_PAGES,
+    Histogram,
+    histograms,
+)
 from .files import write_pages, write_reports
 from .html import render_html
 from .markdown import render_markdown

@@ -11,8 +11,6 @@ from typing import Any
 
 from ...settings import INSPECTOR_PORT
 
-
-
 #: columns of pages.csv / keys of pages.jsonl, in this order; any other key of the first
 #: page follows in the CSV (every key is kept in the JSONL)
 PAGE_COLUMNS = (

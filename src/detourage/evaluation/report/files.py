@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from .data import FILES, Histogram, PAGE_COLUMNS
+from .data import FILES, PAGE_COLUMNS, Histogram
 from .html import render_html
 from .markdown import render_markdown
 

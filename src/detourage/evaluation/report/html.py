@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .data import _FONT, Histogram, MAX_PROBLEMS_HTML, NA, _Run, _TITLE
+from ...tables import numeric_columns
+from .data import _FONT, _TITLE, MAX_PROBLEMS_HTML, NA, Histogram, _Run
 from .markdown import _notes, _provenance
 from .svg import _e, _hatches
-from ...tables import numeric_columns
 from .tables import _Section, _sections, _Table
-
 
 _CSS = """
 body{font:14px/1.45 %s;color:#1b1b1b;background:#fff;margin:0 auto;max-width:1240px;

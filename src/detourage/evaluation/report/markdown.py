@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .data import Histogram, _Run, _TITLE
 from ...tables import markdown_table, md_cell
+from .data import _TITLE, Histogram, _Run
 from .tables import _md_linked, _Section, _sections
 
 

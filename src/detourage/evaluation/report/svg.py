@@ -8,7 +8,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .data import BINS, Histogram, _ms, PALETTE, _pct
+from .data import BINS, PALETTE, Histogram, _ms, _pct
 
 
 def _e(text: Any) -> str:

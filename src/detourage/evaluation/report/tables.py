@@ -9,7 +9,22 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from .data import _cos, _count, _dig, _failures, Histogram, INSPECTOR, _interval, _map, _ms, NA, _pct, REFERENCE, _Run, WORST_PAGES
+from .data import (
+    INSPECTOR,
+    NA,
+    REFERENCE,
+    WORST_PAGES,
+    Histogram,
+    _cos,
+    _count,
+    _dig,
+    _failures,
+    _interval,
+    _map,
+    _ms,
+    _pct,
+    _Run,
+)
 from .svg import _bar_chart, _histogram_plot, _scatter
 
 

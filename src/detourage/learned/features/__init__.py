@@ -43,15 +43,23 @@ from __future__ import annotations
 import numpy as np
 
 from ...model import Page
-from .columns import _Columns, names, Paragraphs
+from .columns import Paragraphs, _Columns, names
 from .hints import Hints, page_hints
-from .neighbours import _context, neighbours_numpy, WINDOW
-from .page import _page, SHORT, title_overlap_python
+from .neighbours import WINDOW, _context, neighbours_numpy
+from .page import SHORT, _page, title_overlap_python
 from .regions import _regions, regions_numpy
-from .text import char_stats_numpy, COPYRIGHT_MARKS, _text
-from .tree import _kind, _LINK_CHARS, _PARAGRAPH, _path_ids, _signatures, _TEXT, _Tree, walk_python
-from .vocabulary import (CLASS_GROUPS, compiled_vocabulary, CONTAINER_TAGS, group_pattern, GROUPS, LEVELS,
-                         PAGE_TYPES, TAG_GROUPS)
+from .text import COPYRIGHT_MARKS, _text, char_stats_numpy
+from .tree import _LINK_CHARS, _PARAGRAPH, _TEXT, _kind, _path_ids, _signatures, _Tree, walk_python
+from .vocabulary import (
+    CLASS_GROUPS,
+    CONTAINER_TAGS,
+    GROUPS,
+    LEVELS,
+    PAGE_TYPES,
+    TAG_GROUPS,
+    compiled_vocabulary,
+    group_pattern,
+)
 
 
 def compute(page: Page) -> Paragraphs:

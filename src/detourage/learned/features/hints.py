@@ -7,7 +7,6 @@ import json
 import re
 from dataclasses import dataclass
 
-
 from ...compiled import optional
 from ...model import Page
 

@@ -14,8 +14,19 @@ from ...compiled import optional
 from ...model import Block
 from ...segment import BLOCK_LEVEL
 from .columns import _Columns
-from .vocabulary import _CELL, compiled_vocabulary, _DISTANCE_NAMES, GROUPS, _HEADING_LEVEL, LEVELS, _LIST, _own_bits, _TAG_BITS, _TAG_CODE, _vocabulary_bits
-
+from .vocabulary import (
+    _CELL,
+    _DISTANCE_NAMES,
+    _HEADING_LEVEL,
+    _LIST,
+    _TAG_BITS,
+    _TAG_CODE,
+    GROUPS,
+    LEVELS,
+    _own_bits,
+    _vocabulary_bits,
+    compiled_vocabulary,
+)
 
 _PARAGRAPH = attrgetter("paragraph")
 

@@ -9,9 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress
 
-
 from ...compiled import optional
-
 
 #: class/id/role/itemprop vocabulary: group → words matched at a token start (a letter
 #: ``a``–``z`` after anything else) of the lower-cased string; a word ending in ``$`` only

@@ -17,7 +17,6 @@ from .. import features
 from .ancestors import span_keys
 from .paragraphs import DIGIT, column, lower_case
 
-
 #: a comment section: a container at most this many levels up names comments
 COMMENT_LEVELS = 4
 #: comment sections are dropped from a page keeping at least this many characters outside them

@@ -9,7 +9,6 @@ import numpy as np
 from .. import features
 from .paragraphs import column
 
-
 #: fall back when the model keeps fewer than this share of the page's characters…
 FALLBACK_SHARE = 0.05
 #: …on a page with at least this many characters (a smaller one: when it keeps none)

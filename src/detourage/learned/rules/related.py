@@ -11,7 +11,6 @@ import numpy as np
 from .. import features
 from .paragraphs import column, lower_case, running
 
-
 #: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
 #: trailing ":", "»"… allowed), in the languages of the shipped stop lists and a few more;
 #: only phrases that do not head a section of an article or a label ("see also", "more on
