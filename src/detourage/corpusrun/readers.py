@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import re
 import zlib
 from collections.abc import Iterator
