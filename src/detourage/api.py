@@ -13,7 +13,7 @@ import dataclasses
 import importlib
 import inspect
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -281,7 +281,7 @@ def _render_keywords(format: str, render: RenderOptions | None, given: dict[str,
     return {**(dataclasses.asdict(render) if render is not None else {}), **given}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _render_options(format: str) -> frozenset[str]:
     """The options a format's renderer takes (read from its signature once: 20 µs)."""
     from .render import RENDERERS

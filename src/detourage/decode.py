@@ -404,7 +404,7 @@ def _mostly(data: bytes, codec: str) -> tuple[str, int] | None:
     valid = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")
     ratio = MOSTLY_RATIO_BY_CODEC.get(codec, MOSTLY_MULTIBYTE_RATIO)
     # no error at all: the bytes are valid, and whoever rejected them judged their text
-    return (text, errors) if 0 < errors and valid >= max(ratio * errors, MOSTLY_MULTIBYTE_MIN) else None
+    return (text, errors) if errors > 0 and valid >= max(ratio * errors, MOSTLY_MULTIBYTE_MIN) else None
 
 
 def _replaced(errors: int, codec: str) -> str:

@@ -685,7 +685,7 @@ def _html(document: TrafilaturaDocument, main: Result, request: _Request) -> str
         head = etree.SubElement(html, "head")
         for name, value in _meta_items(document):
             etree.SubElement(head, "meta", name=name, content=value)
-    body = etree.fromstring(f"<html><body>{html_body(main, request.render)}</body></html>".encode("utf-8"),
+    body = etree.fromstring(f"<html><body>{html_body(main, request.render)}</body></html>".encode(),
                             etree.HTMLParser(encoding="utf-8")).find("body")
     html.append(body if body is not None else etree.Element("body"))
     return etree.tostring(html, encoding="unicode", method="html", pretty_print=True).strip()

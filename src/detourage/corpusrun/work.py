@@ -257,7 +257,7 @@ def worker_setup(parent: int) -> None:
     """Once per worker process: ignore SIGINT (a Ctrl-C reaches every process of the
     terminal's group; the driver decides what it means) and die with ``parent``."""
     global _SET_UP
-    if _SET_UP == os.getpid():
+    if os.getpid() == _SET_UP:
         return
     _SET_UP = os.getpid()
     try:

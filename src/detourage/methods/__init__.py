@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import DetourageError, MissingExtra, UnknownMethod
 from ..model import Labels, Page

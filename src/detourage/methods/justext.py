@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
@@ -381,7 +381,7 @@ def _good_follows(paragraphs: Sequence[Paragraph], i: int, max_distance: int) ->
 # -- stop lists and language detection ------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def stoplist(language: str | None) -> frozenset[str]:
     """The shipped stop list of ``language`` (lower-cased); empty when there is none."""
     if language not in LANGUAGES:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -331,7 +331,7 @@ class Fetcher:
         httpx = _httpx()
         limit = self.politeness.max_bytes if limit is None else limit
         deadline = time.monotonic() + self.politeness.timeout
-        date = datetime.now(timezone.utc)
+        date = datetime.now(UTC)
         try:
             with until(deadline), self._client.stream("GET", url) as response:
                 headers = response.extensions.get("fields") or tuple(response.headers.multi_items())
@@ -503,8 +503,8 @@ def _retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _decoded(body: bytes, coding: str, max_bytes: int, url: str, cut: bool = False) -> bytes:
