@@ -61,7 +61,7 @@ def fit(shards: Sequence[Shard], executor: Executor, config: RunConfig,
         batches[-1].append((key, by_site[key]))
     template = site_template.Template()
     fitted: dict[str, Any] = {}
-    for i, done, value in executor.map(fit_sites, [(b,) for b in batches if b]):
+    for _, done, value in executor.map(fit_sites, [(b,) for b in batches if b]):
         if not done:
             raise RunError("a worker died fitting site templates")
         fitted.update(value)

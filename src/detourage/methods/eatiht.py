@@ -268,7 +268,7 @@ def selection(
     """
     parents: dict[Element, Element] = {}
     selected: dict[Element, None] = {}
-    for i, (block, gone) in enumerate(zip(blocks, removed, strict=True)):
+    for block, gone in zip(blocks, removed, strict=True):
         if gone or block.image is not None or len(block.text) < options.min_chars:
             continue
         if options.skip_links and block.link_chars:

@@ -129,6 +129,6 @@ def _keep_captions(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarr
     figure = column(para, "dist_t_figure")
     for i in images.tolist():
         for j in (i + 1, i - 1):
-            if 0 <= j < len(keep) and not keep[j] and not barred[j] and figure[j] <= 1 and para.chars[j]:
-                if share(para, np.array([j]), np.array([i]), 1, 1)[0]:
-                    keep[j] = True
+            if (0 <= j < len(keep) and not keep[j] and not barred[j] and figure[j] <= 1 and para.chars[j]
+                    and share(para, np.array([j]), np.array([i]), 1, 1)[0]):
+                keep[j] = True
