@@ -123,7 +123,7 @@ def _checked(step: methods.Method, model: Any) -> Any:
     try:
         step.run(load("<p>A small page to check the model with.</p>"),
                  step.options(**{**dict(step.defaults), "model": model}))
-    except Exception as exc:  # any failure reading the file: say what it is instead
+    except Exception as exc:  # noqa: BLE001 - any failure reading the file: say what it is instead
         actual = _model_kind(model)
         if actual == kind:  # the right kind, but it does not fit (features of another version…)
             raise DetourageError(f"--model {model}: {exc}") from None
@@ -137,7 +137,7 @@ def _model_kind(path: str) -> str | None:
     for module, (kind, _) in _MODEL_KINDS.items():
         try:
             importlib.import_module(module).load_model(path)
-        except Exception:  # not this kind
+        except Exception:  # noqa: BLE001 - not this kind
             continue
         return kind
     return None

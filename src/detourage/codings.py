@@ -120,7 +120,7 @@ def brotli_refusal() -> str:
     if bounded_brotli() is not None:
         return ""
     try:
-        import brotli  # noqa: F401
+        import brotli  # noqa: F401 - imported only to see whether it is installed
     except ImportError:
         return "Content-Encoding br, but brotli is not installed (pip install 'brotli>=1.2')"
     return "Content-Encoding br, but the installed brotli cannot bound its output (1.2 or later needed)"

@@ -456,7 +456,7 @@ def _best_cleaned(sample: bytes, candidates: list[str]) -> str:
         cleaned = sample.decode(codec, "replace").replace("\ufffd", "").encode(codec, "ignore")
         try:
             best = from_bytes(_strip_markup(cleaned), cp_isolation=[codec]).best()
-        except Exception:  # a detector failure must not break decode's totality
+        except Exception:  # noqa: BLE001 - a detector failure must not break decode's totality
             best = None
         if best is not None:
             scores.append((best.chaos, -best.coherence, _web_rank(codec), codec))
@@ -480,7 +480,7 @@ def _guess(data: bytes) -> str | None:
     for candidate in (_strip_markup(sample), sample):
         try:
             matches = from_bytes(candidate, cp_isolation=codecs_)
-        except Exception:  # a detector failure must not break decode's totality
+        except Exception:  # noqa: BLE001 - a detector failure must not break decode's totality
             return None
         best = matches.best()
         if best is not None:

@@ -60,7 +60,7 @@ class Writer:
         elif self.jsonl or (self.csv and out is not None):
             assert out is not None
             Path(out).parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(out, "w", encoding="utf-8", newline="")
+            self._file = open(out, "w", encoding="utf-8", newline="")  # noqa: SIM115 - the writer's; close() closes it
         elif self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
 
@@ -81,7 +81,7 @@ class Writer:
         assert self.folder is not None
         if not record.get("ok"):
             if self._errors is None:
-                self._errors = open(self.folder / "errors.jsonl", "w", encoding="utf-8")
+                self._errors = open(self.folder / "errors.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - as self._file
             self._errors.write(json.dumps(record, ensure_ascii=False) + "\n")
             return
         target = self._unwritten(self.folder / record["id"], EXTENSIONS[self.format])

@@ -199,7 +199,7 @@ class _Out:
         return self.shared.setdefault(path, path)
 
 
-def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
+def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901 - inlined: the hottest loop
     """One ``iterwalk`` pass; the body is inlined because it runs for every element.
 
     This is the hottest loop of the library (every method pays for it): hence local

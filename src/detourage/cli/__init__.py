@@ -6,7 +6,7 @@ One module per command group, each turning flags into library calls: :mod:`.extr
 and its one-line error handling.
 """
 
-from . import anno, crossval, evaluate, extract, fetch, methods, template, train, ui  # noqa: F401  (each adds its commands to main)
+from . import anno, crossval, evaluate, extract, fetch, methods, template, train, ui  # noqa: F401 - each adds its commands to main
 from .main import main
 
 __all__ = ["main"]

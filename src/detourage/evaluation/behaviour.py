@@ -179,7 +179,7 @@ def output(pages: Pages, page: str, method: str, fmt: str) -> str | Exception:
     try:
         html, url = pages.read(page)
         return render(page_result(html, Settings(method=method), url=url), fmt)
-    except Exception as exc:  # a crash is a failed assertion, reported with its error
+    except Exception as exc:  # noqa: BLE001 - a crash is a failed assertion, reported with its error
         return exc
 
 

@@ -177,7 +177,7 @@ class Detourage(BaseExtractor):
             page = result.page
             text = render(result, self.output_format, **self.settings.render_options())
             return "ok", text, _metadata(page) if self.with_metadata else {}
-        except Exception as exc:  # every failure becomes the page's outcome, counted by reason
+        except Exception as exc:  # noqa: BLE001 - every failure becomes the page's outcome, counted by reason
             failed = bounded.failure(exc)
             return "error", failed.reason, failed.message
 

@@ -100,7 +100,7 @@ def _request_target(url: str) -> str:
 def open_append(path: str, truncate_at: int | None = None) -> Any:
     """The WARC file opened for appending; ``truncate_at``: first cut what follows that
     position (a record a stopped crawl left half-written)."""
-    stream = open(path, "r+b" if truncate_at is not None else "ab")
+    stream = open(path, "r+b" if truncate_at is not None else "ab")  # noqa: SIM115 - returned open, for the caller
     if truncate_at is not None:
         stream.truncate(truncate_at)
         stream.seek(truncate_at)

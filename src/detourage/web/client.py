@@ -175,7 +175,7 @@ class Fetcher:
         self.politeness = politeness
         if politeness.http2:
             try:
-                import h2  # noqa: F401
+                import h2  # noqa: F401 - imported only to see whether it is installed
             except ImportError:
                 raise MissingExtra("HTTP/2 needs the h2 package: pip install 'httpx[http2]'") from None
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
@@ -238,7 +238,7 @@ class Fetcher:
             last = exchanges[-1] if exchanges else None
             return Fetched(url, stop.outcome, last.status if last else None, current, (), b"", tuple(exchanges),
                            str(stop))
-        except Exception as exc:  # a URL or an answer no rule above foresaw: the page's outcome
+        except Exception as exc:  # noqa: BLE001 - a URL or an answer no rule above foresaw: the page's outcome
             return Fetched(url, f"error:{type(exc).__name__}", None, current, (), b"", tuple(exchanges),
                            f"{current}: {exc}")
 
@@ -405,7 +405,8 @@ class Fetcher:
         for _ in range(self.politeness.max_redirects + 1):
             hop = host if _origin(url) == origin else self._host(_origin(url))
             try:
-                exchange, content, failure = self._in_turn(hop, lambda: self._request(url, (), ROBOTS_BYTES, True))
+                exchange, content, failure = self._in_turn(
+                    hop, lambda: self._request(url, (), ROBOTS_BYTES, True))  # noqa: B023 - called at once, in this turn
             except _Stop as stop:
                 exchange, content, failure = None, b"", (stop.outcome, str(stop))
             if exchange is None:
@@ -528,7 +529,7 @@ def _origin(url: str) -> str:
 def _peer(stream: Any) -> str | None:
     try:
         address = stream.get_extra_info("server_addr")
-    except Exception:  # transports without the information (a mock transport)
+    except Exception:  # noqa: BLE001 - transports without the information (a mock transport)
         return None
     return str(address[0]) if address else None
 

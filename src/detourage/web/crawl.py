@@ -159,7 +159,7 @@ class _Recorder:
         #: set when the crawl is abandoned: nothing more is written
         self._sealed = False
         self._stream = open_append(str(warc), None if fresh else end)
-        self._log = open(log, "a", encoding="utf-8", errors="backslashreplace")
+        self._log = open(log, "a", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115 - closed in close()
         self._warc = WarcWriter(self._stream, info={"operator": "detourage fetch"} if fresh else None)
         if fresh:
             self._write_line({"kind": "warcinfo", "warc_end": self._stream.tell()})
@@ -327,7 +327,7 @@ class _Run:
             try:
                 if not self.stop.is_set():
                     self._fetch(url)
-            except Exception as exc:  # the crawl cannot go on (the WARC or the log unwritable)
+            except Exception as exc:  # noqa: BLE001 - the crawl cannot go on (the WARC or the log unwritable)
                 self.failure = self.failure or exc
                 self.stop.set()
             finally:

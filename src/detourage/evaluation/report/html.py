@@ -37,7 +37,7 @@ svg.plot{display:block;max-width:100%%;height:auto;margin:.6rem 0 1rem;font-fami
 pre{background:#f6f8fa;border:1px solid #e3e6ea;padding:.6rem .8rem;overflow-x:auto;
 white-space:pre-wrap;word-break:break-all}
 ul.problems{columns:2;font-size:13px}
-""" % (_FONT, _FONT)
+""" % (_FONT, _FONT)  # noqa: UP031 - CSS is full of braces: format() would double each
 
 
 def render_html(summary: Mapping[str, Any], hists: Mapping[str, Histogram] | None = None) -> str:
