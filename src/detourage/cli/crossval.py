@@ -23,7 +23,8 @@ def crossval() -> None:
                    "content-only, markup-only, a+b combinations, without:F,G.")
 @click.option("--by", type=click.Choice(["dataset", "lang", "dataset-lang", "all"]), default="dataset",
               show_default=True, help="Rows of the table.")
-@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True, help="Folds trained in parallel (0: one per CPU).")
+@click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Folds trained in parallel (0: one per CPU).")
 @click.option("--json", "json_out", default=None, help="Also write every page's outcome as JSON lines here.")
 @click.option("--base", default=None,
               help="Compare this model (a file, or 'default') with itself retrained on its pages plus "

@@ -29,7 +29,8 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option
               help="Also run a downstream task on each output (seed 002 Table 3).")
 @click.option("--task-resources", type=click.Path(exists=True, file_okay=False), default=None,
               help="The task's lexicons (default: resources/<task> two levels above the dataset).")
-@click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True, help="Seconds allowed per page.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True,
+              help="Seconds allowed per page.")
 @click.option("--model", default=None, help="A trained model for the methods that take one.")
 @click.option("--bootstrap", type=int, default=1000, show_default=True,
               help="Bootstrap samples for the shingle F1 interval.")

@@ -30,7 +30,8 @@ def template_group() -> None:
                    "(ids as `extract` names pages).")
 @click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
-@click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True, help="Seconds allowed per page.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True,
+              help="Seconds allowed per page.")
 def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: str, urls: str | None,
                  workers: int, timeout: float) -> None:
     """Learn the templates of the sites of PATHS (files, folders) and write them to --out."""

@@ -94,16 +94,19 @@ def victor_base(base: str | None, **fixed: Any):
 def victor_options(f):
     """Options shared by `train victor` and `crossval victor`."""
     for option in reversed([
-        click.option("--config", "config", default=None, help="Victor configuration file (default: the shipped victor.conf)."),
+        click.option("--config", "config", default=None,
+                     help="Victor configuration file (default: the shipped victor.conf)."),
         click.option("--split", type=click.Choice(["train", "held-out"]), default=None,
                      help="Only dataset pages of one half of the fixed split."),
         click.option("--lang", "langs", multiple=True, help="Only dataset pages of this language (repeatable)."),
-        click.option("--limit", type=int, default=None, help="At most N pages per dataset and language (or per folder of .anno files)."),
+        click.option("--limit", type=int, default=None,
+                     help="At most N pages per dataset and language (or per folder of .anno files)."),
         click.option("--threshold", type=float, default=0.5, show_default=True,
                      help="Gold alignment: share of a block's tokens that makes it content."),
         click.option("--c1", type=float, default=None, help="L1 coefficient (default: the configuration's)."),
         click.option("--c2", type=float, default=None, help="L2 coefficient (default: the configuration's)."),
-        click.option("--max-iterations", type=int, default=None, help="L-BFGS iterations (default: the configuration's)."),
+        click.option("--max-iterations", type=int, default=None,
+                     help="L-BFGS iterations (default: the configuration's)."),
     ]):
         f = option(f)
     return f
@@ -112,7 +115,8 @@ def victor_options(f):
 @train.command("victor")
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--out", required=True, help="Model file to write (a zip: CRF + configuration + provenance).")
-@click.option("--ablation", default=None, help="Switch features off: none, seed, exp2, exp3, content-only, markup-only, without:F,G.")
+@click.option("--ablation", default=None,
+              help="Switch features off: none, seed, exp2, exp3, content-only, markup-only, without:F,G.")
 @click.option("--base", default=None,
               help="Retrain this model (a file, or 'default' for the shipped one) on its own training pages "
                    "plus INPUTS, with its configuration and parameters; it must keep its pages (--keep-data).")

@@ -12,9 +12,11 @@ from .main import main
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-m", "--method", "method_names", multiple=True,
               help="Method or chain a+b to show; repeat for several (default: default).")
-@click.option("-p", "--port", type=int, default=INSPECTOR_PORT, show_default=True, help="Port to listen on (0: any free one).")
+@click.option("-p", "--port", type=int, default=INSPECTOR_PORT, show_default=True,
+              help="Port to listen on (0: any free one).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; any other than the loopback requires the access token printed in the URL at start, on every request.")
+              help="Address to listen on; any other than the loopback requires the access token printed in the URL "
+                   "at start, on every request.")
 @click.option("-a", "--annotations", default="annotations", show_default=True,
               help="Folder of the .anno files written (one subfolder per dataset).")
 @click.option("--remote-assets", is_flag=True,

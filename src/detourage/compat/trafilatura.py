@@ -260,7 +260,8 @@ def extract_metadata(
         page = load(data, url=url)
     except (NotHTML, LimitExceeded):
         return TrafilaturaDocument(url=url, filedate=Date.today().isoformat())
-    document = _with_metadata(TrafilaturaDocument(), page, frozenset(a.lower() for a in author_blacklist or ()), date_params)
+    document = _with_metadata(TrafilaturaDocument(), page, frozenset(a.lower() for a in author_blacklist or ()),
+                              date_params)
     document.filedate = Date.today().isoformat()
     return document
 
@@ -373,7 +374,8 @@ def _input(filecontent: Any, url: str | None) -> tuple[str | bytes, str | None]:
 
 # ---------------------------------------------------------------------------- extraction
 
-def _extraction(filecontent: Any, url: str | None, request: _Request) -> tuple[TrafilaturaDocument, Result, Result] | None:
+def _extraction(filecontent: Any, url: str | None,
+                request: _Request) -> tuple[TrafilaturaDocument, Result, Result] | None:
     """The Document, the main content's result and the comments' (None when the page has
     no content or a filter discards it)."""
     page = _page(filecontent, url, request)

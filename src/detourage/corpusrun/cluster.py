@@ -15,8 +15,9 @@ worker spend about a third more CPU per page than a process of the local pool
 the statistical profiler sampling the running task's stack every 10 ms, and the event loop's
 20 ms tick, which takes the interpreter lock from the page 50 times a second.  A cluster
 reached at an address keeps its own configuration (docs/corpus-runs.md, "Running on a
-cluster", says how to start one the same way).  Its workers must not be daemons, since each shard's pages run in processes of their
-own: start them with ``DASK_DISTRIBUTED__WORKER__DAEMON=False``.
+cluster", says how to start one the same way).  Its workers must not be daemons, since each
+shard's pages run in processes of their own: start them with
+``DASK_DISTRIBUTED__WORKER__DAEMON=False``.
 
 The processes of a LocalCluster die with the driver, even killed with SIGKILL
 (:class:`DieWithDriver`), and leave Ctrl-C to it; after a stop, the tasks not started are

@@ -41,8 +41,9 @@ content and other blocks, blocks matched only partly (0 < share < 1, by bucket o
 ``BUCKETS``), content blocks whose matched tokens span several gold units, and the
 share of content-block tokens that are matched (how much unmatched text training sees
 as content).  :func:`summarize` and :func:`format_report` aggregate reports per dataset
-and language; :func:`label_dataset` runs whole datasets (:func:`detourage.victor.anno.write_anno_dataset` writes them as ``.anno`` files),
-never crashing on a bad page (its report carries the reason).
+and language; :func:`label_dataset` runs whole datasets
+(:func:`detourage.victor.anno.write_anno_dataset` writes them as ``.anno`` files), never
+crashing on a bad page (its report carries the reason).
 
 Measurements (``label_dataset`` with default options but for the threshold, every page
 of the four shared datasets, one process, throwaway script; means of per-page values):

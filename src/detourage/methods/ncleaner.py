@@ -133,7 +133,8 @@ def _codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
 
 
-def stream(texts: Sequence[str], order: int, lowercase: bool, lexical: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def stream(texts: Sequence[str], order: int, lowercase: bool,
+           lexical: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The framed texts as one code-point array, the positions predicted (all but the
     ``order - 1`` start symbols of each text), and where each text's predictions start
     in that list (for ``np.add.reduceat``)."""

@@ -304,7 +304,8 @@ def reference_for(template: Template, site: str, summary: PageSummary,
     cl = entry.clusters[best]
     if dists[best] > cl.radius * RADIUS_SLACK + RADIUS_MARGIN:
         return TemplateMatch(None, site, best, dists[best], reason="no comparable template", share=shares[best])
-    return TemplateMatch(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, dists[best], share=shares[best])
+    return TemplateMatch(Reference(cl.recurring, cl.pivot, others=cl.groups), site, best, dists[best],
+                         share=shares[best])
 
 
 # --------------------------------------------------------------------- fitting many pages

@@ -65,7 +65,8 @@ STATIC = Path(__file__).parent / "static"
 _APP_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
                "frame-ancestors 'none'")
-_FILE_POLICY = "sandbox; default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
+_FILE_POLICY = ("sandbox; default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                "font-src 'self' data:")
 
 
 def page_policy(remote: bool) -> str:

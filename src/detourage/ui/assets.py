@@ -39,7 +39,8 @@ _CSS_IMPORT = re.compile(r"""@import\s+(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE
 
 def page_references(root: etree._Element) -> list[str]:
     """The URLs an (already disarmed) page may load: URL attributes, the ``href`` of
-    stylesheets and SVG images, image candidates, and the ``url()`` and ``@import`` of its style attributes and ``<style>`` elements."""
+    stylesheets and SVG images, image candidates, and the ``url()`` and ``@import`` of its
+    style attributes and ``<style>`` elements."""
     found: list[str] = []
     for el in root.iter():
         if not isinstance(el.tag, str):

@@ -18,10 +18,11 @@ browser parses ``<style>`` as markup), event-handler attributes, attributes with
 browser reads as one, and ``javascript:`` (or ``data:`` other than image) URLs are
 removed; so are a ``<meta name="referrer">`` and ``referrerpolicy`` and ``ping``
 attributes, which would override the response's ``Referrer-Policy: no-referrer`` and
-tell a remote server the inspector's address and the page's key.  It is then serialized and parsed again, and disarmed again, until a parse finds
-nothing more (:func:`inert`): what is served is checked as it will be parsed, not only as
-it was.  This is the first of three layers: the response also carries a content security
-policy without scripts and is shown in a sandboxed ``<iframe>`` without ``allow-scripts``
+tell a remote server the inspector's address and the page's key.  It is then serialized
+and parsed again, and disarmed again, until a parse finds nothing more (:func:`inert`):
+what is served is checked as it will be parsed, not only as it was.  This is the first
+of three layers: the response also carries a content security policy without scripts and
+is shown in a sandboxed ``<iframe>`` without ``allow-scripts``
 (:mod:`detourage.ui.app`).
 """
 

@@ -5,8 +5,9 @@ The log (JSON lines, beside the WARC: ``crawl.warc.gz`` → ``crawl.log.jsonl``)
 line per thing fetched, written when it ends:
 
 - ``{"kind": "page", "url", "outcome", "status", "final_url", "bytes", "exchanges", "warc_end", "time"}``
-  for every page URL (a page whose links are followed: with ``links``, the new ones it gave) (``outcome``: ``fetched``, ``robots``, ``status:404``, ``too-large``,
-  ``timeout``, ``content-type:image/png``, ``redirect-loop``…; ``message`` says more);
+  for every page URL (a page whose links are followed: with ``links``, the new ones it gave)
+  (``outcome``: ``fetched``, ``robots``, ``status:404``, ``too-large``, ``timeout``,
+  ``content-type:image/png``, ``redirect-loop``…; ``message`` says more);
 - ``{"kind": "robots", "url", "outcome", "text"}`` for each host's robots.txt;
 - ``{"kind": "sitemap" | "feed", "url", "outcome", "pages", "sitemaps"}`` for each file read
   to find pages (``message`` when it was not read whole: ``too-large``, ``too-many-urls``,

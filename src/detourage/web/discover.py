@@ -79,7 +79,8 @@ class Discoverer:
     """Page URLs from sitemaps and feeds, fetched with ``fetcher``."""
 
     def __init__(self, fetcher: Fetcher, *, same_host: bool = True, max_sources: int = 1000,
-                 known: Mapping[tuple[str, str], Found] | None = None, on_source: Callable[[Source], None] | None = None) -> None:
+                 known: Mapping[tuple[str, str], Found] | None = None,
+                 on_source: Callable[[Source], None] | None = None) -> None:
         self.fetcher = fetcher
         self.same_host = same_host
         self.max_sources = max_sources
