@@ -247,7 +247,7 @@ def _pipe(buffer: int = 0) -> tuple[int, int]:
     read, write = os.pipe()
     try:
         if buffer:
-            fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, buffer)  # type: ignore[attr-defined]
+            fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, buffer)
     except (AttributeError, OSError):  # not Linux, or over the user's quota of pipe buffers
         pass
     return read, write
@@ -258,7 +258,7 @@ def _room(fd: int) -> int:
     import fcntl
 
     try:
-        size = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)  # type: ignore[attr-defined]
+        size = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
     except (AttributeError, OSError):
         size = 16 << 10  # the smallest buffer of the systems with fork
     return int(size) - _HEADER.size
@@ -332,7 +332,7 @@ def libc_prctl() -> Callable[..., int] | None:
     import ctypes
 
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
 
@@ -674,7 +674,7 @@ def call(fn: Callable[[], T], timeout: float) -> T:
         child.stop()
     if raised:
         raise value
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _serve_once(fn: Callable[[], Any], timeout: float, inp: int, out: int) -> None:

@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-import webencodings  # type: ignore[import-untyped]
+import webencodings
 
 from detourage.errors import MissingExtra
 from detourage.model import Decoded

@@ -247,7 +247,7 @@ def read_marker(folder: Path, name: str) -> dict[str, Any] | None:
     markers had their folder keeps them beside the shards."""
     for path in (marker_path(folder, name), folder / SHARDS / f"{name}.done"):
         try:
-            return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+            return json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             continue
     return None

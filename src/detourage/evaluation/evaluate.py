@@ -375,7 +375,7 @@ def task_table(evaluation: Evaluation, name: str, resources: str | Path) -> Reco
         if page["dataset"] in names:
             blocks = tuple(tuple(b) for b in page.get("blocks", ()))
             sources.setdefault(page["method"], []).append(
-                TaskDocument(page["id"], page["lang"], blocks))  # type: ignore[arg-type]
+                TaskDocument(page["id"], page["lang"], blocks))
     rows = []
     for source, docs in sources.items():
         wanted = {doc.id for doc in docs}

@@ -60,7 +60,7 @@ class Loaded:
     shown: Display
 
 
-class _Cache(OrderedDict):  # type: ignore[type-arg]
+class _Cache(OrderedDict):
     """A small least-recently-used mapping."""
 
     def __init__(self, size: int) -> None:
@@ -117,7 +117,7 @@ class Session:
         result = self._pages.fetch(key, lambda: self._attempt(entry), self._lock)
         if isinstance(result, DetourageError):
             raise DetourageError(str(result)) from result
-        return result  # type: ignore[no-any-return]
+        return result
 
     def _attempt(self, entry: Entry) -> Loaded | DetourageError:
         try:
@@ -209,7 +209,7 @@ class Session:
             methods.chain(source)  # UnknownMethod for a name that is none
         path = annotation_path(self.annotations, entry)
         stamp = path.stat().st_mtime_ns if source == "anno" and path.is_file() else None
-        return self._labels.fetch((key, source, stamp), lambda: self._labelled(entry, source),  # type: ignore[no-any-return]
+        return self._labels.fetch((key, source, stamp), lambda: self._labelled(entry, source),
                                   self._lock)
 
     def _labelled(self, entry: Entry, source: str) -> tuple[Label, ...]:
@@ -217,12 +217,12 @@ class Session:
         if source == "anno":
             return self._annotated(entry, page)
         if source != "gold":
-            return self._bounded(lambda: run(page, source, dict(self.settings.options)).labels.labels)  # type: ignore[no-any-return]
+            return self._bounded(lambda: run(page, source, dict(self.settings.options)).labels.labels)
         if not entry.has_gold or entry.doc is None:
             raise DetourageError(f"{entry.key}: no gold text to align")
         kinds = self._kinds.get(entry.group) or align.dataset_kinds(self.catalog.datasets[entry.group])
         self._kinds[entry.group] = kinds
-        return self._bounded(lambda: self._aligned(entry, page, kinds))  # type: ignore[no-any-return]
+        return self._bounded(lambda: self._aligned(entry, page, kinds))
 
     def _aligned(self, entry: Entry, page: Page, kinds: Any) -> tuple[Label, ...]:
         """The page's labels from its dataset's gold text, aligned to its blocks."""

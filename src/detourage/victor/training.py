@@ -79,7 +79,7 @@ def _from_dataset(path: Path, material: Material, split: str | None, langs: Sequ
                   progress: Callable[[int], None] | None = None) -> None:
     dataset = load_dataset(path)
     kinds = align.dataset_kinds(dataset) if options.kinds == "auto" else options.kinds
-    opts = align.AlignOptions(threshold=options.threshold, kinds=kinds, unit=options.unit,  # type: ignore[arg-type]
+    opts = align.AlignOptions(threshold=options.threshold, kinds=kinds, unit=options.unit,
                          timeout=options.timeout)
     taken: Counter[str] = Counter()
     for doc in dataset.documents:

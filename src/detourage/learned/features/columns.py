@@ -67,7 +67,7 @@ def names() -> tuple[str, ...]:
     return tuple(text + kind + dom + region + context + page)
 
 
-class _Columns(dict):  # type: ignore[type-arg]
+class _Columns(dict):
     """The feature columns by name, as the passes make them: one array each, or tables
     of consecutive columns (:meth:`table`), copied whole into the matrix."""
 
