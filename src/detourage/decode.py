@@ -297,7 +297,7 @@ def _utf8(data: bytes) -> tuple[str | None, str | None, int]:
     the number of invalid sequences replaced."""
     # one plain decode first: this is the whole cost for most pages
     try:
-        text = data.decode("utf-8")
+        text: str | None = data.decode("utf-8")
         return text, text, 0
     except UnicodeDecodeError:
         pass

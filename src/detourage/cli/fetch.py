@@ -122,7 +122,7 @@ def _politeness(user_agent: str | None, delay: float, per_host: int, timeout: fl
                 ignore_robots: bool, http2: bool, allow_private: bool) -> Any:
     from ..web import Politeness
 
-    given = {"user_agent": user_agent} if user_agent else {}
+    given: dict[str, Any] = {"user_agent": user_agent} if user_agent else {}
     return Politeness(**given, delay=delay, per_host=per_host, timeout=timeout, max_bytes=max_bytes,
                       retries=retries, robots=not ignore_robots, http2=http2, allow_private=allow_private)
 

@@ -3,13 +3,19 @@ that ``detourage crossval victor`` (:mod:`.crossval`) shares."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import DetourageError
 from .main import main
+
+if TYPE_CHECKING:  # imported where used: a command imports what it runs
+    from ..victor.config import Config
+    from ..victor.crf import CRFModel
+    from ..victor.training import Material
 
 
 @main.group()
@@ -36,7 +42,7 @@ def train_ncleaner(pairs: tuple[str, ...], out: str, nonlexical: bool, order: in
 
 
 def victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str, ...],
-                     limit: int | None, threshold: float):
+                     limit: int | None, threshold: float) -> Material:
     """Labelled pages for Victor, with the alignment report on standard error."""
     from ..gold import align
     from ..victor import training
@@ -59,7 +65,7 @@ def victor_material(inputs: tuple[str, ...], split: str | None, langs: tuple[str
     return material
 
 
-def victor_config(config: str | None, ablation: str | None):
+def victor_config(config: str | None, ablation: str | None) -> Config:
     from ..crossval import setting_config
     from ..victor.config import Config
 
@@ -70,7 +76,7 @@ def victor_config(config: str | None, ablation: str | None):
         raise click.UsageError(str(exc)) from None
 
 
-def victor_base(base: str | None, **fixed: Any):
+def victor_base(base: str | None, **fixed: Any) -> CRFModel | None:
     """The --base model (a file, or 'default'); None without --base.  The options in
     ``fixed`` must then be unset: the base model's own settings are used."""
     if base is None:
@@ -91,7 +97,7 @@ def victor_base(base: str | None, **fixed: Any):
     return model
 
 
-def victor_options(f):
+def victor_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by `train victor` and `crossval victor`."""
     for option in reversed([
         click.option("--config", "config", default=None,

@@ -169,7 +169,7 @@ def page_jobs(datasets: Sequence[Dataset], methods: Sequence[str], sample: int |
     """Jobs for the scorable pages (of one split, if given; then ``sample`` pages of each
     dataset, if given: :func:`sampled`)."""
     for dataset in datasets:
-        docs = dataset.scorable
+        docs: Sequence[GoldPage] = dataset.scorable
         if split is not None:
             docs = [d for d in docs if split_of(dataset.name, d.id) == split]
         docs = sampled(dataset.name, docs, sample) if sample else docs

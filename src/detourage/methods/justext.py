@@ -170,7 +170,8 @@ def make_paragraphs(blocks: Sequence[Block], mode: str = "justext") -> tuple[lis
     """jusText paragraphs, and for each block the index of its paragraph (None: outside)."""
     paragraphs: list[Paragraph] = []
     owner: list[int | None] = [None] * len(blocks)
-    current, parts = Paragraph(), []
+    current = Paragraph()
+    parts: list[str] = []
     previous: Block | None = None
     seen: dict[int, _JustextPath] = {}
     for block in blocks:

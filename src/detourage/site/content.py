@@ -361,7 +361,7 @@ def _title(page: Page, body: etree._Element, inside: Sequence[bool],
             continue
         for tag in HEADINGS:
             if tag in block.path:
-                el = block.node
+                el: etree._Element | None = block.node
                 while el is not None and el.tag != tag:
                     el = el.getparent()
                 return el

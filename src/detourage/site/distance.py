@@ -111,7 +111,7 @@ def tag_paths(root: etree._Element | None, *, classes: bool = False) -> list[str
     (the paths of :func:`walk`, built in one C-level iteration of the tree)."""
     if root is None or not _visible(root):
         return []
-    known: dict[etree._Element, str] = {root: _label(root, classes)}
+    known: dict[etree._Element | None, str] = {root: _label(root, classes)}
     paths = [known[root]]
     for el in root.iter(etree.Element):
         parent = known.get(el.getparent())  # None: inside a skipped subtree (or the root)

@@ -288,7 +288,8 @@ def train(examples: Iterable[Example], config: Config, *, c1: float | None = Non
             params[key] = value
     trainer = pycrfsuite.Trainer(algorithm="lbfgs", verbose=verbose)
     trainer.set_params({**params, "feature.possible_transitions": True})
-    names, counts = [], Counter()
+    names: list[str] = []
+    counts: Counter[str] = Counter()
     matrices: list[features.Matrix] = []
     labels: list[Sequence[Label]] = []
     start = time.perf_counter()

@@ -275,7 +275,9 @@ def _distribution_section(run: _Run, hists: Mapping[str, Histogram]) -> _Section
 def _worst_section(run: _Run, hists: Mapping[str, Histogram]) -> _Section:
     """The worst pages of each method, each linked to the inspector at that page."""
     order = run.methods + [m for m in hists if m not in run.methods]
-    rows, links, breaks = [], {}, set()
+    rows: list[list[str]] = []
+    links: dict[tuple[int, int], str] = {}
+    breaks: set[int] = set()
     for method in (m for m in order if m in hists):
         breaks.add(len(rows))
         for score, dataset, doc_id, lang in hists[method].lowest():

@@ -9,6 +9,7 @@ from itertools import chain, repeat
 from operator import attrgetter, is_not
 
 import numpy as np
+from lxml import etree
 
 from ...compiled import optional
 from ...model import Block
@@ -101,7 +102,7 @@ _IMAGE = attrgetter("image")
 
 def _container(block: Block):  # type: ignore[no-untyped-def]
     """The nearest block-level element holding the block's text."""
-    node = block.node
+    node: etree._Element | None = block.node
     if block.path and block.path[-1] in BLOCK_LEVEL:  # most blocks: no tree access
         return node
     while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):

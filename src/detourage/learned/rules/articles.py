@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+from lxml import etree
 
 from ...model import Block, Page
 from ...segment import BLOCK_LEVEL
@@ -129,7 +130,7 @@ def _title_article(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, in
 def _ancestor(block: Block, level: int):  # type: ignore[no-untyped-def]
     """The element ``level`` levels above a block's container (its nearest block-level
     element, level 0: the elements :attr:`Paragraphs.spans` counts)."""
-    node = block.node
+    node: etree._Element | None = block.node
     while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
         node = node.getparent()
     for _ in range(level):
