@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date as Date
 from email.utils import parsedate
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -340,7 +340,8 @@ class _Sources:
         if self.micros_ is None:
             self.micros_ = {}
             if self.tree is not None:
-                for attr in _ITEMPROPS(self.tree):
+                # @itemprop: attribute values, each a smart string whose parent is its element
+                for attr in cast("list[Any]", _ITEMPROPS(self.tree)):
                     for prop in str(attr).split():
                         self.micros_.setdefault(prop, []).append(attr.getparent())
         return self.micros_
@@ -374,7 +375,7 @@ class _Sources:
     def time_published(self) -> str:
         """A ``<time datetime>`` marked as the publication (``pubdate``, or a class saying so)."""
         for el in self.times:
-            marks = (el.get("class") or "") + " " + " ".join(el.keys())
+            marks = (el.get("class") or "") + " " + " ".join(el.keys())  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
             if "pubdate" in marks or "publish" in marks or "posted" in marks:
                 return el.get("datetime", "")
         return ""
@@ -1024,7 +1025,7 @@ def _membership(el: etree._Element) -> bool:
         return False
     text = ""
     for piece in parent.itertext():  # the start only: the parent may hold a whole post
-        text += piece
+        text += piece  # type: ignore[operator]  # lxml-stubs: an HTML tree's names and texts are str
         if len(text) >= _RUN_CHARS:
             break
     return _says_member(text[:_RUN_CHARS].lower())
@@ -1120,7 +1121,7 @@ def _text(el: etree._Element, prop: str | None = None) -> str:
             value = el.get("content")
             if value:
                 return _clean(value)
-    return " ".join("".join(el.itertext()).split())
+    return " ".join("".join(el.itertext()).split())  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
 
 
 def _clean(value: str) -> str:

@@ -27,7 +27,7 @@ def _parser() -> etree.HTMLParser:
         remove_pis=True,
         no_network=True,
         huge_tree=True,
-        default_doctype=False,
+        default_doctype=False,  # type: ignore[call-arg]  # lxml-stubs 0.5 lacks this argument of lxml's
     )
 
 

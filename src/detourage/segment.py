@@ -67,7 +67,7 @@ def is_hidden(el: etree._Element) -> bool:
     if el.get("hidden") is not None:
         return True
     style = el.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+    return bool(style and _HIDDEN_STYLE.search(style))
 
 
 #: characters a reader never sees that break words apart for a search: the soft hyphen
@@ -107,7 +107,7 @@ def show_noscript(root: etree._Element | None, blocks: tuple[Block, ...]) -> boo
     if root is None or len(blocks) >= NOSCRIPT_PAGE_CHARS or sum(len(b.text) for b in blocks) >= NOSCRIPT_PAGE_CHARS:
         return False
     hidden = list(root.iter("noscript"))
-    if sum(len(" ".join(el.itertext()).strip()) for el in hidden) <= NOSCRIPT_PAGE_CHARS:
+    if sum(len(" ".join(el.itertext()).strip()) for el in hidden) <= NOSCRIPT_PAGE_CHARS:  # type: ignore[arg-type, misc]  # lxml-stubs: an HTML tree's names and texts are str
         return False
     for el in hidden:
         el.tag = "div"
@@ -404,7 +404,7 @@ def image_of(img: etree._Element, attrs: dict[str, str] | None = None) -> tuple[
     image only decorates (:func:`decorative`).  ``attrs``: ``dict(img.items())``, which
     the compiled segmentation reads faster than lxml (a page may hold hundreds of
     images)."""
-    attrs = dict(img.items()) if attrs is None else attrs
+    attrs = dict(img.items()) if attrs is None else attrs  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
     alt = attrs.get("alt") or ""
     if not alt.isascii():
         alt = clean_text(alt)
@@ -423,7 +423,7 @@ def image_source(img: etree._Element, attrs: dict[str, str] | None = None) -> st
     ``<picture>``'s ``<source>``), then the ``<img>`` of a ``<noscript>`` beside the
     image; the placeholder itself when there is nothing else.  ``attrs``: the image's
     attributes, when read already."""
-    attrs = dict(img.items()) if attrs is None else attrs
+    attrs = dict(img.items()) if attrs is None else attrs  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
     if not _LAZY_NAMES.isdisjoint(attrs):
         for name in LAZY_SOURCES:
             value = (attrs.get(name) or "").strip()
@@ -544,7 +544,7 @@ def decorative(img: etree._Element, src: str, alt: str, attrs: dict[str, str] | 
     host, or a data URI left in place of a source.  A figure with a caption is an
     illustration whatever its names say.  ``attrs``: the image's attributes, when read
     already."""
-    attrs = dict(img.items()) if attrs is None else attrs
+    attrs = dict(img.items()) if attrs is None else attrs  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
     width, height = attrs.get("width"), attrs.get("height")
     if width is not None or height is not None:
         sides = [n for n in (_pixels(width), _pixels(height)) if n is not None]

@@ -213,7 +213,7 @@ class Context:
         kind = SPANS[el.tag]
         if kind == "link":
             href = el.get("href")
-            return self.options.links and bool(href) and not href.strip().lower().startswith("javascript:")
+            return self.options.links and bool(href and not href.strip().lower().startswith("javascript:"))
         return self.options.formatting
 
     def data_table(self, table: Element) -> bool:

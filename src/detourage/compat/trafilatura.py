@@ -529,7 +529,7 @@ def _pruned(tree: etree._Element, xpaths: tuple[str, ...]) -> str:
         if not isinstance(selected, list) or not all(isinstance(el, etree._Element) for el in selected):
             raise UnsupportedOption(f"prune_xpath {xpath!r}: selects values, not elements to remove")
         for el in selected:
-            drop_element(el)
+            drop_element(el)  # type: ignore[arg-type]  # every one an element: checked above
     return etree.tostring(tree, encoding="unicode", method="html")
 
 
@@ -648,8 +648,8 @@ def _json(document: TrafilaturaDocument, with_metadata: bool) -> str:
 def _plain(element: etree._Element | None) -> str:
     if element is None:
         return ""
-    return "\n".join(" ".join("".join(el.itertext()).split()) for el in element
-                     if "".join(el.itertext()).strip())
+    return "\n".join(" ".join("".join(el.itertext()).split())  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
+                     for el in element if "".join(el.itertext()).strip())  # type: ignore[arg-type]  # the same
 
 
 def _csv(document: TrafilaturaDocument) -> str:

@@ -126,7 +126,8 @@ def twin(root: etree._Element | None, blocks: Sequence[Block]) -> tuple[etree._E
 def unmark(root: etree._Element) -> None:
     """Remove the page's own ``data-dtr-*`` attributes: only the inspector's may outline."""
     for el in root.iter():
-        if isinstance(el.tag, str) and any(name.lower().startswith(MARK_PREFIX) for name in el.keys()):
+        if isinstance(el.tag, str) and any(name.lower().startswith(MARK_PREFIX)  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
+                                           for name in el.keys()):
             _keep_attributes(el, lambda name, _: not name.lower().startswith(MARK_PREFIX))
 
 
@@ -259,7 +260,8 @@ def _keep_attributes(el: etree._Element, keep: Callable[[str, str], bool]) -> in
         el.attrib.clear()
         return len(names)
     items = el.attrib.items()
-    kept = [(name, value) for name, value in items if _PLAIN_NAME.match(name) and keep(name, value)]
+    kept = [(name, value) for name, value in items
+            if _PLAIN_NAME.match(name) and keep(name, value)]  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
     if len(kept) < len(items):
         el.attrib.clear()
         for name, value in kept:
