@@ -147,6 +147,7 @@ def output_format(out: str | None, format: str | None) -> str:
     if format is None:
         return named or "txt"
     if named is not None and format != named and not (named == "txt" and format == "cleaneval"):
+        assert out is not None  # named comes from out's extension
         raise DetourageError(f"-o {out} names {named} by its extension, -f {format} another format: "
                              f"leave -f out, or name the file {Path(out).with_suffix(EXTENSIONS[format]).name}")
     return format

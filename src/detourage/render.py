@@ -10,6 +10,7 @@ it: JSON, XML, CSV, and txt or Markdown with ``with_metadata``.
 
 from __future__ import annotations
 
+import builtins
 import html as htmllib
 import json
 import re
@@ -316,7 +317,7 @@ class _Markdown:
         lines += [_pipe_row(c, width) for c in cells]
         return "\n\n".join([*before, "\n".join(lines)])
 
-    def row(self, row: Node) -> list[str]:
+    def row(self, row: Node) -> builtins.list[str]:  # list: a method of this class
         """The row's cells in their columns; columns not kept, and those a cell spans
         beyond its first, are empty."""
         self.cell = True

@@ -145,7 +145,7 @@ def _changed(options: Any) -> Any:
     strings; an object held in memory by its type's name)."""
     if not dataclasses.is_dataclass(options):
         return repr(options)
-    default = type(options)()
+    default = type(options)()  # type: ignore[misc]  # an instance: is_dataclass() also accepts classes
     return {f.name: _json(getattr(options, f.name)) for f in dataclasses.fields(options)
             if getattr(options, f.name) != getattr(default, f.name)}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -125,7 +126,7 @@ def headline_table(summary: dict) -> str:
     from ..evaluation.evaluate import headline
     from ..tables import markdown_table
 
-    def pct(block: dict | None, *keys: str) -> str:
+    def pct(block: Any, *keys: str) -> str:  # nested JSON: dicts down to a number
         for key in keys:
             block = None if block is None else block.get(key)
         return "–" if block is None else f"{100 * block:.2f}"
@@ -165,7 +166,8 @@ def stats_command(datasets: tuple[str, ...], sources: tuple[str, ...], method_na
     for dataset in datasets:
         for source in sources:
             for method in (method_names if source == "method" else (None,)):
-                table = corpus_stats(dataset, source, method=method, workers=workers or default_workers())
+                table = corpus_stats(dataset, source,  # type: ignore[arg-type]  # one of click.Choice's
+                                     method=method, workers=workers or default_workers())
                 title = f"{Path(dataset).name}: {method or source}"
                 click.echo(stats_table(table, title, note=False) + "\n")
     click.echo(WORD_NOTE)

@@ -125,6 +125,7 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
         if any(is_url(p) for p in paths):
             raise click.UsageError("a corpus run reads files: fetch the URLs into a WARC first "
                                    "(detourage fetch URL... -o crawl.warc.gz)")
+        assert out is not None  # _refuse_for_runs refused a run without -o
         config = _run_config(out, run_to, settings, with_markdown, with_html, timings)
         _corpus_run(paths, config, shard_size, resume, workers, dask, patterns, progress, fit_batch)
         return

@@ -229,7 +229,7 @@ def line_fits(size: int, backslashes: int, escapes: int, max_bytes: int) -> bool
 def open_jsonl(path: str) -> IO[bytes]:
     """A JSON-lines file for reading, gunzipped when its name ends in ``.gz``: offsets are
     then those of the unpacked lines (a shard's seek unpacks the lines before it)."""
-    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
+    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")  # type: ignore[return-value]  # both read bytes as IO does
 
 
 def jsonl_lines(path: str, offset: int = 0,

@@ -189,7 +189,7 @@ class Model:
             for name, forest in (("forest.npz", self.forest), ("second.npz", self.second)):
                 if forest is not None:
                     buf = io.BytesIO()
-                    np.savez_compressed(buf, **forest.arrays())
+                    np.savez_compressed(buf, **forest.arrays())  # type: ignore[arg-type]  # numpy's stub: allow_pickle
                     z.writestr(name, buf.getvalue(), compress_type=zipfile.ZIP_STORED)
             z.writestr("meta.json", json.dumps(meta, indent=1, sort_keys=True))
 

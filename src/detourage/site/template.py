@@ -242,7 +242,7 @@ def fit_site(key: str, pages: Sequence[PageSummary], *, method: site_cluster.Met
     """One site's templates (a site of one page has none: that page is an outlier)."""
     if len(pages) < 2:
         return Site(key, len(pages), [], frozenset(p.fingerprint for p in pages), method)
-    d = site_distance.distances([p.signature for p in pages])
+    d = site_distance.distances([p.signature for p in pages])  # type: ignore[misc]  # fitted pages carry one
     clustering = site_cluster.cluster(d, method=method, max_k=max_k)
     group = duplicate_groups(pages)
     clusters = []
@@ -262,7 +262,8 @@ def fit_site(key: str, pages: Sequence[PageSummary], *, method: site_cluster.Met
         for pairs in held.values():
             counts.update(pairs)
         clusters.append(TemplateCluster(
-            signature=pages[pivot].signature, radius=float(max(d[pivot, m] for m in members)),
+            signature=pages[pivot].signature,  # type: ignore[arg-type]  # as above
+            radius=float(max(d[pivot, m] for m in members)),
             recurring={p: n for p, n in sorted(counts.items()) if n >= 2},
             pivot=pages[pivot].texts, second=pages[second].texts,
             pivot_fingerprint=pages[pivot].fingerprint,

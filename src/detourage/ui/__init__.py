@@ -61,8 +61,8 @@ def make_server(inputs: Sequence[str], method_names: Sequence[str] = (), *, port
     access_token = None if on_loopback(host) else secrets.token_urlsafe(32)
     app = create_app(session, hosts=[host], access_token=access_token)
     server = werkzeug_server(host, port, app, threaded=True)
-    server.session = session
-    server.access_token = access_token
+    server.session = session  # type: ignore[attr-defined]  # for announce() to read
+    server.access_token = access_token  # type: ignore[attr-defined]  # the same
     return server
 
 

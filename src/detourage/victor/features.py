@@ -75,7 +75,7 @@ def _bins(config: Config) -> tuple[tuple[str, str, np.ndarray | int], ...]:
     for name in config.features:
         kind, arg = config.bins(name)
         out.append((name, kind, np.asarray(arg, dtype=np.float64) if kind == "values" else arg))
-    return tuple(out)
+    return tuple(out)  # type: ignore[arg-type]  # "values" made an array above; the others are ints
 
 
 def discretise(x: np.ndarray, kind: str, arg: tuple[float, ...] | np.ndarray | int) -> np.ndarray:

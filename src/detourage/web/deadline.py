@@ -59,6 +59,7 @@ def bounded_transport(http2: bool, limits: Any, *, guarded: bool = False) -> Any
             raise DetourageError("this httpx/httpcore does not let detourage check the addresses it connects to: "
                                  "fetching needs httpx 0.23 or later (or allow_private=True)")
         return transport
+    assert pool is not None  # it has a backend
     pool._network_backend = _Backend(AddressGuard(backend) if guarded else backend)  # httpcore's documented interface
     return transport
 

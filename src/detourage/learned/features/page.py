@@ -22,6 +22,7 @@ def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_c
     hints = page_hints(page)
     title_words = set(_WORD.findall(hints.title.lower()))
     if _compiled_title_overlap is not None:
+        assert _cfeatures is not None  # loaded with it
         overlap = _compiled_title_overlap(joined, chars, _cfeatures.WordSet(title_words), SHORT)
     else:
         overlap = title_overlap_python(lowered, chars, title_words)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -65,8 +66,9 @@ def _stopwords() -> tuple[frozenset[str], np.ndarray]:
 
 
 @lru_cache(maxsize=1)
-def _stop_set():  # type: ignore[no-untyped-def]
+def _stop_set() -> Any:  # a compiled WordSet (the compiled modules have no stubs)
     """The stop words as the compiled passes' hashed set."""
+    assert _cfeatures is not None  # called only by the compiled passes
     return _cfeatures.WordSet(_stopwords()[0])
 
 

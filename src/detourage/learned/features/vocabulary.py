@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress
+from typing import Any
 
 from ...compiled import optional
 
@@ -153,13 +154,14 @@ def _vocabulary_bits(words: str) -> int:
 def _window_bits(window: str) -> int:
     """Bits of the groups whose words begin ``window`` (a token start): one match of
     every group's look-ahead, each capturing when its group's words are there."""
-    return sum(compress(_GROUP_BITS, _GROUPS_AT_START.match(window).groups()))  # type: ignore[union-attr]
+    return sum(compress(_GROUP_BITS, _GROUPS_AT_START.match(window).groups()))  # type: ignore[union-attr, arg-type]  # look-aheads: it always matches
 
 
 @lru_cache(maxsize=1)
-def compiled_vocabulary():  # type: ignore[no-untyped-def]
+def compiled_vocabulary() -> Any:  # a compiled Vocabulary (the compiled modules have no stubs)
     """The twin of :func:`_vocabulary_bits` in C (``_cfeatures.Vocabulary``): the compiled
     walk matches the attribute values' bytes without making a Python string of them."""
+    assert _cfeatures is not None  # called only by the compiled walk
     return _cfeatures.Vocabulary([(w.removesuffix("$"), 1 << j, w.endswith("$"))
                                   for j, words in enumerate(CLASS_GROUPS.values()) for w in words])
 
