@@ -59,7 +59,7 @@ def page_hints(page: Page) -> Hints:
 _ITEMTYPE = re.compile(r"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""")
 
 
-def _walk_ld(node, bodies: list[str], types: set[str], depth: int) -> None:  # type: ignore[no-untyped-def]
+def _walk_ld(node: object, bodies: list[str], types: set[str], depth: int) -> None:
     if depth > 8:
         return
     if isinstance(node, list):

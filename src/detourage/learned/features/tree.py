@@ -3,7 +3,7 @@ tag paths, repeated structures, and how far up the nearest element of each group
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
 from operator import attrgetter, is_not
@@ -100,11 +100,11 @@ _PATH = attrgetter("path")
 _IMAGE = attrgetter("image")
 
 
-def _container(block: Block):  # type: ignore[no-untyped-def]
+def _container(block: Block) -> etree._Element:
     """The nearest block-level element holding the block's text."""
     node: etree._Element | None = block.node
     if block.path and block.path[-1] in BLOCK_LEVEL:  # most blocks: no tree access
-        return node
+        return block.node
     while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
         node = node.getparent()
     return node if node is not None else block.node
@@ -174,10 +174,11 @@ class _Tree:
         return dist, depth
 
 
-def walk_python(firsts: list[Block], tag_bits: dict[str, int], vocabulary, block_level: frozenset[str]):  # type: ignore[no-untyped-def]
+def walk_python(firsts: list[Block], tag_bits: dict[str, int], vocabulary: Callable[[str], int],
+                block_level: frozenset[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(parent, first, last, container, bits) of the elements above the paragraphs' first
     blocks; the reference of the compiled ``detourage.learned._cfeatures.walk``."""
-    containers = [_container(b) for b in firsts]
+    containers: list[etree._Element | None] = [_container(b) for b in firsts]
     index: dict = {}
     elements: list = []
     parents: list = []

@@ -5,10 +5,12 @@ ancestor walk reads of an element's words."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress
 from typing import Any
+
+from lxml import etree
 
 from ...compiled import optional
 
@@ -122,7 +124,7 @@ LEVELS = 5  # the container and four ancestors
 _VOCABULARY_ATTRIBUTES = ("class", "id", "role", "itemprop")
 
 
-def _own_bits(el, tag_bits: dict[str, int], vocabulary) -> int:  # type: ignore[no-untyped-def]
+def _own_bits(el: etree._Element, tag_bits: dict[str, int], vocabulary: Callable[[str], int]) -> int:
     """The groups an element's own tag and class/id/role/itemprop vocabulary name."""
     tag = el.tag
     bits = tag_bits.get(tag, 0) if isinstance(tag, str) else 0

@@ -36,6 +36,7 @@ def drop_appended_articles(page: Page, para: features.Paragraphs, keep: np.ndarr
     parent = element.getparent() if element is not None else None
     if parent is None:
         return []
+    assert element is not None  # it has a parent
     tops = (para.heading > 0) & (para.heading <= para.heading[para.title_index])
     ranges = [_element_range(page, para, sibling, int(h)) for h in np.flatnonzero(tops).tolist()
               if (h < start or h >= end)
@@ -127,7 +128,7 @@ def _title_article(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, in
     return best
 
 
-def _ancestor(block: Block, level: int):  # type: ignore[no-untyped-def]
+def _ancestor(block: Block, level: int) -> etree._Element | None:
     """The element ``level`` levels above a block's container (its nearest block-level
     element, level 0: the elements :attr:`Paragraphs.spans` counts)."""
     node: etree._Element | None = block.node
@@ -140,7 +141,7 @@ def _ancestor(block: Block, level: int):  # type: ignore[no-untyped-def]
     return node
 
 
-def _child_holding(parent, node):  # type: ignore[no-untyped-def]
+def _child_holding(parent: etree._Element, node: etree._Element | None) -> etree._Element | None:
     """The child of ``parent`` that is ``node`` or holds it; None when ``parent`` does not."""
     while node is not None:
         up = node.getparent()
@@ -150,7 +151,7 @@ def _child_holding(parent, node):  # type: ignore[no-untyped-def]
     return None
 
 
-def _element_range(page: Page, para: features.Paragraphs, element,  # type: ignore[no-untyped-def]
+def _element_range(page: Page, para: features.Paragraphs, element: etree._Element,
                    at: int) -> tuple[int, int]:
     """The paragraphs (first, one past the last) of ``element``, which holds paragraph ``at``."""
     inside = set(element.iter())
@@ -163,7 +164,7 @@ def _element_range(page: Page, para: features.Paragraphs, element,  # type: igno
     return first, last
 
 
-def _similar_elements(a, b) -> bool:  # type: ignore[no-untyped-def]
+def _similar_elements(a: etree._Element, b: etree._Element) -> bool:
     """Whether two elements look like two articles of a kind: two ``<article>``s, or the
     same tag and half their class and id words in common (digits left out: ``post-12``
     and ``post-13`` are alike), one of which names an article (``post``, ``story``…;
@@ -178,7 +179,7 @@ def _similar_elements(a, b) -> bool:  # type: ignore[no-untyped-def]
             and (a.tag == "article" or any(_ARTICLE_WORD.search(w) for w in common)))
 
 
-def _element_words(el) -> frozenset[str]:  # type: ignore[no-untyped-def]
+def _element_words(el: etree._Element) -> frozenset[str]:
     """The class and id words of an element, digits left out."""
     return frozenset(w for w in _DIGITS.sub("", f"{el.get('class') or ''} {el.get('id') or ''}").split()
                      if w.strip("-_"))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 import numpy as np
+from lxml import etree
 
 from ...compiled import optional
 from ...model import Page
@@ -92,7 +93,7 @@ def _address_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> 
 _ADDRESS_SCHEMES = ("mailto:", "tel:")
 
 
-def _link_href(node) -> str:  # type: ignore[no-untyped-def]
+def _link_href(node: etree._Element | None) -> str:
     """The lower-cased ``href`` of the link around a block's element (itself or an
     ancestor at most three levels up); "" when none is found."""
     for _ in range(4):
