@@ -587,7 +587,7 @@ class _Pool:
         if self.timeout > 0:
             left = max(0.0, min(w.since for w in busy.values()) + self.timeout + GRACE - time.monotonic())
         for fd in wait(list(busy), left):
-            self._receive(busy[fd])  # type: ignore[index]
+            self._receive(busy[fd])  # type: ignore[index]  # wait() gives back busy's keys
         if self.timeout > 0:
             now = time.monotonic()
             for worker in busy.values():

@@ -969,7 +969,7 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
     for i, block in enumerate(page.blocks):
         text = block.text
         if anchors and (block.node is anchors[0] or block.node is anchors[1]):
-            return first_time[1]  # type: ignore[index]
+            return first_time[1]  # type: ignore[index]  # anchors come from first_time
         if not after and block.node in title:
             title_at, after = i, True
         if block.node is title_el:

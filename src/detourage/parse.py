@@ -137,7 +137,7 @@ def bounded_attributes(data: bytes, limit: int) -> bytes:
         return data
     cuts: list[tuple[int, int]] = []
     markup, pos, size = _markup(limit), 0, len(data)
-    while (pos := markup.match(data, pos).end()) < size:  # type: ignore[union-attr]
+    while (pos := markup.match(data, pos).end()) < size:  # type: ignore[union-attr]  # (...)*+ matches anywhere
         pos = _cut(data, pos, limit, cuts)
     return _without(data, cuts)
 
@@ -145,14 +145,14 @@ def bounded_attributes(data: bytes, limit: int) -> bytes:
 def _cut(data: bytes, start: int, limit: int, cuts: list[tuple[int, int]]) -> int:
     """Add to ``cuts`` the attributes to drop from the start tag at ``start``; where the
     markup goes on (after the tag, and after its content if that holds no tags)."""
-    keep = _kept(limit).match(data, start).end()  # type: ignore[union-attr]
-    last = _BEFORE_LAST.match(data, keep).end()  # type: ignore[union-attr]
+    keep = _kept(limit).match(data, start).end()  # type: ignore[union-attr]  # a start tag of more than limit attributes is here
+    last = _BEFORE_LAST.match(data, keep).end()  # type: ignore[union-attr]  # and has a last attribute
     if keep < last:
         cuts.append((keep, last))
-    end = _REST.match(data, keep).end()  # type: ignore[union-attr]
-    name = _TAG_NAME.match(data, start)[1].lower()  # type: ignore[index]
+    end = _REST.match(data, keep).end()  # type: ignore[union-attr]  # its attributes then its end
+    name = _TAG_NAME.match(data, start)[1].lower()  # type: ignore[index]  # its name
     if name in _RAW_CONTENT:
-        end = _RAW_CONTENT[name].match(data, end).end()  # type: ignore[union-attr]
+        end = _RAW_CONTENT[name].match(data, end).end()  # type: ignore[union-attr]  # optional content
     elif name == b"plaintext":
         end = len(data)
     return end
@@ -176,7 +176,7 @@ def _long_tag_possible(data: bytes, limit: int) -> bool:
             continue
         end = data.find(b">", i + width)
         stop = size if end < 0 else end + 1
-        if markup.match(data, i, stop).end() < stop:  # type: ignore[union-attr]
+        if markup.match(data, i, stop).end() < stop:  # type: ignore[union-attr]  # (...)*+ matches anywhere
             return True
         i = stop
     return False

@@ -190,7 +190,8 @@ class _Out:
                 break
         if breaks and blocks:
             self.paragraph += 1
-        blocks.append(Block(len(blocks), text, path, seen, len(text) if links else 0, node,  # type: ignore[arg-type]
+        blocks.append(Block(len(blocks), text, path, seen, len(text) if links else 0,
+                            node,  # type: ignore[arg-type]  # a text has an element (a tail: its parent)
                             space or breaks or not blocks, self.paragraph, image, decorative))
         self.crossed.clear()
 

@@ -419,9 +419,9 @@ def _outdented(child: Node | Unit) -> list[Node | Unit]:
     if not isinstance(child, Node):
         return [child]
     if _all_bare(child):
-        return [inner for item in child.children for inner in item.children]  # type: ignore[union-attr]
+        return [inner for item in child.children for inner in item.children]  # type: ignore[union-attr]  # _all_bare: Nodes
     if child.kind == "item" and _bare(child):
-        return [item for inner in child.children for item in inner.children]  # type: ignore[union-attr]
+        return [item for inner in child.children for item in inner.children]  # type: ignore[union-attr]  # _bare: Nodes
     return [child]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,6 +11,9 @@ from ..errors import DetourageError
 from ..inputs import read_inputs
 from ..settings import TIMEOUT, Settings, default_workers
 from .main import main, warn_no_site, with_urls
+
+if TYPE_CHECKING:  # imported where used: a command imports what it runs
+    from ..site.template import Template
 
 
 @main.group("template")
@@ -42,7 +46,8 @@ def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: st
         raise click.UsageError("no input pages found")
     jobs = with_urls(jobs, urls)
     template, failed = site_template.fit_jobs(jobs, workers=workers or default_workers(),
-                                              group_by=group_by, method=clustering,  # type: ignore[arg-type]
+                                              group_by=group_by,
+                                              method=clustering,  # type: ignore[arg-type]  # one of click.Choice's
                                               settings=Settings(timeout=timeout))
     site_template.save(template, out)
     for record in failed:
@@ -65,7 +70,7 @@ def template_show(template_file: str) -> None:
         raise click.UsageError(str(exc)) from None
 
 
-def _show(template) -> None:  # type: ignore[no-untyped-def]
+def _show(template: Template) -> None:
     from ..site import template as site_template
 
     rows = site_template.describe(template)

@@ -326,7 +326,8 @@ def train(examples: Iterable[Example], config: Config, *, c1: float | None = Non
             "features": list(config.features), "seconds": round(time.perf_counter() - start, 1),
             "provenance": provenance or {}}
     if base is not None:
-        meta["base"] = {"name": base.meta.get("name", "model"), "pages": len(kept.lengths)}  # type: ignore[union-attr]
+        meta["base"] = {"name": base.meta.get("name", "model"),
+                        "pages": len(kept.lengths)}  # type: ignore[union-attr]  # kept: set with base above
     return CRFModel(config, crf, meta, TrainingData.of(matrices, labels) if keep_data else None)
 
 

@@ -83,7 +83,7 @@ def discretise(x: np.ndarray, kind: str, arg: tuple[float, ...] | np.ndarray | i
     if kind == "values":
         return np.maximum(np.searchsorted(np.asarray(arg), x, side="right") - 1, 0)
     if kind == "scale":
-        n = int(arg)  # type: ignore[arg-type]
+        n = int(arg)  # type: ignore[arg-type]  # a scale's arg is an int
         return np.minimum(np.floor(np.clip(x, 0.0, 1.0) * n), n - 1).astype(np.int32)
     return x.astype(np.int32)
 
