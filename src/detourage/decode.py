@@ -18,8 +18,11 @@ this order, the first that holds wins:
    decode under is set aside, a UTF-16 declaration on bytes that are not UTF-16 is ignored;
 3. detection: the zero-byte pattern of UTF-16 without a BOM, valid UTF-8, UTF-8 with
    stray bytes (most non-ASCII bytes in valid sequences), charset-normalizer's best guess
-   among the encodings browsers know,
-   the multibyte encoding the bytes are mostly valid in, and finally cp1252.
+   among the encodings browsers know, checked by a second look that short texts need
+   (bytes in pairs that read as CJK text are that CJK codec; a single-byte guess whose
+   letters fit no language gives way to cp1252 when cp1252's fit a Western one: the
+   note says ``"cp1257 set aside, …"``), the multibyte encoding the bytes are mostly
+   valid in, and finally cp1252.
 
 Labels follow the WHATWG Encoding Standard (through ``webencodings``), mapped to the
 Python codec that decodes what browsers decode: ``gb2312`` and ``gbk`` become
