@@ -502,7 +502,8 @@ def render_units_html(result: Result) -> str:
 
 
 def _document(result: Result, body: str) -> str:
-    title = htmllib.escape(result.page.title)
+    # the metadata's title, as JSON and the JSON lines give it: without the site's name
+    title = htmllib.escape(meta.metadata(result.page, page_dates=False).title)
     return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
             f"<title>{title}</title></head>\n<body>\n" + body + "\n</body></html>\n")
 
@@ -680,10 +681,12 @@ def render_csv(result: Result, *, options: RenderOptions = RenderOptions()) -> s
 
 # ---------------------------------------------------------------------------- JSON
 
-def render_json(result: Result, *, blocks: bool = True, indent: int | None = None,
+def render_json(result: Result, *, blocks: bool = False, indent: int | None = None,
                 options: RenderOptions = RenderOptions()) -> str:
-    """Title, encoding and how it was chosen, method, units, the structure, labelled
-    blocks, timings."""
+    """What a reader reads first — URL, title, the text as ``txt`` gives it, the metadata —
+    then the method, the encoding and how it was chosen, the structure and timings;
+    ``blocks``: also the units and every block of the page, boilerplate included, with
+    its label (what a method decided, for evaluation and debugging)."""
     record = as_record(result, blocks=blocks, options=options)
     return json.dumps(record, ensure_ascii=False, indent=indent)
 
@@ -692,7 +695,7 @@ def render_json(result: Result, *, blocks: bool = True, indent: int | None = Non
 REPORTED_DETAILS = ("template", "learned")
 
 
-def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | None = None,
+def as_record(result: Result, *, blocks: bool = False, options: RenderOptions | None = None,
               **structure: Any) -> dict[str, Any]:
     """The JSON-ready dictionary behind :func:`render_json`; ``structure``: the
     :class:`RenderOptions` fields, when ``options`` is not given."""
@@ -702,19 +705,21 @@ def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | N
 
 def _record(result: Result, blocks: bool, options: RenderOptions) -> dict[str, Any]:
     page = result.page
+    found = meta.metadata(page)
     root, ctx = document(result, options)
     record: dict[str, Any] = {
         "url": page.url,
-        "title": page.title,
-        "metadata": meta.metadata(page).as_dict(),
+        "title": found.title,
+        "text": render_txt(result, options=options),
+        "metadata": found.as_dict(),
         "method": result.labels.method,
         "encoding": page.decoded.encoding,
         "encoding_reason": page.decoded.reason,
         "declared_encoding": page.decoded.declared,
-        "units": [r for r in (_unit_record(u, ctx) for u in result.units) if r["text"] or "images" in r],
         "structure": _Json(ctx).children(root.children),
     }
     if blocks:
+        record["units"] = [r for r in (_unit_record(u, ctx) for u in result.units) if r["text"] or "images" in r]
         paths: dict[tuple[str, ...], str] = {}  # each distinct path joined once (blocks share them)
         record["blocks"] = [
             {"id": b.id, "label": _NAMES[label], "text": b.text,
