@@ -196,10 +196,9 @@ def find_hits(text: str, gold: str, reference: str, encoding: str,
               decoded: str = "") -> dict[tuple[str, str], tuple[re.Match[str], int]]:
     """(where, marker) → (first match there, number of matches there); gold ones skipped.
     ``text`` is the output, ``decoded`` the decoded page (for ``c1-control``)."""
-    from detourage import segment
+    from detourage.segment import clean_text
 
-    # as the output is (an older detourage, without CONTROL_CHARS, cleaned none)
-    cleaned = reference.translate({ord(c): None for c in getattr(segment, "CONTROL_CHARS", "")})
+    cleaned = clean_text(reference)  # as block text is: no invisible or control characters, NFC
     found: dict[tuple[str, str], tuple[re.Match[str], int]] = {}
     for name, pattern in MARKERS.items():
         if name in LEGACY_ONLY and encoding.startswith("utf"):
