@@ -5,7 +5,7 @@ CleanEval writes the units; the other formats write the structure around the kep
 blocks (:mod:`detourage.structure`: lists, tables, ``<pre>``, quotes, figures, links,
 emphasis), read from the blocks' nodes, with :class:`RenderOptions` saying what to keep.
 The page's metadata (:mod:`detourage.metadata`) is read only by the formats that show
-it: JSON, XML, CSV, and txt or Markdown with ``with_metadata``.
+it: JSON, XML, CSV, HTML (its ``<title>``), and txt or Markdown with ``with_metadata``.
 """
 
 from __future__ import annotations
