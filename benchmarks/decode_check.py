@@ -49,7 +49,8 @@ Markers (a documented, deliberately conservative list; every hit is printed):
     Only looked for when the chosen codec is not a UTF (a UTF cannot produce it, and
     runs joined across tags, ``новостей`` + ``<sup>new``, would match); a mixed-script
     word of a real legacy CJK page (``iPhone手机``) would also match: read the snippet.
-``c1-control``
+``c1-control`` (looked for in the decoded page, markup included: block text loses its
+control characters, ``segment.CONTROL_CHARS``, before any output)
     a C1 control character (U+0080–U+009F): never text; what cp1252's quotes and dashes
     (bytes 0x80–0x9F) become when a page is read as latin-1 or another iso-8859 codec.
 
@@ -65,10 +66,21 @@ Two more uses:
     with each multibyte codec with replacement; the fewest invalid sequences per valid
     character a wrong multibyte codec leaves, and how many pages each ratio would accept.
 
+``--undeclared``
+    detection beside charset-normalizer's own: pages with no declaration in a legacy
+    codec, and what detourage and ``charset_normalizer.from_bytes(data).best()`` read.
+    A sample of the shared pages (their decoded text, every charset declaration taken
+    out) is encoded in each legacy codec able to hold it, whole and cut to the page's
+    first 300 characters of text in a bare page (short pages are where detectors fail);
+    so are Python's own CJK test texts (``test/cjkencodings``, when the Python install
+    has them: EUC-KR, CP949, GB2312, GBK, Big5, Shift_JIS, EUC-JP, whole and cut), and a
+    few Western sentences in latin-1 (French, German, Spanish, Portuguese, Italian).
+    A reading is right when its text is the original text.
+
 Pages are ``html/<id>.html`` or gzipped ``html/<id>.html.gz`` (``datasets-extra``).
 
     python benchmarks/decode_check.py [--datasets DIR] [--only NAME…] [--short] [--json PATH]
-                                      [--outputs PATH] [--compare PATH] [--tolerance]
+                                      [--outputs PATH] [--compare PATH] [--tolerance] [--undeclared]
 
 Exit status 0 when no page is in the ``detourage`` bin, 1 otherwise, 2 when the datasets
 are missing.
@@ -180,17 +192,23 @@ def reference_text(data: bytes) -> str:
     return html.unescape(text) if "&" in text else text
 
 
-def find_hits(text: str, gold: str, reference: str, encoding: str) -> dict[tuple[str, str], tuple[re.Match[str], int]]:
-    """(where, marker) → (first match there, number of matches there); gold ones skipped."""
+def find_hits(text: str, gold: str, reference: str, encoding: str,
+              decoded: str = "") -> dict[tuple[str, str], tuple[re.Match[str], int]]:
+    """(where, marker) → (first match there, number of matches there); gold ones skipped.
+    ``text`` is the output, ``decoded`` the decoded page (for ``c1-control``)."""
+    from detourage.segment import clean_text
+
+    cleaned = clean_text(reference)  # as block text is: no invisible or control characters, NFC
     found: dict[tuple[str, str], tuple[re.Match[str], int]] = {}
     for name, pattern in MARKERS.items():
         if name in LEGACY_ONLY and encoding.startswith("utf"):
             continue
-        for match in pattern.finditer(text):
+        c1 = name == "c1-control"
+        for match in pattern.finditer(decoded if c1 else text):
             got = match.group()
             if got in gold:
                 continue
-            key = ("source" if got in reference else "detourage", name)
+            key = ("source" if got in (reference if c1 else cleaned) else "detourage", name)
             first, count = found.get(key, (match, 0))
             found[key] = (first, count + 1)
     return found
@@ -238,7 +256,8 @@ def check_page(dataset: str, path: Path, gold_dir: Path, stats: DatasetStats, hi
     outputs[f"{dataset}/{page_id}"] = [decoded.encoding, decoded.reason, digest]
     stats.encodings[decoded.encoding] += 1
     stats.reasons[decoded.reason.split(" ", 1)[0]] += 1
-    found = find_hits(text, read_gold(gold_dir / f"{page_id}.txt"), reference_text(data), decoded.encoding)
+    found = find_hits(text, read_gold(gold_dir / f"{page_id}.txt"), reference_text(data), decoded.encoding,
+                      decoded.text)
     markers = {where: {name for w, name in found if w == where} for where in ("detourage", "source")}
     stats.fffd += "U+FFFD" in markers["detourage"]
     stats.mojibake += bool(markers["detourage"] - {"U+FFFD"})
@@ -246,7 +265,8 @@ def check_page(dataset: str, path: Path, gold_dir: Path, stats: DatasetStats, hi
     stats.source_mojibake += bool(markers["source"] - {"U+FFFD"})
     for (where, name), (match, count) in found.items():
         hits.append(Hit(dataset, page_id, where, name, visible(match.group()), count,
-                        decoded.encoding, decoded.reason, decoded.declared, snippet(text, match)))
+                        decoded.encoding, decoded.reason, decoded.declared,
+                        snippet(decoded.text if name == "c1-control" else text, match)))
 
 
 def check_dataset(folder: Path, hits: list[Hit], outputs: dict[str, list[str]]) -> DatasetStats:
@@ -362,6 +382,129 @@ def tolerance(folders: list[Path]) -> str:
     return "\n".join(lines)
 
 
+#: the legacy codecs pages are re-encoded in, and the codec that reads them back
+UNDECLARED_CODECS = ("latin-1", "cp1252", "cp1250", "iso8859-2", "cp1251", "koi8-r", "cp1253", "gb18030",
+                     "big5hkscs", "cp932", "euc_jp", "euc_kr")
+UNDECLARED_PAGES = 40  # pages drawn from each dataset (seed 0)
+_DECLARATION = re.compile(r"<meta[^<>]*charset[^<>]*>|(?<=<\?xml)[^>]*encoding\s*=\s*[\"'][^\"']*[\"']", re.IGNORECASE)
+#: Western sentences (the shared datasets hold next to no Western page but English)
+WESTERN = {
+    "fr": "Ça a été déjà vu, à côté de la forêt, où l'élève était parti. Noël approche, les enfants sont ravis.",
+    "de": "Größe und Übermaß: schön für Köln, die Straße ist lang und die Bäume grün.",
+    "es": "El niño comió una piña en el jardín; mañana irá a la estación con su tía.",
+    "pt": "A informação está disponível, não há razão para preocupação com a ação.",
+    "it": "Perché è così difficile? La città è piena di caffè e di virtù.",
+}
+_CUT_CHARS = 300
+#: the script a codec writes: a page is re-encoded only in the codecs of its script (any
+#: text fits gb18030, but no server sends English pages in it)
+CODEC_SCRIPTS = {"latin-1": "latin", "cp1252": "latin", "cp1250": "latin", "iso8859-2": "latin",
+                 "cp1251": "cyrillic", "koi8-r": "cyrillic", "cp1253": "greek", "gb18030": "han", "big5hkscs": "han",
+                 "cp932": "kana", "euc_jp": "kana", "euc_kr": "hangul"}
+
+
+def valid_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def dominant_script(text: str) -> str | None:
+    """The script of most of the non-ASCII letters of ``text`` (``kana`` for Japanese,
+    whose kanji are Han: any kana at all), or None without such letters."""
+    counts: Counter[str] = Counter()
+    for c in text:
+        if c.isalpha() and not c.isascii():
+            n = ord(c)
+            counts["latin" if n < 0x250 else "greek" if 0x370 <= n < 0x400 else "cyrillic" if 0x400 <= n < 0x530
+                   else "kana" if 0x3040 <= n < 0x3100 else "hangul" if 0xac00 <= n < 0xd7a4
+                   else "han" if 0x4e00 <= n < 0xa000 else "other"] += 1
+    if counts["kana"]:
+        return "kana"
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def undeclared_cases(folders: list[Path]) -> list[tuple[str, str, str]]:
+    """(name, codec, text) of every case of ``--undeclared`` (see the module docstring)."""
+    import random
+
+    from detourage.api import load, run
+    from detourage.render import render
+
+    cases = []
+    for folder in folders:
+        paths = page_files(folder)
+        for path in sorted(random.Random(0).sample(paths, min(UNDECLARED_PAGES, len(paths)))):
+            page_id, data = page_bytes(path)
+            page = load(data)
+            whole = _DECLARATION.sub("", page.html)
+            body = " ".join(render(run(page, "fulltext"), "txt").split())[:_CUT_CHARS]
+            cut = f"<html><head><title>{html.escape(page.title)}</title></head><body><p>{html.escape(body)}</p></body></html>"
+            cases += [(f"{folder.name}/{page_id}", "", whole), (f"{folder.name}/{page_id} cut", "", cut)]
+    cases += [(f"western/{lang}", "latin-1", f"<html><body><p>{text}</p></body></html>")
+              for lang, text in WESTERN.items()]
+    cases += [(f"western/{lang} lang", "latin-1", f'<html lang="{lang}"><body><p>{text}</p></body></html>')
+              for lang, text in WESTERN.items()]
+    return cases + cjk_cases()
+
+
+def cjk_cases() -> list[tuple[str, str, str]]:
+    """Python's CJK test texts (``test/cjkencodings``), whole and their first line."""
+    import sysconfig
+
+    folder = Path(sysconfig.get_paths()["stdlib"]) / "test" / "cjkencodings"
+    cases = []
+    for name, codec in (("euc_kr", "euc_kr"), ("cp949", "cp949"), ("gb2312", "gb2312"), ("gbk", "gbk"),
+                        ("big5", "big5"), ("shift_jis", "shift_jis"), ("euc_jp", "euc_jp")):
+        path = folder / f"{name}.txt"
+        if not path.is_file():
+            continue
+        text = path.read_bytes().decode(codec)
+        first = next(line for line in text.splitlines() if not line.isascii())
+        for label, body in (("whole", text), ("line", first)):
+            cases.append((f"cjkencodings/{name} {label}", codec, f"<html><body><p>{html.escape(body)}</p></body></html>"))
+    return cases
+
+
+def undeclared(folders: list[Path]) -> str:
+    """detourage's and charset-normalizer's readings of undeclared legacy pages (see --undeclared)."""
+    from charset_normalizer import from_bytes
+
+    from detourage.decode import decode
+
+    rows: dict[tuple[str, str], list[int]] = {}
+    misses = []
+    for name, codec, text in undeclared_cases(folders):
+        kind = "cut" if name.endswith((" cut", " line")) else "whole"
+        script = None if codec else dominant_script(text)
+        for target in (codec,) if codec else (c for c in UNDECLARED_CODECS if CODEC_SCRIPTS[c] == script):
+            try:
+                data = text.encode(target)
+            except UnicodeEncodeError:
+                continue
+            if data.isascii() or valid_utf8(data):  # any reader takes it for UTF-8 (mojibake in the text)
+                continue
+            ours = decode(data)
+            best = from_bytes(data).best()
+            theirs = str(best) if best is not None else None
+            row = rows.setdefault((target, kind), [0, 0, 0])
+            row[0] += 1
+            row[1] += ours.text == text
+            row[2] += theirs == text
+            if ours.text != text:
+                misses.append(f"- {name} in {target}: detourage {ours.encoding} ({ours.reason}); "
+                              f"charset-normalizer {best.encoding if best else None}")
+    lines = ["| codec | text | pages | detourage right | charset-normalizer right |", "|---|---|--:|--:|--:|"]
+    total = [0, 0, 0]
+    for (target, kind), (n, ours_right, theirs_right) in sorted(rows.items()):
+        lines.append(f"| {target} | {kind} | {n} | {ours_right} | {theirs_right} |")
+        total = [a + b for a, b in zip(total, (n, ours_right, theirs_right))]
+    lines.append(f"| **all** | | {total[0]} | {total[1]} | {total[2]} |")
+    return "\n".join([*lines, "", f"detourage's misses ({len(misses)}):", *misses])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -377,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="list the pages whose output differs from an earlier --outputs file")
     parser.add_argument("--tolerance", action="store_true",
                         help="only measure how few invalid sequences wrong multibyte codecs leave")
+    parser.add_argument("--undeclared", action="store_true",
+                        help="only read undeclared legacy pages, beside charset-normalizer's detection")
     args = parser.parse_args(argv)
     if not args.datasets.is_dir():
         parser.exit(2, f"decode_check: datasets folder not found: {args.datasets} (use --datasets)\n")
@@ -388,6 +533,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.tolerance:
         print(tolerance(folders))
+        return 0
+    if args.undeclared:
+        print(undeclared(folders))
         return 0
     hits: list[Hit] = []
     outputs: dict[str, list[str]] = {}

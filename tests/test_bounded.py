@@ -149,7 +149,7 @@ def test_the_careful_path_of_corpus_runs_kills_a_stuck_page_into_a_row(tmp_path,
             return work.page_row(item, self.config)
 
     items = [readers.Item(i, data=PAGE) for i in ("a", "stuck", "b")]
-    rows = [work._as_row(r, item, config) for item, r in zip(items, execute(items, Rows(config), 1, isolate=True))]
+    rows = [work._as_row(r, item, config, 0.0) for item, r in zip(items, execute(items, Rows(config), 1, isolate=True))]
     assert [r["id"] for r in rows] == ["a", "stuck", "b"]
     assert [r.get("error") for r in rows] == [None, "limit:time", None]
     assert "Some body text" in rows[2]["text"]

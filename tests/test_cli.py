@@ -34,7 +34,9 @@ def test_extract_stdin_and_formats() -> None:
     result = invoke("extract", "-", "-m", "fulltext", "-f", "cleaneval", input=PAGE)
     assert result.stdout == "<p> menu\n<h> Title\n<p> Some body text.\n"
     record = json.loads(invoke("extract", "-", "-m", "fulltext", "-f", "json", input=PAGE).stdout)
-    assert record["id"] == "stdin" and record["ok"] and record["title"] == ""
+    # the title is the metadata's (the page has no <title>: its <h1>), as in the JSON lines
+    assert record["id"] == "stdin" and record["ok"] and record["title"] == "Title"
+    assert record["text"] == "menu\nTitle\nSome body text.\n"
 
 
 def test_folder_with_a_failing_page_goes_on_and_records_the_error(tmp_path: Path) -> None:

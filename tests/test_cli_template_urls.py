@@ -25,7 +25,7 @@ def test_template_fit_warns_of_pages_without_url_with_their_count(tmp_path: Path
     result = CliRunner().invoke(main, ["template", "fit", str(pages(tmp_path / "site")),
                                        "-o", str(tmp_path / "t.json.gz")])
     assert result.exit_code == 0, result.output
-    assert "warning: 3 pages have no URL" in result.stderr and "--urls" in result.stderr
+    assert "warning: 3 pages have no URL" in result.stderr and "--url-map" in result.stderr
     rows = [line.split() for line in result.stdout.splitlines()[1:]]
     assert ["''", "3", "1", "0"] in rows and ["example.org", "1", "0", "1"] in rows
 
@@ -44,5 +44,5 @@ def test_a_single_page_without_template_says_it_fell_back(tmp_path: Path) -> Non
     with_urls = tmp_path / "urls.jsonl"
     with_urls.write_text("".join(f'{{"id": "p{i}", "url": "https://news.example.com/{i}"}}\n' for i in range(3)))
     fitted = CliRunner().invoke(main, ["template", "fit", *(str(folder / f"p{i}.html") for i in range(3)),
-                                       "--urls", str(with_urls), "-o", str(tmp_path / "t.json.gz")])
+                                       "--url-map", str(with_urls), "-o", str(tmp_path / "t.json.gz")])
     assert fitted.exit_code == 0 and "no URL" not in fitted.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -288,6 +289,48 @@ def test_same_shapes_as_trafilatura_itself() -> None:
                 len(next(csv.reader(io.StringIO(theirs_xml), delimiter="\t")))
 
 
+FIXTURES = sorted((Path(__file__).parent / "behaviour" / "fixtures").glob("*.html"))
+
+
+def _kind(value: object) -> object:
+    """A value's shape: its type (an lxml element is an element, whatever its class), a
+    list's with the types of its items."""
+    if isinstance(value, etree._Element):
+        return "element"
+    if isinstance(value, list):
+        return ("list", frozenset(type(v).__name__ for v in value))
+    return type(value).__name__
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"include_comments": False}, {"with_metadata": True}])
+def test_side_by_side_with_trafilatura_the_same_shapes(kwargs: dict[str, object]) -> None:
+    """On the behaviour pages and this module's page: the same Document attributes, each
+    of the same shape when both hold a value, ``comments`` None exactly when trafilatura's
+    is, ``filedate`` a string with the metadata; the same JSON keys in the same order."""
+    trafilatura = pytest.importorskip("trafilatura", reason="trafilatura (the peers extra) compares")
+    pages = [downloaded.encode(), *(path.read_bytes() for path in FIXTURES)]
+    compared = 0
+    for html in pages:
+        theirs, ours = trafilatura.bare_extraction(html, **kwargs), bare_extraction(html, **kwargs)
+        if theirs is None or ours is None:
+            continue
+        compared += 1
+        theirs, ours = theirs.as_dict(), ours.as_dict()
+        assert set(ours) == set(theirs)
+        for name, value in theirs.items():
+            if value not in (None, []) and ours[name] not in (None, []):  # found on one side only: content
+                assert _kind(ours[name]) == _kind(value), name
+        assert (ours["comments"] is None) == (theirs["comments"] is None)
+        assert (ours["filedate"] is None) == (theirs["filedate"] is None)
+        their_json = json.loads(trafilatura.extract(html, output_format="json", **kwargs))
+        our_json = json.loads(extract(html, output_format="json", **kwargs))
+        assert list(our_json) == list(their_json)
+        assert all(type(our_json[k]) is type(v) for k, v in their_json.items() if v is not None and our_json[k] is not None)
+    assert compared >= len(pages) - 2
+    assert trafilatura.extract(5) is extract(5) is None
+    assert trafilatura.bare_extraction(5) is bare_extraction(5) is None
+
+
 # ---------------------------------------------------------------------------- refused by name
 
 @pytest.mark.parametrize(("kwargs", "named"), [
@@ -307,11 +350,54 @@ def test_options_that_cannot_be_honoured_are_refused_by_name(kwargs, named) -> N
         extract(downloaded, **kwargs)
 
 
-def test_unknown_keywords_and_inputs_are_errors() -> None:
+def test_unknown_keywords_are_errors_and_an_input_that_is_no_page_gives_none(caplog) -> None:
     with pytest.raises(TypeError):
         extract(downloaded, include_everything=True)
+    # as trafilatura: extract and bare_extraction log it and return None …
+    assert extract(12345) is None and bare_extraction([]) is None
+    assert "incompatible input type: int" in caplog.text
+    # … extract_metadata and html2txt raise
     with pytest.raises(TypeError, match="incompatible input type"):
-        extract(12345)
+        extract_metadata(12345)
+    with pytest.raises(TypeError, match="incompatible input type"):
+        compat.html2txt(12345)
+
+
+def test_comments_is_none_when_left_out_and_empty_when_there_are_none() -> None:
+    assert bare_extraction(downloaded, include_comments=False).comments is None
+    assert bare_extraction(article(comments=False)).comments == ""
+    assert bare_extraction(downloaded).comments.startswith(COMMENTS[0])
+
+
+def test_comment_text_is_what_the_commenters_wrote() -> None:
+    """A WordPress thread: the author's "says:" line, the comment's date, the "Reply"
+    links, the section's heading and the reply form's heading are no comment text."""
+    page = (Path(__file__).parent / "behaviour" / "fixtures" / "comments-wordpress.html").read_bytes()
+    comments = bare_extraction(page).comments
+    assert comments.startswith("We did almost exactly the same thing last year")
+    for chrome in ("says:", "Tomasz", "March 10, 2024 at 7:02 am", "Leave a Reply", "8 Responses to", "Reply\n",
+                   "Your email address"):
+        assert chrome not in comments
+    assert len(comments.splitlines()) == 6
+    assert "Reader 1" not in bare_extraction(downloaded).comments  # class="comment-author"
+
+
+def test_a_comment_that_quotes_a_name_and_says_keeps_its_text() -> None:
+    thread = ('<div id="comments"><div class="comment"><p>I agree with what John says</p>'
+              '<p>March 2, 2025 at 11:04 am is when I read it, and I still think the bridge was worth every penny.</p>'
+              '</div></div>')
+    comments = bare_extraction(downloaded.replace("</article>", f"</article>{thread}")).comments
+    assert "I agree with what John says" in comments
+
+
+def test_tags_are_one_per_meta_as_the_page_writes_them() -> None:
+    head = ('<meta name="keywords" content="bridges,  rivers, villages">'
+            '<meta property="article:tag" content="ferry"><meta property="article:tag" content="councils">')
+    document = bare_extraction(downloaded.replace("</head>", f"{head}</head>"), with_metadata=True)
+    assert document.tags == ["bridges, rivers, villages", "ferry", "councils"]
+    data = json.loads(extract(downloaded.replace("</head>", f"{head}</head>"), output_format="json",
+                              with_metadata=True))
+    assert data["tags"] == "bridges, rivers, villages;ferry;councils"
 
 
 def test_extract_with_metadata_and_html2txt() -> None:

@@ -272,6 +272,21 @@ def test_text_hygiene(text: str) -> None:
     assert_same(parse(f"<p>{text}<b>{text}</b> x {text}</p><img alt='{text}'><pre>{text}\n{text}</pre>"))
 
 
+@pytest.mark.parametrize("code", [*range(0x01, 0x20), *range(0x7f, 0xa0)])
+@pytest.mark.parametrize("around", ["a{}b", "{}", " {} ", "caf\u00e9{}", "\u4e2d{}\u6587", "\U0001F600{}x"])
+def test_control_characters_are_cleaned_alike(code: int, around: str) -> None:
+    """Every C0 and C1 control character, alone, in ASCII text (the fast path of both
+    walks) and in texts of one, two and four bytes a character: both walks drop those of
+    ``CONTROL_CHARS`` and keep the whitespace ones as spaces, in a text node, an alt text
+    and a ``<pre>``."""
+    text = around.format(chr(code))
+    root = parse(f"<p>{text}<b>{text}</b> x {text}</p><p>{text}</p><img alt='{text}'><pre>{text}\n{text}</pre>")
+    assert_same(root)
+    texts = "".join(b.text for b in seg._segment(root, DEFAULT_LIMITS))
+    assert (chr(code) in seg.CONTROL_CHARS) != chr(code).isspace()
+    assert not set(texts) & set(seg.CONTROL_CHARS)
+
+
 def shared_pages(count: int = 300) -> list[Path]:
     paths = sorted(DATASETS.glob("*/html/*.html"))
     return sorted(random.Random(0).sample(paths, min(count, len(paths))))

@@ -146,3 +146,29 @@ def test_metadata_has_the_same_keys_and_types_on_every_page() -> None:
     assert rich.keys() == bare.keys() and "declared_language" in rich and "language" not in rich
     assert all(isinstance(v, str) for v in [*rich.values(), *bare.values()])
     assert rich["authors"] == "Ana Ferreira" and rich["tags"] == "a; b" and bare["authors"] == ""
+
+
+def test_detourages_warc_reader_skips_what_a_corpus_run_skips_and_counts_it(tmp_path: Path) -> None:
+    """A crawl's WARC keeps its error answers: datatrove's reader makes a 404's HTML a
+    document; detourage's reads only HTML responses of status 200, counting the others
+    by the corpus run's reasons."""
+    (tmp_path / "warc").mkdir()
+    with open(tmp_path / "warc" / "crawl.warc.gz", "wb") as out:
+        out.write(warc_record("http://harbour.example/story/1", page(1), identified_type="text/html"))
+        for n in (2, 3):
+            out.write(warc_record(f"http://harbour.example/gone/{n}", b"<html><body><h1>Error response</h1>"
+                                  b"<p>Error code: 404</p></body></html>", status=404, identified_type="text/html"))
+        out.write(warc_record("http://harbour.example/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(64),
+                              content_type="image/png"))
+        out.write(warc_record("http://harbour.example/q", b"GET / HTTP/1.1\r\n\r\n", record_type="request"))
+    for reader, name in ((WarcReader, "datatrove"), (integration.WarcReader, "detourage")):
+        LocalPipelineExecutor(pipeline=[reader(str(tmp_path / "warc")), Detourage(timeout=30),
+                                        JsonlWriter(str(tmp_path / f"out-{name}"), compression=None)],
+                              tasks=1, logging_dir=str(tmp_path / f"logs-{name}")).run()
+    texts = {name: [json.loads(line)["text"] for f in (tmp_path / f"out-{name}").iterdir() for line in f.open()]
+             for name in ("datatrove", "detourage")}
+    assert sum("Error code: 404" in t for t in texts["datatrove"]) == 2  # what the issue saw
+    assert len(texts["detourage"]) == 1 and texts["detourage"][0].startswith("Story 1\n")
+    stats = json.loads(next((tmp_path / "logs-detourage" / "stats").iterdir()).read_text())
+    read = next(s for s in stats if "Warc" in s["name"])["stats"]
+    assert read["status:404"] == 2 and read["content-type:image/png"] == 1 and read["warc:request"] == 1

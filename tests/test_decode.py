@@ -248,6 +248,51 @@ def test_undeclared_legacy_encodings_are_detected(text: str, codec: str, expecte
     assert (result.text, result.encoding, result.reason) == (html, expected, "detected")
 
 
+#: sentences charset-normalizer misreads when a page is short and undeclared
+SHORT_FRENCH = "Ça a été déjà vu, à côté de la forêt, où l'élève était."
+SHORT_KOREAN = ["오늘은 날씨가 좋습니다", "안녕하세요", "대한민국의 수도는 서울이다."]
+SHORT_JAPANESE = "日本国は、東アジアに位置する民主制国家。"
+
+
+@pytest.mark.parametrize("head", ["<html>", '<html lang="fr">'])
+def test_undeclared_latin1_french_is_not_read_as_baltic(head: str) -> None:
+    """charset-normalizer scores cp1252's French a mess of 0.2 (its accents) and reads it
+    as cp1257, "Ēa été déją"; cp1252's letters are French, cp1257's no language's."""
+    html = f"{head}<body><p>{SHORT_FRENCH}</p></body></html>"
+    result = decode(html.encode("latin-1"))
+    assert (result.text, result.encoding) == (html, "cp1252")
+    assert result.reason.startswith("detected")
+
+
+@pytest.mark.parametrize("text", SHORT_KOREAN)
+def test_undeclared_short_euc_kr_is_korean_not_cyrillic_or_chinese(text: str) -> None:
+    """Korean ties at mess 0 with iso8859-5 (Cyrillic) and gb18030; its high bytes come in
+    pairs and read as Hangul syllables in cp949."""
+    html = page(text)
+    result = decode(html.encode("euc_kr"))
+    assert (result.text, result.encoding) == (html, "cp949")
+
+
+def test_undeclared_short_euc_jp_is_japanese() -> None:
+    html = page(SHORT_JAPANESE)
+    result = decode(html.encode("euc_jp"))
+    assert (result.text, result.encoding) == (html, "euc_jp")
+
+
+@pytest.mark.parametrize(("text", "codec"), [
+    ("Ale się ćwiczy, a Zażółć gęślą jaźń.", "cp1250"),
+    ("Příliš žluťoučký kůň úpěl ďábelské ódy.", "cp1250"),
+    ("Größe und Übermaß, schön für Köln.", "cp1252"),
+    ("Москва - столица России.", "cp1251"),
+    ("Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.", "cp1253"),
+])
+def test_short_single_byte_pages_keep_their_codec(text: str, codec: str) -> None:
+    """What the second look must leave alone: Central European letters are an alphabet
+    of their own, and other scripts are read as they were."""
+    html = page(text)
+    assert decode(html.encode(codec)).text == html
+
+
 def test_valid_utf8_never_reaches_the_detector(monkeypatch: pytest.MonkeyPatch) -> None:
     import charset_normalizer
 

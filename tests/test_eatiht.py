@@ -329,7 +329,8 @@ GOLDEN_UNITS = [
     (Label.HEADER, "Why cats sleep all day long", ()),
     (Label.PARAGRAPH, "Cats sleep up to sixteen hours a day. Their ancestors hunted at dawn and dusk. "
      "Sleeping saves energy for the hunt.", ()),
-    (Label.PARAGRAPH, "A sleeping cat A cat curled up on a warm windowsill.", (("cat.jpg", "A sleeping cat"),)),
+    # the image stays an image of the unit; its alt text is not the unit's text
+    (Label.PARAGRAPH, "A cat curled up on a warm windowsill.", (("cat.jpg", "A sleeping cat"),)),
     (Label.PARAGRAPH, "Kittens sleep even more. Old cats too!", ()),
 ]
 

@@ -105,7 +105,7 @@ def test_a_nested_urls_line_is_a_dataset_error_not_a_traceback(tmp_path: Path) -
         with_urls([Job(id="a", path="a.html")], str(tmp_path / "urls.jsonl"))
     (tmp_path / "pages").mkdir()
     (tmp_path / "pages" / "a.html").write_text(html(1))
-    done = cli(str(tmp_path / "pages"), "--urls", str(tmp_path / "urls.jsonl"), "-o", str(tmp_path / "o.jsonl"))
+    done = cli(str(tmp_path / "pages"), "--url-map", str(tmp_path / "urls.jsonl"), "-o", str(tmp_path / "o.jsonl"))
     assert done.exit_code == 2 and "nested deeper" in done.output
 
 

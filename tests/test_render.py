@@ -67,7 +67,7 @@ def test_html_is_a_document_that_reparses_to_the_same_content() -> None:
 
 
 def test_json_record() -> None:
-    record = json.loads(out("json"))
+    record = json.loads(out("json", blocks=True))
     assert record["title"] == "T & U" and record["method"] == "fulltext"
     assert record["url"] == "http://x.org/" and record["encoding"] == "str"
     assert record["units"][0] == {"kind": "header", "text": "Head", "level": 2}
@@ -79,6 +79,15 @@ def test_json_record() -> None:
     assert {b["label"] for b in record["blocks"]} <= {"header", "paragraph", "list", "continuation"}
     assert {"parse", "segment", "label"} <= set(record["timings_ms"])
     assert "blocks" not in json.loads(out("json", blocks=False))
+
+
+def test_json_leads_with_the_text_and_the_metadata_and_keeps_the_blocks_for_who_asks() -> None:
+    record = json.loads(out("json"))
+    assert list(record)[:4] == ["url", "title", "text", "metadata"]
+    assert record["text"] == out("txt") and record["title"] == record["metadata"]["title"]
+    assert "blocks" not in record and "units" not in record and record["structure"]
+    asked = json.loads(out("json", blocks=True))
+    assert asked["text"] == record["text"] and {"units", "blocks"} <= set(asked)
 
 
 def test_unknown_format() -> None:
@@ -120,7 +129,8 @@ def test_illustrations_render_with_absolute_sources_and_decorations_as_their_alt
 
 
 def test_json_units_carry_their_images_with_absolute_sources_and_captions() -> None:
-    record = json.loads(detourage.extract(FIGURES, "fulltext", "json", url="https://example.org/a/post.html"))
+    record = json.loads(detourage.extract(FIGURES, "fulltext", "json", url="https://example.org/a/post.html",
+                                          blocks=True))
     images = [image for unit in record["units"] for image in unit.get("images", [])]
     assert images == [{"src": "https://cdn.example.org/media/mill.jpg", "alt": "The mill",
                        "caption": "The mill in 1920."}]

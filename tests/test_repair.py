@@ -55,7 +55,7 @@ def test_extract_repair_text_option(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     assert record["encoding_reason"].endswith("(repaired by ftfy: 1 line)")
-    assert "Le café du marché" in json.dumps(record["units"], ensure_ascii=False)
+    assert "Le café du marché" in record["text"]
     plain = CliRunner().invoke(main, ["extract", str(path), "-m", "fulltext", "-w", "2"])
     assert "cafÃ©" in plain.stdout
 

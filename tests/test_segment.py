@@ -95,6 +95,16 @@ def test_soft_hyphens_and_zero_width_characters_leave_the_text() -> None:
         [("a", True), ("b", False)]
 
 
+def test_control_characters_leave_the_text_whitespace_ones_become_spaces() -> None:
+    """A page's stray controls (``\x01``, SUB ``\x1a``, ESC, DEL, a C1 ``\x96``) are no
+    text, in ASCII text as in any other; tab, form feed and NEL are spaces."""
+    out = blocks("<title>T\x01itle</title><p>Hello\x01 world\x1a end\x1b\x7f</p><p>Caf\u00e9\x96 ok\x0ctab\tnel\x85x</p>"
+                 "<p><img alt='al\x01t' src='a.png'></p><pre>a\x01b\n\x1ac</pre>")
+    assert [b.text for b in out] == ["Hello world end", "Caf\u00e9 ok tab nel x", "alt", "ab", "c"]
+    assert page_title(parse("<title>T\x01it\x1ale</title>")) == "Title"
+    assert [b.text for b in blocks("<p>a<b>\x01</b><i>b</i></p>")] == ["a", "b"]
+
+
 def test_zwnj_and_zwj_stay_for_the_scripts_and_emoji_that_need_them() -> None:
     text = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \U0001F469\u200d\U0001F4BB"
     assert [b.text for b in blocks(f"<p>{text}</p>")] == [text]

@@ -503,7 +503,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901
 
 cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except -1:
     """The text step at the end of the Python loop; returns the new pending-space state."""
-    if not PyUnicode_IS_ASCII(text):
+    if not PyUnicode_IS_ASCII(text) or _has_control(text):
         text = _clean(text)
         if not text:  # only invisible characters: no text, and no space either
             return pending_space
@@ -544,13 +544,18 @@ cdef inline bint _ascii_space(unsigned char c) noexcept:
     return (9 <= c <= 13) or (28 <= c <= 32)
 
 
+cdef inline bint _ascii_control(unsigned char c) noexcept:
+    """An ASCII character of ``segment.CONTROL_CHARS`` (a control that is not whitespace)."""
+    return c < 9 or 14 <= c < 28 or c == 127
+
+
 cdef int _scan(const unsigned char* s) noexcept:
     cdef int flags = ASCII | BLANK | COLLAPSED
     cdef unsigned char c
     cdef bint after_space = True  # a leading space is not collapsed either
     while s[0] != 0:
         c = s[0]
-        if c >= 0x80:
+        if c >= 0x80 or _ascii_control(c):  # not ASCII text, or text to clean
             return 0
         if _ascii_space(c):
             if after_space or c != 32:
@@ -598,7 +603,7 @@ _read_invisible()
 
 cdef str _clean(str text):
     """``clean_text(text)``, called only when it can change ``text``: when it holds an
-    invisible character, or is not NFC.  Below U+0300 every character is NFC, none
+    invisible or a control character, or is not NFC.  Below U+0300 every character is NFC, none
     combines and no two compose (``tests/test_csegment.py`` checks it over Unicode): a
     text of Latin letters needs no NFC check, and most texts none of the work."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
@@ -606,9 +611,25 @@ cdef str _clean(str text):
     for k in range(_invisible_count):
         if PyUnicode_FindChar(text, _invisible[k], 0, n, 1) >= 0:
             return clean_text(text)
+    if _has_control(text):
+        return clean_text(text)
     if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND and _from_u0300(text) and not _is_normalized("NFC", text):
         return clean_text(text)
     return text
+
+
+cdef bint _has_control(str text) noexcept:
+    """Whether ``text`` holds a character of ``segment.CONTROL_CHARS`` (C0 and C1 controls
+    that are not whitespace, and DEL); ``tests/test_csegment.py`` checks the two agree."""
+    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
+    cdef unsigned int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_UCS4 c
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        if c < 0xa0 and (c < 9 or 14 <= c < 28 or (127 <= c and c != 0x85)):
+            return True
+    return False
 
 
 cdef bint _from_u0300(str text) noexcept:

@@ -18,8 +18,11 @@ this order, the first that holds wins:
    decode under is set aside, a UTF-16 declaration on bytes that are not UTF-16 is ignored;
 3. detection: the zero-byte pattern of UTF-16 without a BOM, valid UTF-8, UTF-8 with
    stray bytes (most non-ASCII bytes in valid sequences), charset-normalizer's best guess
-   among the encodings browsers know,
-   the multibyte encoding the bytes are mostly valid in, and finally cp1252.
+   among the encodings browsers know, checked by a second look that short texts need
+   (bytes in pairs that read as CJK text are that CJK codec; a single-byte guess whose
+   letters fit no language gives way to cp1252 when cp1252's fit a Western one: the
+   note says ``"cp1257 set aside, …"``), the multibyte encoding the bytes are mostly
+   valid in, and finally cp1252.
 
 Labels follow the WHATWG Encoding Standard (through ``webencodings``), mapped to the
 Python codec that decodes what browsers decode: ``gb2312`` and ``gbk`` become
@@ -48,6 +51,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -417,7 +421,11 @@ def _detect(data: bytes, facts: _Facts) -> tuple[str, str, str, str | None]:
         return data.decode(facts.utf16, "replace"), facts.utf16, "utf-16-sniffed", None
     if facts.utf8_dominant is not None:
         return facts.utf8_dominant, "utf-8", "utf-8-mostly" if facts.utf8_errors else "utf-8-valid", None
-    guess = _guess(data)
+    sample = _sample(data)
+    guess = _guess(sample)
+    second = _second_look(sample, guess, _declared_language(data))
+    if second is not None:
+        return data.decode(second[0], "replace"), second[0], "detected", second[1]
     if guess is not None:
         return data.decode(guess, "replace"), guess, "detected", None
     # charset-normalizer drops every codec a single byte fails: a GBK page with one
@@ -466,12 +474,11 @@ def _best_cleaned(sample: bytes, candidates: list[str]) -> str:
     return min(s for s in scores if s[0] <= least + CHAOS_TIE)[3]
 
 
-def _guess(data: bytes) -> str | None:
-    """The detected codec of bytes that are neither declared nor UTF-8, if any."""
+def _guess(sample: bytes) -> str | None:
+    """The detected codec of a sample of bytes that are neither declared nor UTF-8, if any."""
     # imported here: it is slow to import and most pages never get this far
     from charset_normalizer import from_bytes
 
-    sample = _sample(data)
     paired = _TWO_HIGH.search(sample) is not None  # a multibyte codec needs two high bytes in a row
     codecs_ = [c for c in _WEB_CODECS if c not in _MULTIBYTE or paired]
     # text without markup first: it gives the language model words to judge; the raw
@@ -511,6 +518,155 @@ def _pick(matches: CharsetMatches, best_chaos: float, sample: bytes) -> str | No
     fewest = min(symbols.values())
     plain = (codec for codec in coherent if symbols[codec] == fewest)
     return _canonical(min(plain, key=_web_rank))
+
+
+def _second_look(sample: bytes, guess: str | None, language: str | None) -> tuple[str, str] | None:
+    """(codec, note) when the bytes read better than ``guess`` (charset-normalizer's pick,
+    or None) in a CJK codec or in cp1252, else None.
+
+    charset-normalizer judges short texts poorly: Korean in EUC-KR ties at mess 0 with
+    iso8859-5, whose Cyrillic has no symbol inside a word, and a French latin-1 text
+    scores a mess of 0.2 in cp1252 (its accents), so cp1257's "Ēa été déją" wins.  Two
+    facts of the bytes settle these: CJK text pairs its high bytes, and a single-byte
+    decoding is plausible when its letters are one language's alphabet (:func:`_fit`).
+    """
+    cjk = _cjk(sample, guess)
+    if cjk is not None:
+        return cjk, f"{guess or 'no guess'} set aside, {cjk} reads as CJK text"
+    if guess is None or guess in _MULTIBYTE or guess == "cp1252" or _strict(sample, "cp1252") is None:
+        return None
+    text, guessed = _letters(sample, "cp1252"), _letters(sample, guess)
+    if _symbols_in_words(sample, "cp1252") > _symbols_in_words(sample, guess):
+        return None
+    western = _WESTERN if language not in _WESTERN else {language: _WESTERN[language]}
+    share = _fit(text, western)
+    if share < LETTERS_FIT or (language not in _WESTERN and _fit(guessed, _ALPHABETS) > share - FIT_MARGIN):
+        return None
+    return "cp1252", f"{guess} set aside, its letters fit no alphabet and cp1252's do"
+
+
+#: A decoding's letters fit an alphabet when at least this share of its non-ASCII letters
+#: (occurrences) are in it: a French page may name "Łódź" or "Dvořák" now and then
+LETTERS_FIT = 0.98
+#: … and cp1252 replaces a charset-normalizer guess whose best alphabet holds a share of
+#: its letters lower than cp1252's by at least this much ("Ēa été déją": 5 of 12 French)
+FIT_MARGIN = 0.1
+#: CJK text: at least this share of a decoding's non-ASCII characters are CJK, at least
+#: this share of the sample's high bytes stand next to another, and this many characters
+CJK_SHARE = 0.95
+CJK_MIN = 4
+
+#: the non-ASCII letters of the languages written in cp1252 (lower case), by ISO 639-1 code
+_WESTERN = {
+    "en": "éèêëàâäçïîôöüûñæœ", "fr": "àâæçéèêëîïôœùûüÿ", "de": "äöüßé", "es": "áéíñóúü", "pt": "áàâãçéêíóôõú",
+    "it": "àèéìíîòóùú", "nl": "áéèëïóöüúà", "ca": "àçèéíïòóúü", "sv": "åäöé", "da": "æøåé", "nb": "æøåéóòô",
+    "no": "æøåéóòô", "fi": "äöåšž", "is": "áðéíóúýþæö", "ga": "áéíóú", "gl": "áéíñóúü", "eu": "ñü",
+    "af": "êëéèîïôûáó", "sq": "çë", "et": "äõöüšž",
+}
+#: … and of the languages other single-byte codecs write (what a wrong guess must not fit)
+_ALPHABETS: dict[str, str] = {
+    **_WESTERN, "pl": "ąćęłńóśźż", "cs": "áčďéěíňóřšťúůýž", "sk": "áäčďéíĺľňóôŕšťúýž",
+    "hu": "áéíóöőúüű", "ro": "ăâîșțşţ", "hr": "čćđšž", "sl": "čšž", "lt": "ąčęėįšųūž", "lv": "āčēģīķļņšūž",
+    "tr": "çğıöşüâîû", "cyrillic": "", "greek": "", "hebrew": "", "arabic": "", "thai": "",
+}
+#: scripts whose letters are an alphabet of their own (a range, not a list)
+_SCRIPTS = {"cyrillic": ("\u0400", "\u052f"), "greek": ("\u0370", "\u03ff"), "hebrew": ("\u0590", "\u05ff"),
+            "arabic": ("\u0600", "\u06ff"), "thai": ("\u0e00", "\u0e7f")}
+_LETTER_IN_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _letters(sample: bytes, codec: str) -> Counter[str]:
+    """The non-ASCII letters of the sample's text in ``codec`` (lower case), counted; a
+    letter of a script beside an ASCII letter in one word counts apart, as ``"mixed"``
+    (a Western page read as cp1251 spells "Зa йtй")."""
+    counts: Counter[str] = Counter()
+    for word in _LETTER_IN_WORD.findall(_strip_markup(sample).decode(codec, "replace").lower()):
+        if word.isascii():
+            continue
+        mixed = not word.isalpha() or any(c.isascii() for c in word)
+        for c in word:
+            if not c.isascii():
+                counts["mixed" if mixed and _script(c) else c] += 1
+    return counts
+
+
+def _script(letter: str) -> str | None:
+    return next((name for name, (low, high) in _SCRIPTS.items() if low <= letter <= high), None)
+
+
+def _fit(letters: Counter[str], alphabets: Mapping[str, str]) -> float:
+    """The largest share of ``letters`` (occurrences) one of ``alphabets`` holds; 1 when
+    there are none."""
+    total = sum(letters.values())
+    if not total:
+        return 1.0
+    best = 0
+    for name, alphabet in alphabets.items():
+        held = sum(n for c, n in letters.items() if (c in alphabet if alphabet else _script(c) == name))
+        best = max(best, held)
+    return best / total
+
+
+#: Unicode ranges of CJK text: CJK punctuation, kana, Hangul syllables, CJK ideographs
+#: (and extension A), full-width forms; not half-width katakana nor Hangul compatibility
+#: jamo, which legacy bytes of another CJK codec turn into (EUC-JP kana read as EUC-KR)
+_CJK = re.compile("[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff60]")
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+_KANA = re.compile("[\u3040-\u30ff]")
+#: Hangul compatibility jamo: a few in Korean text (EUC-KR spells rare syllables with
+#: them), many in Japanese EUC-JP read as EUC-KR (its hiragana row is their row)
+_JAMO = re.compile("[\u3131-\u318e]")
+JAMO_SHARE = 0.2
+#: a CJK text is Japanese when at least this share of its CJK characters are kana (Chinese
+#: writes none; GB2312 has kana at EUC-JP's very code points, its kanji are not)
+KANA_SHARE = 0.1
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def _cjk(sample: bytes, guess: str | None) -> str | None:
+    """The CJK codec the sample reads in when charset-normalizer's ``guess`` is no CJK
+    codec (or None), or is one but the bytes are Korean; else None.
+
+    CJK text pairs its high bytes (a single-byte page's accents stand alone between ASCII
+    letters), and its decoding is all CJK characters.  Among the codecs that read it so,
+    Korean (EUC-KR) is told by Hangul syllables and few compatibility jamo
+    (:data:`JAMO_SHARE`): Chinese GB2312 bytes read as EUC-KR give Hanja too, Japanese
+    EUC-JP kana give jamo; Japanese by its kana
+    (:data:`KANA_SHARE`); otherwise ``guess`` when it is one of them, else the most used
+    on the web.
+    """
+    runs = _HIGH_RUN.findall(sample)
+    high = sum(map(len, runs))
+    # UHC and Big5 have ASCII trail bytes: when charset-normalizer found nothing at all, a
+    # strict CJK reading is still better than cp1252
+    if not high or (guess is not None and sum(len(r) for r in runs if len(r) > 1) < CJK_SHARE * high):
+        return None
+    readable = []
+    for codec in (c for c in _WEB_CODECS if c in _MULTIBYTE):
+        text = _strict(sample, codec)
+        if text is None:
+            continue
+        wide = len(text) - len(text.encode("ascii", "ignore"))
+        cjk, jamo = len(_CJK.findall(text)), len(_JAMO.findall(text))
+        if cjk >= CJK_MIN and cjk + jamo >= CJK_SHARE * wide:
+            readable.append((codec, text, cjk))
+    korean = [codec for codec, text, cjk in readable if codec == "cp949" and len(_HANGUL.findall(text)) >= CJK_SHARE * cjk
+              and len(_JAMO.findall(text)) <= JAMO_SHARE * (len(text) - len(text.encode("ascii", "ignore")))]
+    japanese = [codec for codec, text, cjk in readable if codec in ("euc_jp", "cp932")
+                and len(_KANA.findall(text)) >= KANA_SHARE * cjk]
+    for codecs_ in (korean, japanese, [codec for codec, _, _ in readable]):
+        if codecs_:
+            return None if guess in codecs_ else codecs_[0]
+    return None
+
+
+def _declared_language(data: bytes) -> str | None:
+    """The primary language subtag of ``<html lang>`` (or ``xml:lang``), lower case."""
+    found = _HTML_LANG.search(data[:SNIFF_BYTES])
+    return found.group(1).decode("ascii").lower() if found else None
+
+
+_HTML_LANG = re.compile(rb"""<html\b[^<>]*?\blang\s*=\s*["']?\s*([a-zA-Z]{2,3})\b""", re.IGNORECASE)
 
 
 def _symbols_in_words(sample: bytes, codec: str) -> int:

@@ -18,6 +18,7 @@ from typing import IO, Any
 from .errors import DetourageError
 from .formats import CSV_COLUMNS, csv_text
 from .render import EXTENSIONS
+from .supervision import EMPTY
 
 Record = dict[str, Any]
 
@@ -65,6 +66,7 @@ class Writer:
             self.folder.mkdir(parents=True, exist_ok=True)
 
     def write(self, record: Record) -> None:
+        record = {k: v for k, v in record.items() if k != EMPTY}  # the summary's, not the page's
         if self.csv:
             (self._file or self.stream).write(csv_text([record], CSV_RECORD_COLUMNS, header=not self._multiple))
             self._multiple = True

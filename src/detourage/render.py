@@ -5,7 +5,7 @@ CleanEval writes the units; the other formats write the structure around the kep
 blocks (:mod:`detourage.structure`: lists, tables, ``<pre>``, quotes, figures, links,
 emphasis), read from the blocks' nodes, with :class:`RenderOptions` saying what to keep.
 The page's metadata (:mod:`detourage.metadata`) is read only by the formats that show
-it: JSON, XML, CSV, and txt or Markdown with ``with_metadata``.
+it: JSON, XML, CSV, HTML (its ``<title>``), and txt or Markdown with ``with_metadata``.
 """
 
 from __future__ import annotations
@@ -517,7 +517,8 @@ def render_units_html(result: Result) -> str:
 
 
 def _document(result: Result, body: str) -> str:
-    title = htmllib.escape(result.page.title)
+    # the metadata's title, as JSON and the JSON lines give it: without the site's name
+    title = htmllib.escape(meta.metadata(result.page, page_dates=False).title)
     return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
             f"<title>{title}</title></head>\n<body>\n" + body + "\n</body></html>\n")
 
@@ -695,10 +696,12 @@ def render_csv(result: Result, *, options: RenderOptions = RenderOptions()) -> s
 
 # ---------------------------------------------------------------------------- JSON
 
-def render_json(result: Result, *, blocks: bool = True, indent: int | None = None,
+def render_json(result: Result, *, blocks: bool = False, indent: int | None = None,
                 options: RenderOptions = RenderOptions()) -> str:
-    """Title, encoding and how it was chosen, method, units, the structure, labelled
-    blocks, timings."""
+    """What a reader reads first — URL, title, the text as ``txt`` gives it, the metadata —
+    then the method, the encoding and how it was chosen, the structure and timings;
+    ``blocks``: also the units and every block of the page, boilerplate included, with
+    its label (what a method decided, for evaluation and debugging)."""
     record = as_record(result, blocks=blocks, options=options)
     return json.dumps(record, ensure_ascii=False, indent=indent)
 
@@ -707,7 +710,7 @@ def render_json(result: Result, *, blocks: bool = True, indent: int | None = Non
 REPORTED_DETAILS = ("template", "learned")
 
 
-def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | None = None,
+def as_record(result: Result, *, blocks: bool = False, options: RenderOptions | None = None,
               **structure: Any) -> dict[str, Any]:
     """The JSON-ready dictionary behind :func:`render_json`; ``structure``: the
     :class:`RenderOptions` fields, when ``options`` is not given."""
@@ -717,19 +720,21 @@ def as_record(result: Result, *, blocks: bool = True, options: RenderOptions | N
 
 def _record(result: Result, blocks: bool, options: RenderOptions) -> dict[str, Any]:
     page = result.page
+    found = meta.metadata(page)
     root, ctx = document(result, options)
     record: dict[str, Any] = {
         "url": page.url,
-        "title": page.title,
-        "metadata": meta.metadata(page).as_dict(),
+        "title": found.title,
+        "text": render_txt(result, options=options),
+        "metadata": found.as_dict(),
         "method": result.labels.method,
         "encoding": page.decoded.encoding,
         "encoding_reason": page.decoded.reason,
         "declared_encoding": page.decoded.declared,
-        "units": [r for r in (_unit_record(u, ctx) for u in result.units) if r["text"] or "images" in r],
         "structure": _Json(ctx).children(root.children),
     }
     if blocks:
+        record["units"] = [r for r in (_unit_record(u, ctx) for u in result.units) if r["text"] or "images" in r]
         paths: dict[tuple[str, ...], str] = {}  # each distinct path joined once (blocks share them)
         record["blocks"] = [
             {"id": b.id, "label": _NAMES[label], "text": b.text,

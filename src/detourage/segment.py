@@ -10,8 +10,8 @@ Invisible content (scripts, styles, ``<head>``, ``hidden`` elements…) is never
 On top of the runs, ``Block.paragraph`` numbers the *paragraph view*: runs not separated
 by a block-level tag or a ``<br>`` share a number.
 
-Block text is cleaned in one place, :func:`clean_text` (soft hyphens and invisible
-zero-width characters out, NFC), before it is split into words.  A page has at most
+Block text is cleaned in one place, :func:`clean_text` (soft hyphens, invisible
+zero-width characters and control characters out, NFC), before it is split into words.  A page has at most
 ``Limits.max_blocks`` blocks: the count is checked as each block is made, so a page of
 millions of one-character lines fails with ``limit:blocks`` before it takes the memory.
 Blocks of one page share their ``path`` and ``crossed`` tuples when equal (a page of
@@ -75,21 +75,40 @@ def is_hidden(el: etree._Element) -> bool:
 #: (a BOM inside text).  ZWNJ and ZWJ (U+200C, U+200D) stay: Persian and Indic scripts
 #: and emoji sequences need them.
 _INVISIBLE_CHARS = "\u00ad\u200b\u2060\ufeff"
-_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
+#: C0 and C1 control characters, and DEL: never text (a page's stray ``\x01`` or ``\x1a``,
+#: a C1 byte of a legacy page), a browser shows nothing or a box.  Those ``str.split``
+#: takes for whitespace stay (tab, the line ends, ``\x0b``, ``\x0c``, ``\x1c``-``\x1f``,
+#: NEL ``\x85``): the text model makes them spaces and, inside ``<pre>``, line ends.
+CONTROL_CHARS = "".join(chr(c) for c in (*range(0x00, 0x09), *range(0x0e, 0x1c), *range(0x7f, 0xa0))
+                        if not chr(c).isspace())
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}{re.escape(CONTROL_CHARS)}]")
+_ASCII_CONTROL = re.compile(f"[{re.escape(''.join(c for c in CONTROL_CHARS if c.isascii()))}]")
 
 
 def clean_text(text: str) -> str:
-    """``text`` without invisible characters (``_INVISIBLE_CHARS``), in NFC: some CMSs
-    emit decomposed text ("u" and a combining diaeresis), which a search for "ü" misses.
+    """``text`` without invisible characters (``_INVISIBLE_CHARS``) and control characters
+    (``CONTROL_CHARS``), in NFC: some CMSs emit decomposed text ("u" and a combining
+    diaeresis), which a search for "ü" misses.
 
     Every run of block text goes through here before it is split into words; ASCII text
-    needs nothing, and callers skip it (``str.isascii`` costs nothing in CPython).  The
-    compiled segmentation calls it only for text it can change (``_csegment._clean``)."""
+    without a control character needs nothing, and callers skip it (:func:`needs_cleaning`).
+    The compiled segmentation calls it only for text it can change (``_csegment._clean``)."""
     if _INVISIBLE.search(text) is not None:
         text = _INVISIBLE.sub("", text)
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text
+
+
+def needs_cleaning(text: str) -> bool:
+    """Whether :func:`clean_text` can change ``text``: it is not ASCII, or holds an ASCII
+    control character (``str.isascii`` costs nothing; the search runs only on ASCII text)."""
+    return not text.isascii() or _ASCII_CONTROL.search(text) is not None
+
+
+def cleaned(text: str) -> str:
+    """``text`` through :func:`clean_text` when it needs it."""
+    return clean_text(text) if needs_cleaning(text) else text
 
 
 #: a page whose visible text is shorter than this is also read inside its ``<noscript>``
@@ -121,8 +140,7 @@ def page_title(root: etree._Element | None) -> str:
     title = root.find(".//title")
     if title is None or not title.text:
         return ""
-    text = title.text if title.text.isascii() else clean_text(title.text)
-    return " ".join(text.split())
+    return " ".join(cleaned(title.text).split())
 
 
 def segment(root: etree._Element | None, limits: Limits = DEFAULT_LIMITS) -> tuple[Block, ...]:
@@ -273,7 +291,7 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             text, node = el.tail, None
         if not text:
             continue
-        if not text.isascii():
+        if needs_cleaning(text):
             text = clean_text(text)
             if not text:  # only invisible characters: no text, and no space either
                 continue
@@ -407,9 +425,7 @@ def image_of(img: etree._Element, attrs: dict[str, str] | None = None) -> tuple[
     images)."""
     attrs = dict(img.items()) if attrs is None else attrs  # type: ignore[arg-type]  # lxml-stubs: an HTML tree's names and texts are str
     alt = attrs.get("alt") or ""
-    if not alt.isascii():
-        alt = clean_text(alt)
-    alt = " ".join(alt.split())
+    alt = " ".join(cleaned(alt).split())
     src = image_source(img, attrs)
     if not (src or alt):
         return None

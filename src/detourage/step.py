@@ -20,7 +20,7 @@ from .metadata import metadata
 from .pipeline import result as page_result
 from .render import as_record, render
 from .settings import Settings
-from .supervision import Record, SettingsBounds
+from .supervision import EMPTY, Record, SettingsBounds
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,6 +34,8 @@ class Step(SettingsBounds):
     cleaneval_wrapper: bool = False
     #: records carry the page's URL and title (the JSON-lines output: what users look for first)
     url_and_title: bool = False
+    #: JSON: also the units and every block of the page with its label (``--with-blocks``)
+    blocks: bool = False
 
     def __call__(self, job: Job) -> Record:
         t0 = time.perf_counter()
@@ -46,10 +48,12 @@ class Step(SettingsBounds):
         result = page_result(job_bytes(job, settings.limits), settings, url=job.url,
                              headers=dict(job.headers) or None)
         record: Record = {"id": job.id, "ok": True}
+        if not any(unit.text for unit in result.units):
+            record[EMPTY] = True
         options = settings.render_options()
         if self.format == "json":
             options.pop("with_metadata", None)
-            record.update(as_record(result, **options))
+            record.update(as_record(result, blocks=self.blocks, **options))
             return record
         if self.format == "csv":  # one row per page: the metadata's columns and the text
             options.pop("with_metadata", None)
@@ -57,12 +61,12 @@ class Step(SettingsBounds):
             return record
         if self.cleaneval_wrapper and self.format == "cleaneval":
             options.update(id=job.id, url_line=True)
-        record["text"] = render(result, self.format, **options)
-        record["encoding"] = result.page.decoded.encoding
-        if self.url_and_title:
+        if self.url_and_title:  # the JSON-lines record leads as the JSON one: URL, title, text
             found = metadata(result.page, page_dates=False)
             record["url"] = found.url or job.url
             record["title"] = found.title
+        record["text"] = render(result, self.format, **options)
+        record["encoding"] = result.page.decoded.encoding
         if options.get("with_metadata"):
             record["metadata"] = metadata(result.page).as_dict()
         return record

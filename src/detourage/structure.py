@@ -34,11 +34,13 @@ from .segment import (
     INVISIBLE,
     VOID,
     clean_text,
+    cleaned,
     count_line_end,
     ends_code_line,
     image_of,
     is_hidden,
     line_break,
+    needs_cleaning,
 )
 from .settings import RenderOptions
 
@@ -314,7 +316,7 @@ def caption(node: Element) -> str:
     if found is None:
         return ""
     text = "".join(t for t in found.itertext() if isinstance(t, str))
-    return " ".join((text if text.isascii() else clean_text(text)).split())
+    return " ".join(cleaned(text).split())
 
 
 _WP_CAPTION = re.compile(r"(?:^|\s)wp-caption(?:\s|$)")
@@ -685,7 +687,7 @@ def _exact_text(pre: Element) -> str:
         else:
             depth += el is not pre and tag not in VOID
             text = el.text
-        if text and not text.isascii():
+        if text and needs_cleaning(text):
             text = clean_text(text)
         if text:
             if line_ends:

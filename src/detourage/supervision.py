@@ -122,9 +122,14 @@ def execute(jobs: Iterable[Any], step: PageStep | Callable[[Any], Any], workers:
         yield error_record(job, value.reason, value.message) if isinstance(value, Failure) else value
 
 
+#: the key of an ok record whose page has no main content (no text: an empty file, a page
+#: of navigation only): :class:`Summary` counts it apart; writers leave it out
+EMPTY = "empty"
+
+
 @dataclass(slots=True)
 class Summary:
-    """What a run did: pages, successes, failures by reason, throughput.
+    """What a run did: pages, successes, pages with no text, failures by reason, throughput.
 
     ``inputs`` is the number of pages read, counted apart from the records (by
     :func:`counted`, or given), so the line can state that nothing was lost or
@@ -136,10 +141,14 @@ class Summary:
     failed: collections.Counter[str] = field(default_factory=collections.Counter)
     started: float = field(default_factory=time.perf_counter)
     inputs: int | None = None
+    #: ok records of pages with no main content (:data:`EMPTY`), not counted in ``ok``
+    empty: int = 0
 
     def add(self, record: Record) -> None:
         self.pages += 1
-        if record.get("ok"):
+        if record.get("ok") and record.get(EMPTY):
+            self.empty += 1
+        elif record.get("ok"):
             self.ok += 1
         else:
             self.failed[record.get("error", "unknown")] += 1
@@ -153,13 +162,14 @@ class Summary:
         elapsed = max(time.perf_counter() - self.started, 1e-9)
         failed = sum(self.failed.values())
         reasons = ", ".join(f"{reason}: {n}" for reason, n in self.failed.most_common())
-        line = f"{_count(self.pages, 'page')}, {self.ok} ok, {failed} failed"
+        line = f"{_count(self.pages, 'page')}, {self.ok} ok, " + (f"{self.empty} with no text, " if self.empty else "")
+        line += f"{failed} failed"
         if reasons:
             line += f" ({reasons})"
         line += f", {self.pages / elapsed:.1f} pages/s"
         if self.inputs is not None:
             verdict = "=" if self.balanced else "≠ (PAGES LOST OR DUPLICATED)"
-            line += (f"; {_count(self.inputs, 'input')} read {verdict} {_count(self.ok, 'output')} + "
+            line += (f"; {_count(self.inputs, 'input')} read {verdict} {_count(self.ok + self.empty, 'output')} + "
                      f"{_count(failed, 'error record')}")
         return line
 

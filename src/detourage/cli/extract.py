@@ -21,11 +21,23 @@ from ..settings import FETCH_TIMEOUT, TIMEOUT, Limits, RenderOptions, Settings, 
 from ..step import Step
 from ..supervision import Summary, execute
 from .fetch import allow_private_option, fetched_jobs, is_url
-from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_message, with_urls
+from .main import (
+    REPAIR_HELP,
+    URL_MAP_HELP,
+    URLS_HELP,
+    check_repair,
+    fitted,
+    main,
+    models_option,
+    os_message,
+    progress_bar,
+    url_list,
+    with_url_map,
+)
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option("-m", "--method", default="default", show_default=True,
               help="Method or chain a+b (see `detourage methods`).")
 @click.option("-f", "--format", "fmt", type=click.Choice(list(RENDERERS)), default=None,
@@ -55,12 +67,14 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               help="--to: run the shards on Dask: local:N (a LocalCluster of N workers) or "
                    "tcp://HOST:8786 (a running cluster).")
 @click.option("--with-markdown", is_flag=True, help="--to: also a markdown column.")
+@click.option("--with-blocks", is_flag=True,
+              help="json: also the units and every block of the page, boilerplate included, with its label.")
 @click.option("--with-html", is_flag=True, help="--to: also an html column.")
 @click.option("--timings/--no-timings", default=True, show_default=True,
               help="--to: the ms column (without it, a run writes the same bytes on any executor).")
 @click.option("--url", default=None, help="URL of the page (single input only).")
-@click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs.")
+@click.option("--urls", "url_file", type=click.Path(exists=True, dir_okay=False), default=None, help=URLS_HELP)
+@click.option("--url-map", type=click.Path(exists=True, dir_okay=False), default=None, help=URL_MAP_HELP)
 @click.option("--model", multiple=True,
               help="A trained model for the method (see `detourage train`); in a chain, STEP=FILE "
                    "for each step (--model ncleaner=a.json.gz --model victor=b.zip).")
@@ -79,7 +93,7 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
               help="markdown, html, json: emphasis, strong, inline code, line breaks.")
 @click.option("--with-metadata", is_flag=True,
               help="txt, markdown: the page's metadata first, as YAML front matter (json, xml and "
-                   "csv always carry it).")
+                   "csv always carry it); --to: its fields as columns (docs/corpus-runs.md).")
 @click.option("--comments", is_flag=True,
               help="Keep comment sections (methods that can: learned).")
 @click.option("--progress/--no-progress", default=None,
@@ -91,23 +105,35 @@ from .main import REPAIR_HELP, check_repair, fitted, main, models_option, os_mes
 @allow_private_option
 @click.option("--save", default=None, metavar="FILE.warc.gz",
               help="Pages given as URLs: also keep what was fetched in this WARC (appended).")
-@click.option("--quiet/--verbose", default=None,
+@click.option("--quiet/--verbose", "-q/-v", default=None,
               help="Never / always print the run's summary line on standard error (default: for several "
                    "pages, or when a page failed; one page extracted well prints nothing but its text).")
 def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | None, workers: int,
-            timeout: float, max_bytes: int, url: str | None, urls: str | None, model: tuple[str, ...],
+            timeout: float, max_bytes: int, url: str | None, url_file: str | None, url_map: str | None,
+            model: tuple[str, ...],
             template_file: str | None, cleaneval_id: bool, progress: bool | None,
             max_memory: int | None, run_to: str | None, shard_size: int, resume: bool, dask: str | None,
-            with_markdown: bool, with_html: bool, timings: bool,
+            with_markdown: bool, with_blocks: bool, with_html: bool, timings: bool,
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
             comments: bool, patterns: tuple[str, ...], repair_text: bool, save: str | None,
             quiet: bool | None) -> None:
     """Extract the main content of pages: files, folders (recursive), - for stdin, or
-    http(s) URLs (fetched politely, in memory; --save keeps the bytes in a WARC)."""
+    http(s) URLs (given, or listed in --urls FILE; fetched politely, in memory; --save
+    keeps the bytes in a WARC).
+
+    Exit status: 0 when a page gave text; 1 when none did and some failed (or pages were
+    lost); 4 when every page was read but none has main content (an empty file); 2 for a
+    usage error."""
     try:
         fmt = output_format(out, fmt) if run_to is None else (fmt or "txt")
     except DetourageError as exc:
         raise click.BadParameter(str(exc), param_hint="'-f'") from None
+    if with_blocks and fmt != "json":
+        raise click.BadParameter("goes with -f json (the blocks of the page in its JSON)",
+                                 param_hint="'--with-blocks'")
+    paths += tuple(url_list(url_file)) if url_file else ()
+    if not paths:
+        raise click.UsageError("nothing to extract: give files, folders, - (standard input), URLs or --urls FILE")
     if cleaneval_id and fmt != "cleaneval":
         raise click.BadParameter("goes with -f cleaneval (the <text id=…> wrapper of CleanEval "
                                  "submissions)", param_hint="'--cleaneval-id'")
@@ -120,13 +146,13 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
     fit_batch = template_file is None and methods.uses_template(method)
     settings = _settings(method, options, render, max_bytes, timeout, max_memory, repair_text)
     if run_to is not None:
-        _refuse_for_runs(out, {"-f": fmt != "txt", "--url": url, "--urls": urls, "--cleaneval-id": cleaneval_id,
-                               "--with-metadata": with_metadata, "--save": save})
+        _refuse_for_runs(out, {"-f": fmt != "txt", "--url": url, "--urls": url_file, "--url-map": url_map,
+                               "--cleaneval-id": cleaneval_id, "--save": save})
         if any(is_url(p) for p in paths):
             raise click.UsageError("a corpus run reads files: fetch the URLs into a WARC first "
                                    "(detourage fetch URL... -o crawl.warc.gz)")
         assert out is not None  # _refuse_for_runs refused a run without -o
-        config = _run_config(out, run_to, settings, with_markdown, with_html, timings)
+        config = _run_config(out, run_to, settings, with_markdown, with_html, with_metadata, timings)
         _corpus_run(paths, config, shard_size, resume, workers, dask, patterns, progress, fit_batch)
         return
     jobs = _jobs(paths, patterns, out, fmt, save, timeout, max_bytes)
@@ -134,16 +160,16 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
         if len(jobs) != 1:
             raise click.UsageError("--url needs exactly one input page")
         jobs = [Job(jobs[0].id, jobs[0].path, jobs[0].data, url)]
-    jobs = with_urls(jobs, urls)
+    jobs = with_url_map(jobs, url_map)
     if fit_batch and len(jobs) == 1:
         click.echo(f"detourage: {method}: no --template, and a template is fitted on several pages "
                    f"of a site: this page falls back to {methods.fallback_of(method)}", err=True)
     if fit_batch and len(jobs) > 1:
         with fitted(jobs, workers or default_workers(), settings) as path:
             _extract(jobs, settings.with_options(methods.with_template(method, path)), fmt, out, workers,
-                     cleaneval_id, progress, quiet)
+                     cleaneval_id, progress, quiet, with_blocks)
         return
-    _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress, quiet)
+    _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress, quiet, with_blocks)
 
 
 def _jobs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str, save: str | None,
@@ -178,7 +204,8 @@ def _refuse_for_runs(out: str | None, given: dict[str, Any]) -> None:
         raise click.UsageError("--to writes a run folder: give it with -o FOLDER")
     if any(given.values()):
         raise click.UsageError(f"{', '.join(k for k, v in given.items() if v)}: not for --to, whose "
-                               "rows hold the text as txt (--with-markdown, --with-html add columns)")
+                               "rows hold the text as txt (--with-markdown, --with-html, --with-metadata "
+                               "add columns)")
 
 
 def _inputs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str) -> list[Job]:
@@ -220,24 +247,40 @@ def _settings(method: str, options: dict, render: dict, max_bytes: int, timeout:
 
 
 def _extract(jobs: list[Job], settings: Settings, fmt: str, out: str | None, workers: int, cleaneval_id: bool,
-             progress: bool | None, quiet: bool | None = None) -> None:
+             progress: bool | None, quiet: bool | None = None, blocks: bool = False) -> None:
     step = Step(settings=settings, format=fmt, cleaneval_wrapper=cleaneval_id,
-                url_and_title=output_kind(out, fmt) == "jsonl")
+                url_and_title=output_kind(out, fmt) == "jsonl", blocks=blocks)
     writer = Writer(out, fmt, headers=len(jobs) > 1 and not cleaneval_id)
     summary = _run(jobs, step, workers or default_workers(), writer, progress)
-    failed = summary.ok == 0 or not summary.balanced
-    if quiet is False or (quiet is None and (len(jobs) > 1 or summary.ok < len(jobs) or failed)):
+    status = exit_status(summary)
+    if quiet is False or (quiet is None and (len(jobs) > 1 or summary.ok < len(jobs) or status)):
         click.echo(f"detourage: {summary}", err=True)
-    if failed:
-        sys.exit(1)
+    if status:
+        sys.exit(status)
 
 
-def _run_config(out: str, to: str, settings: Settings, markdown: bool, html: bool, timings: bool) -> Any:
+#: ``detourage extract``'s exit status when every page was read and none has text
+NO_TEXT = 4
+
+
+def exit_status(summary: Summary) -> int:
+    """0 when a page gave text; 1 when none did and some failed, or pages were lost;
+    :data:`NO_TEXT` when every page was read well and none has main content."""
+    if not summary.balanced or (summary.ok == 0 and summary.failed):
+        return 1
+    return NO_TEXT if summary.ok == 0 else 0
+
+
+def _run_config(out: str, to: str, settings: Settings, markdown: bool, html: bool, metadata: bool,
+                timings: bool) -> Any:
     """The workers' settings of a corpus run (``--to``)."""
+    from dataclasses import replace
+
     from ..corpusrun import RunConfig
 
-    return RunConfig(folder=os.path.abspath(out), to=to, settings=settings, markdown=markdown, html=html,
-                  timings=timings)
+    # the metadata goes into columns of its own, never as front matter into the text
+    return RunConfig(folder=os.path.abspath(out), to=to, settings=replace(settings, with_metadata=False),
+                     markdown=markdown, html=html, metadata=metadata, timings=timings)
 
 
 def _corpus_run(paths: tuple[str, ...], config: Any, shard_size: int, resume: bool,
@@ -255,16 +298,14 @@ def _corpus_run(paths: tuple[str, ...], config: Any, shard_size: int, resume: bo
     request = Request(paths=paths, config=config, shard_records=shard_size, resume=resume,
                       workers=workers or default_workers(), dask=dask, patterns=patterns,
                       fit_template=fit_template)
-    show = sys.stderr.isatty() if progress is None else progress
     stop = Stop()
     with contextlib.ExitStack() as stack:
         bar: list[Any] = []
         pages, t0 = [0], time.perf_counter()
 
         def on_plan(records: int) -> None:
-            bar.append(stack.enter_context(click.progressbar(
-                length=records, label="records", file=sys.stderr, hidden=not show,
-                item_show_func=lambda rate: rate)))
+            bar.append(stack.enter_context(progress_bar(progress, length=records, label="records",
+                                                        item_show_func=lambda rate: rate)))
 
         def on_shard(marker: dict) -> None:
             pages[0] += marker["rows"]
@@ -315,14 +356,12 @@ def _say(line: str) -> None:
 
 def _run(jobs: list[Job], step: Step, workers: int, writer: Writer, progress: bool | None) -> Summary:
     summary = Summary(inputs=len(jobs))
-    show = sys.stderr.isatty() if progress is None else progress
-    records = execute(jobs, step, workers)
     try:
-        with click.progressbar(records, length=len(jobs), file=sys.stderr, label="pages",
-                               hidden=not show) as bar:
-            for record in bar:
+        with progress_bar(progress, length=len(jobs), label="pages") as bar:
+            for record in execute(jobs, step, workers):
                 writer.write(record)
                 summary.add(record)
+                bar.update(1)
     finally:
         writer.close()
     return summary

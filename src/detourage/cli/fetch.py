@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import signal
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ import click
 from ..errors import DetourageError
 from ..loading import Job
 from ..settings import FETCH_TIMEOUT, Limits
-from .main import main
+from .main import URLS_HELP, main, progress_bar, size_text, url_list
 
 #: the defaults of the politeness flags (docs/fetching.md explains each)
 _DELAY, _RETRIES, _WORKERS = 1.0, 3, 8
@@ -43,8 +44,7 @@ def allow_private_option(command: Any) -> Any:
 @click.argument("urls", nargs=-1)
 @click.option("-o", "--out", required=True, help="The WARC file written (FILE.warc.gz; its log beside it: "
                                                  "FILE.log.jsonl). Given again, the crawl resumes.")
-@click.option("--urls", "url_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A file of URLs, one a line.")
+@click.option("--urls", "url_file", type=click.Path(exists=True, dir_okay=False), default=None, help=URLS_HELP)
 @click.option("--sitemap", "sitemaps", multiple=True,
               help="The pages of a sitemap, or of a site's sitemaps (its robots.txt's, else /sitemap.xml).")
 @click.option("--feed", "feeds", multiple=True, help="The pages of an RSS or Atom feed, or of the feeds a page "
@@ -75,11 +75,15 @@ def allow_private_option(command: Any) -> Any:
 @click.option("--ignore-robots", is_flag=True, help="Do not read robots.txt (only for sites you may crawl so).")
 @click.option("--http2", is_flag=True, help="HTTP/2 where the server offers it (pip install 'httpx[http2]').")
 @click.option("--allow-private", is_flag=True, help=_ALLOW_PRIVATE_HELP)
-@click.option("--quiet", is_flag=True, help="No summary line on standard error.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar: pages done, their outcomes so far, hosts reached (default: when standard "
+                   "error is a terminal).")
+@click.option("-q", "--quiet", is_flag=True, help="No summary line on standard error.")
 def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple[str, ...], feeds: tuple[str, ...],
           follow: tuple[str, ...], max_pages: int, log: str | None, user_agent: str | None, delay: float,
           per_host: int, workers: int, timeout: float, max_bytes: int, retries: int, retry_failed: bool,
-          all_hosts: bool, ignore_robots: bool, http2: bool, allow_private: bool, quiet: bool) -> None:
+          all_hosts: bool, ignore_robots: bool, http2: bool, allow_private: bool, progress: bool | None,
+          quiet: bool) -> None:
     """Fetch web pages politely into a WARC file, then clean it with
     `detourage extract FILE.warc.gz -o RUN --to parquet`.
 
@@ -95,7 +99,7 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
 
     if not out.lower().endswith(".warc.gz"):
         raise click.BadParameter("a .warc.gz file (each record gzipped on its own)", param_hint="'-o'")
-    given = list(urls) + (_read_urls(url_file) if url_file else [])
+    given = list(urls) + (url_list(url_file) if url_file else [])
     bad = [u for u in given + list(sitemaps) + list(feeds) + list(follow) if not _is_http(u)]
     if bad:
         raise click.BadParameter(f"{bad[0]}: not an http(s) URL", param_hint="URLS")
@@ -104,15 +108,15 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
     politeness = _politeness(user_agent, delay, per_host, timeout, max_bytes, retries, ignore_robots, http2,
                              allow_private)
     stop = threading.Event()
-    with _stopping(stop), _interrupted():
+    with _stopping(stop), _interrupted(), _Progress(progress) as shown:
         summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, follow=follow, max_pages=max_pages,
-                        politeness=politeness, workers=workers,
-                        same_host=not all_hosts, log=log, stop=stop, retry_failed=retry_failed)
+                        politeness=politeness, workers=workers, same_host=not all_hosts, log=log,
+                        on_page=shown.page, stop=stop, retry_failed=retry_failed)
     if not quiet:
-        counts = ", ".join(f"{k} {v}" for k, v in summary.outcomes.most_common())
-        click.echo(f"detourage: {summary.fetched} pages fetched into {out} ({summary.warc_bytes / 2**20:.1f} MiB) "
-                   f"in {summary.seconds:.1f} s; outcomes: {counts or 'none'}; already in the log: "
-                   f"{summary.resumed}; log: {log or log_path(out)}", err=True)
+        click.echo(f"detourage: {summary.fetched} page{'s' * (summary.fetched != 1)} fetched into {out} "
+                   f"({size_text(summary.warc_bytes)}) in {summary.seconds:.1f} s; outcomes: "
+                   f"{_outcomes(summary.outcomes) or 'none'}; already in the log: {summary.resumed}; "
+                   f"log: {log or log_path(out)}", err=True)
     if stop.is_set():
         click.echo("detourage: interrupted: give the same command again to fetch what is missing", err=True)
         raise SystemExit(130)
@@ -127,9 +131,35 @@ def _politeness(user_agent: str | None, delay: float, per_host: int, timeout: fl
                       retries=retries, robots=not ignore_robots, http2=http2, allow_private=allow_private)
 
 
-def _read_urls(path: str) -> list[str]:
-    with open(path, encoding="utf-8-sig") as lines:
-        return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+def _outcomes(counts: Counter[str]) -> str:
+    """``fetched 12, status:404 3``: the outcomes, most frequent first."""
+    return ", ".join(f"{outcome} {n}" for outcome, n in counts.most_common())
+
+
+class _Progress:
+    """The crawl's progress bar (:func:`~detourage.cli.main.progress_bar`, as ``extract``
+    draws it): pages done, their outcomes so far, the hosts reached.  Pages end in the
+    crawl's worker threads: :meth:`page` takes a lock."""
+
+    def __init__(self, progress: bool | None) -> None:
+        self.bar = progress_bar(progress, label="pages", item_show_func=lambda line: line)
+        self.outcomes: Counter[str] = Counter()
+        self.hosts: set[str] = set()
+        self.lock = threading.Lock()
+
+    def __enter__(self) -> _Progress:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def page(self, fetched: Any) -> None:
+        with self.lock:
+            self.outcomes[fetched.outcome] += 1
+            self.hosts.add(urlsplit(fetched.url).netloc.lower())
+            hosts = len(self.hosts)
+            self.bar.update(1, f"{_outcomes(self.outcomes)}; {hosts} host{'s' * (hosts != 1)}")
 
 
 def _is_http(text: str) -> bool:

@@ -1,10 +1,13 @@
 """The ``detourage`` group, its one-line error handling, and what several commands share
-(``--model``, ``--urls``, ``--repair-text``, a template fitted on the batch)."""
+(``--model``, ``--urls`` and ``--url-map``, ``--repair-text``, a template fitted on the batch,
+sizes in words)."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
+import itertools
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import click
@@ -86,18 +89,71 @@ def warn_no_site(template: Any) -> None:
     """Say when pages without a URL were lumped into one site named ''."""
     unknown = template.sites.get("")
     if unknown is not None:
-        click.echo(f"detourage: warning: {unknown.pages} pages have no URL (no --urls, no canonical "
-                   "link or og:url): fitted together as one site named ''; give their URLs with --urls, "
+        click.echo(f"detourage: warning: {unknown.pages} pages have no URL (no --url-map, no canonical "
+                   "link or og:url): fitted together as one site named ''; give their URLs with --url-map, "
                    "or --group-by all to say they are one site", err=True)
 
 
-def with_urls(jobs: list[Job], urls: str | None) -> list[Job]:
-    """The jobs with the URLs of ``--urls`` (:func:`detourage.inputs.with_urls`); a bad line
-    is a usage error."""
+#: the help of --url-map (extract, template fit)
+URL_MAP_HELP = ("A JSON-lines file of {\"id\": …, \"url\": …} giving the URLs of the pages read from files "
+                "(ids as `extract` names pages).")
+#: the help of --urls (fetch, extract)
+URLS_HELP = "A file of URLs to fetch, one a line (# starts a comment)."
+
+
+def with_url_map(jobs: list[Job], url_map: str | None) -> list[Job]:
+    """The jobs with the URLs of ``--url-map`` (:func:`detourage.inputs.with_urls`); a bad
+    line is a usage error."""
     try:
-        return inputs.with_urls(jobs, urls)
+        return inputs.with_urls(jobs, url_map)
     except DatasetError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def url_list(path: str) -> list[str]:
+    """The URLs of a ``--urls`` file, one a line (``#`` starts a comment).  A JSON-lines
+    file is the map of ids to URLs that ``--urls`` once named in ``extract``: refused in
+    one line naming ``--url-map``."""
+    with open(path, encoding="utf-8-sig") as lines:
+        urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if urls and urls[0].startswith("{"):
+        raise _Refused(f"--urls {path}: JSON lines, but --urls is a list of URLs to fetch, one a line; "
+                       "a map of page ids to URLs is --url-map FILE")
+    return urls
+
+
+def url_map_renamed(command: Any) -> Any:
+    """A hidden ``--urls`` on a command that took the JSON-lines map under that name
+    (``template fit``): one line naming ``--url-map``."""
+    def refuse(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            raise _Refused("--urls is now --url-map (a JSON-lines file of {\"id\", \"url\"})")
+
+    return click.option("--urls", hidden=True, expose_value=False, callback=refuse)(command)
+
+
+def progress_bar(progress: bool | None, *, label: str, length: int | None = None,
+                 item_show_func: Callable[[Any], str | None] | None = None) -> Any:
+    """The progress bar of every long command (``extract``, ``extract --to``, ``fetch``), on
+    standard error: shown when it is a terminal unless ``--progress``/``--no-progress``
+    says otherwise.  Without a ``length`` (a crawl, whose pages are found as it goes) it
+    counts what was done; advance it with ``bar.update(n, item)``."""
+    show = sys.stderr.isatty() if progress is None else progress
+    return click.progressbar(length=length, iterable=None if length is not None else itertools.repeat(None),
+                             label=label, file=sys.stderr, hidden=not show, show_pos=length is None,
+                             item_show_func=item_show_func)
+
+
+def size_text(size: int) -> str:
+    """A size in bytes as people read it: ``812 bytes``, ``8.7 KB``, ``1.2 MB``, ``3.4 GB``."""
+    if size < 1000:
+        return f"{size} byte{'s' * (size != 1)}"
+    scaled = float(size)
+    for unit in ("KB", "MB", "GB"):
+        scaled /= 1000
+        if scaled < 1000:
+            break
+    return f"{scaled:.1f} {unit}"
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ import click
 from ..errors import DetourageError
 from ..inputs import read_inputs
 from ..settings import TIMEOUT, Settings, default_workers
-from .main import main, warn_no_site, with_urls
+from .main import URL_MAP_HELP, main, size_text, url_map_renamed, warn_no_site, with_url_map
 
 if TYPE_CHECKING:  # imported where used: a command imports what it runs
     from ..site.template import Template
@@ -29,14 +29,13 @@ def template_group() -> None:
                    "from a file), or all pages as one site.")
 @click.option("--clustering", type=click.Choice(["agglomerative", "kmeans"]), default="agglomerative",
               show_default=True, help="How a site's pages are grouped into templates.")
-@click.option("--urls", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A JSON-lines file of {\"id\": …, \"url\": …} giving the pages' URLs "
-                   "(ids as `extract` names pages).")
+@click.option("--url-map", type=click.Path(exists=True, dir_okay=False), default=None, help=URL_MAP_HELP)
+@url_map_renamed
 @click.option("-w", "--workers", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0: one per CPU).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=TIMEOUT, show_default=True,
               help="Seconds allowed per page.")
-def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: str, urls: str | None,
+def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: str, url_map: str | None,
                  workers: int, timeout: float) -> None:
     """Learn the templates of the sites of PATHS (files, folders) and write them to --out."""
     from ..site import template as site_template
@@ -44,7 +43,7 @@ def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: st
     jobs = list(read_inputs(paths))
     if not jobs:
         raise click.UsageError("no input pages found")
-    jobs = with_urls(jobs, urls)
+    jobs = with_url_map(jobs, url_map)
     template, failed = site_template.fit_jobs(jobs, workers=workers or default_workers(),
                                               group_by=group_by,
                                               method=clustering,  # type: ignore[arg-type]  # one of click.Choice's
@@ -55,7 +54,7 @@ def template_fit(paths: tuple[str, ...], out: str, group_by: str, clustering: st
     warn_no_site(template)
     _show(template)
     click.echo(f"detourage: {template.pages} pages, {len(failed)} failed; template written to {out} "
-               f"({os.path.getsize(out) / 1024:.0f} KiB)", err=True)
+               f"({size_text(os.path.getsize(out))})", err=True)
 
 
 @template_group.command("show")

@@ -9,8 +9,10 @@ Switching is an import line::
 ``extract`` returns a string or None, ``bare_extraction`` a :class:`TrafilaturaDocument` (or None),
 ``extract_metadata`` a :class:`TrafilaturaDocument` of metadata, in trafilatura's shapes: the same
 JSON keys, XML elements (``<doc>``, ``<main>``, ``<comments>``), tab-separated CSV
-columns, YAML header fields and ``Document`` attributes.  trafilatura itself is not
-needed.
+columns, YAML header fields and ``Document`` attributes (``comments`` None when they are
+left out, a tag per ``<meta>`` as the page writes it, None for an input that is no page).
+``fetch_url`` downloads a page as trafilatura's does, through detourage's polite client
+(:mod:`detourage.web`).  trafilatura itself is not needed.
 
 How each argument is honoured (``docs/trafilatura-compat.md`` has the table):
 
@@ -18,7 +20,10 @@ How each argument is honoured (``docs/trafilatura-compat.md`` has the table):
   the renderers keep (:class:`~detourage.structure.RenderOptions`); txt and CSV with
   formatting, links or images become Markdown, as in trafilatura;
 - ``include_comments`` (on by default, as there): the learned extractor's comment
-  sections, given apart (``comments``, ``<comments>``, after the text in txt);
+  sections, given apart (``comments``, ``<comments>``, after the text in txt), without
+  what surrounds a comment's text (its author's "Tomasz says:" line, its date, "Reply"
+  links, the "8 Responses to" and "Leave a Reply" headings, the form): trafilatura
+  keeps only the comments' text;
 - ``favor_precision`` / ``favor_recall``: the learned extractor's ``favor``; ``fast``
   (``no_fallback``): its ``fallback`` off;
 - ``deduplicate``: trafilatura's rule, a segment of more than 100 characters seen more
@@ -45,6 +50,7 @@ import hashlib
 import inspect
 import io
 import json
+import logging
 import re
 import threading
 import unicodedata
@@ -59,6 +65,7 @@ from lxml import etree
 
 from .. import methods
 from ..api import load, run
+from ..decode import decode
 from ..errors import LimitExceeded, NotHTML, UnsupportedOption
 from ..metadata import Metadata, metadata
 from ..model import Label, Labels, Page, Result
@@ -66,6 +73,9 @@ from ..parse import DEFAULT_LIMITS, drop_element
 from ..render import html_body, render, units
 from ..settings import RenderOptions
 from ..structure import is_data_table
+from ..web import Politeness, fetch
+
+LOGGER = logging.getLogger(__name__)
 
 #: output formats of :func:`extract` (``python``: :func:`bare_extraction`'s Document)
 FORMATS = ("txt", "markdown", "json", "xml", "csv", "html", "python")
@@ -252,7 +262,7 @@ def extract_metadata(
     author_blacklist: set[str] | None = None,
 ) -> TrafilaturaDocument:
     """The page's metadata as a :class:`TrafilaturaDocument` (no content), as trafilatura's
-    ``extract_metadata``; ``filedate`` is today."""
+    ``extract_metadata``; ``filedate`` is ``max_date`` when given, else today."""
     date_params = {"extensive_search": extensive, **(date_config or {})}
     _check_date_params(date_params)
     data, url = _input(filecontent, default_url)
@@ -260,10 +270,8 @@ def extract_metadata(
         page = load(data, url=url)
     except (NotHTML, LimitExceeded):
         return TrafilaturaDocument(url=url, filedate=Date.today().isoformat())
-    document = _with_metadata(TrafilaturaDocument(), page, frozenset(a.lower() for a in author_blacklist or ()),
-                              date_params)
-    document.filedate = Date.today().isoformat()
-    return document
+    return _with_metadata(TrafilaturaDocument(), page, frozenset(a.lower() for a in author_blacklist or ()),
+                          date_params)
 
 
 def html2txt(content: Any, clean: bool = True) -> str:
@@ -277,6 +285,34 @@ def html2txt(content: Any, clean: bool = True) -> str:
         return render(run(load(data, url=url), "fulltext"), "txt").strip()
     except (NotHTML, LimitExceeded):
         return ""
+
+
+#: how :func:`fetch_url` behaves toward a site unless told: detourage's defaults
+POLITENESS = Politeness()
+
+
+def fetch_url(url: str, no_ssl: bool = False, config: Any = None, options: Any = None, *,
+              politeness: Politeness = POLITENESS) -> str | None:
+    """The page at ``url`` as a decoded string, or None when the download failed or the
+    answer is not a 200 with a body, as trafilatura's ``fetch_url`` (``extract(fetch_url(url))``).
+
+    It goes through detourage's client (:func:`detourage.web.fetch`), politely: robots.txt
+    obeyed, every redirect a request of its own that passes the fetch policy (http(s)
+    only, no user name in the URL, no loopback, private or link-local address unless
+    ``politeness`` allows it: ``Politeness(allow_private=True)``), the body bounded.  Why
+    a download gave None is logged, as trafilatura does.  ``no_ssl`` (skip certificate
+    checks) and trafilatura's ``config`` and ``options`` are refused by name."""
+    for name, value, why in (("no_ssl", no_ssl, "certificates are always checked"),
+                             ("config", config, "trafilatura's configparser settings have no counterpart"),
+                             ("options", options, "trafilatura's Extractor object is not read")):
+        if value not in (None, False):
+            raise UnsupportedOption(f"{name}: {why}")
+    fetched = fetch(url, politeness=politeness)
+    if fetched.status != 200 or not fetched.ok or not fetched.content:
+        LOGGER.error("download failed: %s %s%s", url, fetched.outcome,
+                     f" ({fetched.message})" if fetched.message else "")
+        return None
+    return decode(fetched.content, dict(fetched.headers)).text
 
 
 # ---------------------------------------------------------------------------- arguments
@@ -388,10 +424,15 @@ def _extraction(filecontent: Any, url: str | None,
 
 def _page(filecontent: Any, url: str | None, request: _Request) -> Page | None:
     """The page loaded (then pruned), or None for no input (``extract(fetch_url(…))``
-    when the download failed) or no page within the limits."""
+    when the download failed), an input that is no page (``extract(5)``), or no page
+    within the limits."""
     if filecontent is None:
         return None
-    data, url = _input(filecontent, url)
+    try:
+        data, url = _input(filecontent, url)
+    except TypeError as error:  # trafilatura logs it and returns None
+        LOGGER.error("%s", error)
+        return None
     limits = DEFAULT_LIMITS if request.max_nodes is None else dataclasses.replace(DEFAULT_LIMITS,
                                                                                    max_nodes=request.max_nodes)
     try:
@@ -410,7 +451,7 @@ def _labelled(page: Page, request: _Request) -> tuple[Result, Result]:
     comments = _only(page, [], "comments")
     if request.comments:
         with_comments = run(page, "default", _method_options(request, comments=True))
-        comments = _added(page, main.labels.labels, with_comments.labels.labels)
+        comments = _without_comment_chrome(_added(page, main.labels.labels, with_comments.labels.labels))
     if not request.render.images:  # trafilatura leaves images out, alt texts included
         main, comments = _without_images(main), _without_images(comments)
     if not request.render.tables:  # trafilatura leaves data tables out
@@ -433,8 +474,8 @@ def _document(page: Page, main: Result, comments: Result, request: _Request) -> 
             return None
     document = TrafilaturaDocument(
         body=_element(main, request.render, "body"), commentsbody=_element(comments, request.render, "body"),
-        raw_text=raw_text, text=_text(main, request.render), comments=_text(comments, request.render) or "",
-        id=request.record_id)
+        raw_text=raw_text, text=_text(main, request.render),
+        comments=_text(comments, request.render) if request.comments else None, id=request.record_id)
     if request.with_metadata:
         document = _with_metadata(document, page, request.author_blacklist, request.date_params)
         if document.url in request.url_blacklist:  # the page's own URL (canonical, else the one given)
@@ -475,6 +516,39 @@ def _only(page: Page, labels: list[Label], method: str) -> Result:
         previous = label
     chosen = tuple(labels)
     return Result(page, Labels(method, chosen), units(page.blocks, chosen))
+
+
+#: class and id words of what surrounds a comment's text (WordPress, Disqus-like themes):
+#: its author and "says:", its date, "Reply" links, the section's heading, the reply form
+_COMMENT_CHROME = re.compile(
+    r"comment-?(?:author|meta|metadata|reply(?:-link|-title)?|respond|notes|form(?:-\w+)?|awaiting-moderation|"
+    r"date|time|permalink|edit-link)|commentmetadata|comments?-title|reply(?:-title|-link)?|respond|says|vcard|"
+    r"logged-in-as|form-submit|akismet\w*", re.IGNORECASE)
+#: lines that are a comment's chrome whatever their markup
+_COMMENT_CHROME_TEXT = re.compile(
+    r"(?:leave a (?:reply|comment)|post a comment|cancel reply|reply|\d+ (?:responses?|comments?|thoughts?|replies)"
+    r"(?: (?:to|on) .*)?|.{1,80}\s+(?:says|said|wrote):|(?:\w+ \d{1,2}, \d{4}|\d{1,2} \w+ \d{4})"
+    r"(?:,? (?:at )?\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?)?)", re.IGNORECASE)
+_COMMENT_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "form", "label", "button"})
+
+
+def _without_comment_chrome(comments: Result) -> Result:
+    """The comment sections' text only: the blocks in a comment's chrome (by the class or
+    id of an element around them, in a heading or a form, or a line that reads as chrome)
+    leave, as trafilatura keeps only what the commenters wrote."""
+    labels = [Label.OTHER if label is not Label.OTHER and _is_comment_chrome(block) else label
+              for block, label in zip(comments.page.blocks, comments.labels.labels, strict=True)]
+    return comments if tuple(labels) == comments.labels.labels else _only(comments.page, labels, "comments")
+
+
+def _is_comment_chrome(block: Any) -> bool:
+    if block.within(*_COMMENT_HEADINGS) or _COMMENT_CHROME_TEXT.fullmatch(" ".join(block.text.split())):
+        return True
+    for el in (block.node, *block.node.iterancestors()):
+        words = f"{el.get('class') or ''} {el.get('id') or ''}".split()
+        if any(_COMMENT_CHROME.fullmatch(word) for word in words):
+            return True
+    return False
 
 
 def _without_images(result: Result) -> Result:
@@ -544,9 +618,37 @@ def _with_metadata(document: TrafilaturaDocument, page: Page, author_blacklist: 
         document, title=_safe(found.title), author=_safe("; ".join(authors)), url=_safe(found.url),
         hostname=_safe(found.hostname), description=_safe(found.description), sitename=_safe(found.site_name),
         date=_date(day, date_params), categories=[_safe(c) or "" for c in found.categories],
-        tags=[_safe(t) or "" for t in found.tags], license=_safe(found.license),
+        tags=[_safe(t) or "" for t in _meta_tags(page) or found.tags], license=_safe(found.license),
         language=document.language or _safe(found.language), image=_safe(found.image),
-        pagetype=_safe(found.page_type))
+        pagetype=_safe(found.page_type), filedate=_filedate(date_params))
+
+
+def _filedate(date_params: Mapping[str, Any]) -> str:
+    """trafilatura's ``filedate``: the ``max_date`` given, else today."""
+    return str(date_params.get("max_date") or Date.today().isoformat())[:10]
+
+
+#: the ``<meta>`` trafilatura reads tags from: ``property`` article:tag, ``name`` of these
+_TAG_NAMES = frozenset({"citation_keywords", "dcterms.subject", "keywords", "parsely-tags", "shareaholic:keywords",
+                        "tags"})
+_MARKUP = re.compile(r"<!--.*?-->|<[^>]*>", re.DOTALL)
+
+
+def _meta_tags(page: Page) -> list[str]:
+    """The page's tags as trafilatura gives them: one per ``<meta>`` of :data:`_TAG_NAMES`
+    (or ``article:tag``), its content as written, words joined by ", " (``keywords``
+    ``"a,  b, c"`` is one tag ``"a, b, c"``); empty when the head has none (then
+    detourage's tags, from JSON-LD or the page's tag links, one per tag, as trafilatura's
+    own fallback)."""
+    if page.tree is None:
+        return []
+    tags = []
+    for meta in page.tree.iterfind(".//head/meta[@content]"):
+        content = " ".join(_MARKUP.sub("", meta.get("content") or "").split())
+        prop, name = (meta.get("property") or "").lower(), (meta.get("name") or "").lower()
+        if content and (prop == "article:tag" if meta.get("property") is not None else name in _TAG_NAMES):
+            tags.append(", ".join(t for t in content.split(", ") if t))
+    return tags
 
 
 #: characters XML 1.0 forbids, which a page's metadata may hold (``&#1;`` in a title)

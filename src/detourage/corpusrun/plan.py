@@ -310,6 +310,7 @@ def _same_inputs(was: list[dict[str, Any]], inputs: list[str]) -> bool:
 OPTION_FLAGS = {
     "method": "-m", "to": "--to", "models": "--model", "template": "--template", "comments": "--comments",
     "render": "--links/--images/--tables/--formatting", "markdown": "--with-markdown", "html": "--with-html",
+    "metadata": "--with-metadata",
     "timings": "--timings", "max_bytes": "--max-bytes", "timeout": "--timeout", "shard_records": "--shard-size",
     "patterns": "--glob", "repair": "--repair-text", "options": "--model/--template/--comments",
 }

@@ -176,6 +176,8 @@ def run(request: Request, on_shard: Callable[[dict[str, Any]], None] | None = No
             seconds = time.perf_counter() - t0
             t_stop = time.perf_counter()
             summary = summarise(folder, shards)
+            if summary.done == summary.shards:  # finished: no lock left behind (a resume has nothing to do)
+                (folder / LOCK_FILE).unlink(missing_ok=True)
     finally:
         stop.on_abort = None
         executor.close()
@@ -333,7 +335,7 @@ def summarise(folder: Path, shards: Sequence[Shard]) -> RunSummary:
 
 
 def _write_summary(folder: Path, summary: RunSummary) -> None:
-    plan.atomic_write(folder / "summary.json", json.dumps(summary.as_dict(), indent=1).encode("utf-8"))
+    plan.atomic_write(folder / "summary.json", (json.dumps(summary.as_dict(), indent=1) + "\n").encode("utf-8"))
     plan.atomic_write(folder / "summary.txt", (str(summary) + "\n").encode("utf-8"))
 
 

@@ -5,8 +5,8 @@ and then marked done, so that a reader of the run folder reads only finished sha
 Writing is deterministic: the same rows give the same bytes (gzip without a timestamp,
 Parquet without one either), whichever executor or machine wrote them.
 
-The columns (:data:`COLUMNS`), in this order; ``markdown`` and ``html`` only when asked,
-``ms`` unless ``--no-timings``:
+The columns (:data:`COLUMNS`), in this order; ``markdown``, ``html`` and the metadata's
+(:data:`METADATA_COLUMNS`) only when asked, ``ms`` unless ``--no-timings``:
 
 =================  ========  ============================================================
 id                 string    the page's id, unique in the run: ``FILE@OFFSET`` for a WARC
@@ -21,6 +21,20 @@ record_id          string    WARC-Record-ID; null for other inputs
 date               string    WARC-Date, ISO 8601; null for other inputs
 language           string    ISO 639-1/3 code of the text (py3langid); null without letters
 title              string    the page's title (its metadata's, without the site's name)
+authors            list      ``--with-metadata``: the page's authors (Parquet: list of strings)
+date_published     date      ``--with-metadata``: the date published (Parquet: date32; JSON
+                             lines: ``YYYY-MM-DD``); null when the page gives none
+date_modified      date      ``--with-metadata``: the date last modified
+site_name          string    ``--with-metadata``: the site's name ("" when none)
+description        string    ``--with-metadata``: the page's description
+canonical_url      string    ``--with-metadata``: the canonical URL, else the URL given
+hostname           string    ``--with-metadata``: the URL's host, without ``www.``
+declared_language  string    ``--with-metadata``: the language the page declares (BCP 47)
+tags               list      ``--with-metadata``: the page's tags
+categories         list      ``--with-metadata``: its categories
+image              string    ``--with-metadata``: the main image's URL
+license            string    ``--with-metadata``: the licence's URL or name
+page_type          string    ``--with-metadata``: ``og:type`` or the main JSON-LD ``@type``
 text               string    the main content as ``txt``; null for a failed page
 markdown           string    the main content as Markdown (``--with-markdown``)
 html               string    the main content as a small HTML document (``--with-html``)
@@ -41,22 +55,41 @@ import gzip
 import io
 import json
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from ..errors import MissingExtra
 from .plan import atomic_write
 
-COLUMNS = ("id", "source", "url", "record_id", "date", "language", "title", "text", "markdown", "html",
-           "method", "encoding", "encoding_reason", "error", "message", "ms")
+#: the metadata's fields (:class:`detourage.metadata.Metadata`) renamed as a record's keys,
+#: where the record has its own ``url`` (the input's), ``date`` (the crawl's) and ``language``
+#: (identified from the text); the datatrove step names them so too
+METADATA_RENAMED = {"date": "date_published", "url": "canonical_url", "language": "declared_language"}
+#: the metadata's columns (``--with-metadata``), in order; ``title`` is a column always
+METADATA_COLUMNS = ("authors", "date_published", "date_modified", "site_name", "description", "canonical_url",
+                    "hostname", "declared_language", "tags", "categories", "image", "license", "page_type")
+COLUMNS = ("id", "source", "url", "record_id", "date", "language", "title", *METADATA_COLUMNS, "text", "markdown",
+           "html", "method", "encoding", "encoding_reason", "error", "message", "ms")
+#: the Parquet types of the columns that are not strings
+_LISTS = frozenset({"authors", "tags", "categories"})
+_DATES = frozenset({"date_published", "date_modified"})
 #: the output formats of a corpus run (``--to``) and their file extension
 SUFFIXES = {"parquet": ".parquet", "jsonl": ".jsonl", "jsonl.gz": ".jsonl.gz", "jsonl.zst": ".jsonl.zst"}
 
 
-def columns(*, markdown: bool = False, html: bool = False, timings: bool = True) -> tuple[str, ...]:
+def columns(*, markdown: bool = False, html: bool = False, metadata: bool = False,
+            timings: bool = True) -> tuple[str, ...]:
     """The columns written, in order."""
-    wanted = {"markdown": markdown, "html": html, "ms": timings}
+    wanted = {"markdown": markdown, "html": html, "ms": timings, **dict.fromkeys(METADATA_COLUMNS, metadata)}
     return tuple(c for c in COLUMNS if wanted.get(c, True))
+
+
+def metadata_values(found: dict[str, Any]) -> dict[str, Any]:
+    """A page's metadata (:meth:`detourage.metadata.Metadata.as_dict`) as the values of
+    :data:`METADATA_COLUMNS`: renamed, lists as lists, dates as ``YYYY-MM-DD``."""
+    renamed = {METADATA_RENAMED.get(name, name): value for name, value in found.items()}
+    return {name: renamed.get(name) for name in METADATA_COLUMNS}
 
 
 def pyarrow() -> Any:
@@ -89,11 +122,29 @@ def _parquet(rows: Sequence[dict[str, Any]], names: Sequence[str]) -> bytes:
     pa = pyarrow()
     import pyarrow.parquet as pq
 
-    schema = pa.schema([(c, pa.float64() if c == "ms" else pa.string()) for c in names])
-    table = pa.table({c: [row.get(c) for row in rows] for c in names}, schema=schema)
+    schema = pa.schema([(c, _arrow_type(pa, c)) for c in names])
+    table = pa.table({c: [_typed(c, row.get(c)) for row in rows] for c in names}, schema=schema)
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")
     return bytes(sink.getvalue())
+
+
+def _arrow_type(pa: Any, column: str) -> Any:
+    if column == "ms":
+        return pa.float64()
+    if column in _LISTS:
+        return pa.list_(pa.string())
+    return pa.date32() if column in _DATES else pa.string()
+
+
+def _typed(column: str, value: Any) -> Any:
+    """A row's value as its Parquet column holds it (a date from its ISO text)."""
+    if column not in _DATES or value is None:
+        return value
+    try:
+        return date.fromisoformat(value)
+    except ValueError:  # the metadata gives ISO dates only; one that is not cannot be a date32
+        return None
 
 
 def write(folder: Path, name: str, rows: Sequence[dict[str, Any]], names: Sequence[str], to: str) -> Path:

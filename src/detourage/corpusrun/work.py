@@ -47,17 +47,23 @@ class RunConfig:
     settings: Settings = field(default_factory=Settings)
     markdown: bool = False
     html: bool = False
+    #: the metadata's columns (``--with-metadata``: :data:`~detourage.corpusrun.sinks.METADATA_COLUMNS`)
+    metadata: bool = False
     timings: bool = True
 
     @property
     def columns(self) -> tuple[str, ...]:
-        return sinks.columns(markdown=self.markdown, html=self.html, timings=self.timings)
+        return sinks.columns(markdown=self.markdown, html=self.html, metadata=self.metadata, timings=self.timings)
 
     def described(self) -> dict[str, Any]:
         """What makes the run's rows, as JSON: the settings (:meth:`Settings.described`),
-        the output kind and the optional columns."""
-        return {**self.settings.described(), "to": self.to, "markdown": self.markdown, "html": self.html,
-                "timings": self.timings}
+        the output kind and the optional columns (``metadata`` only when asked, so that a
+        run begun before the option existed resumes)."""
+        described = {**self.settings.described(), "to": self.to, "markdown": self.markdown, "html": self.html,
+                     "timings": self.timings}
+        if self.metadata:
+            described["metadata"] = True
+        return described
 
     @property
     def shards(self) -> Path:
@@ -91,8 +97,11 @@ def _content(item: readers.Item, config: RunConfig) -> Row:
     page = result.page
     options = settings.render_options()
     text = render(result, "txt", **options)
-    values: Row = {"language": langid.identify(text), "title": metadata(page, page_dates=False).title,
+    found = metadata(page, page_dates=config.metadata)
+    values: Row = {"language": langid.identify(text), "title": found.title,
                    "text": text, "encoding": page.decoded.encoding, "encoding_reason": page.decoded.reason}
+    if config.metadata:
+        values.update(sinks.metadata_values(found.as_dict()))
     if config.markdown:
         values["markdown"] = render(result, "markdown", **options)
     if config.html:

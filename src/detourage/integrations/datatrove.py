@@ -1,12 +1,12 @@
-"""A datatrove extractor step: détourage where datatrove's trafilatura step goes.
+"""A datatrove extractor step: détourage where datatrove's trafilatura step goes; and a
+WARC reader that reads what a corpus run reads.
 
     from datatrove.executor import LocalPipelineExecutor
-    from datatrove.pipeline.readers import WarcReader
     from datatrove.pipeline.writers import JsonlWriter
-    from detourage.integrations.datatrove import Detourage
+    from detourage.integrations.datatrove import Detourage, WarcReader
 
     LocalPipelineExecutor(pipeline=[
-        WarcReader("crawl/", glob_pattern="*.warc.gz"),
+        WarcReader("crawl/", glob_pattern="*.warc.gz"),   # skips error pages, counting them
         Detourage(output_format="markdown", with_metadata=True),
         JsonlWriter("out/"),
     ], tasks=4).run()
@@ -30,6 +30,13 @@ same keys on every document (``title``, ``authors`` joined by ``"; "``,
 ``date``, and datatrove's ``language``, are left as they are).  Given a ``Settings``, the
 step takes its timeout, memory ceiling and ``with_metadata`` from it, and refuses the
 keywords that would build another.  Needs the ``datatrove`` extra.
+
+:class:`WarcReader` is datatrove's, reading as ``detourage extract --to`` does: only HTML
+responses of status 200 are documents, decoded as detourage decodes (the HTTP header's
+charset heard); every other record is skipped and counted in the reader's stats under the
+corpus run's reason (``status:404``, ``content-type:image/png``, ``warc:request``…:
+:mod:`detourage.corpusrun.readers`).  datatrove's own reader keeps a crawl's error pages
+(a 404's HTML becomes a document).
 """
 
 from __future__ import annotations
@@ -38,6 +45,10 @@ import dataclasses
 from typing import Any
 
 from .. import bounded, methods, pipeline
+from ..corpusrun.http import media_type
+from ..corpusrun.readers import HTML_TYPES
+from ..corpusrun.sinks import METADATA_RENAMED
+from ..decode import decode
 from ..errors import MissingExtra, UnknownFormat
 from ..metadata import metadata
 from ..render import RENDERERS, render
@@ -46,14 +57,11 @@ from ..settings import DEFAULT_LIMITS, Limits, RenderOptions, Settings
 try:
     from datatrove.data import DocumentsPipeline
     from datatrove.pipeline.extractors.base import BaseExtractor, ExtractorSandbox
+    from datatrove.pipeline.readers import WarcReader as DatatroveWarcReader
     from datatrove.utils.typeshelper import StatHints
 except ImportError:  # pragma: no cover - the extra's absence is tested by name
     raise MissingExtra("the datatrove step needs datatrove: pip install 'detourage[datatrove]'") from None
 
-#: metadata fields renamed in ``doc.metadata``: the reader's ``url`` and ``date`` are the
-#: record's (target URI, fetch date), and datatrove's ``language`` is the one its
-#: language filter predicts (its other filters read it)
-_RENAMED = {"date": "date_published", "url": "canonical_url", "language": "declared_language"}
 
 
 class Detourage(BaseExtractor):
@@ -195,7 +203,56 @@ def _settings(method: str, precision: bool, recall: bool, comments: bool, render
 
 
 def _metadata(page: Any) -> dict[str, str]:
-    """Every field, each a string (lists joined by ``"; "``, none given as ``""``): the
+    """Every field, renamed as a corpus run's columns are (the reader's ``url`` and ``date``
+    are the record's, datatrove's ``language`` the one its language filter predicts), each
+    a string (lists joined by ``"; "``, none given as ``""``): the
     same keys and types on every document, as a Parquet writer's schema needs."""
-    return {_RENAMED.get(name, name): "; ".join(value) if isinstance(value, list) else (value or "")
+    return {METADATA_RENAMED.get(name, name): "; ".join(value) if isinstance(value, list) else (value or "")
             for name, value in metadata(page).as_dict().items()}
+
+
+class WarcReader(DatatroveWarcReader):
+    """datatrove's ``WarcReader`` (same arguments), reading a WARC as a corpus run does:
+    a record is a document only when it is an HTML response of status 200; the others are
+    skipped and counted in the stats by reason (``status:404``, ``warc:request``…)."""
+
+    name = "🕷 Warc (detourage)"
+
+    def read_file(self, filepath: str) -> DocumentsPipeline:
+        from warcio.archiveiterator import ArchiveIterator
+
+        with self.data_folder.open(filepath, "rb", compression=self.compression) as stream:
+            for number, record in enumerate(ArchiveIterator(stream)):
+                with self.track_time():
+                    reason = skip_reason(record)
+                    if reason is not None:
+                        self.stat_update(reason)
+                        continue
+                    document = self.get_document_from_dict(_page(record), filepath, number)
+                if document:
+                    yield document
+
+
+def skip_reason(record: Any) -> str | None:
+    """Why a WARC record (warcio's) is no page, named as a corpus run names it
+    (:mod:`detourage.corpusrun.readers`); None for an HTML response of status 200."""
+    if record.rec_type != "response":
+        return f"warc:{(record.rec_type or 'none')[:40]}"
+    if record.http_headers is None:
+        return "warc:response-without-http"
+    status = record.http_headers.get_statuscode()
+    if status != "200":
+        return f"status:{status}"
+    mime = media_type({"content-type": record.http_headers.get_header("content-type") or ""})
+    if mime and mime not in HTML_TYPES:
+        return f"content-type:{mime[:60]}"
+    return None
+
+
+def _page(record: Any) -> dict[str, Any]:
+    """A document's fields from an HTML response: its body (codings undone by warcio)
+    decoded as detourage decodes a page, hearing the HTTP header's charset."""
+    headers = record.rec_headers
+    text = decode(record.content_stream().read(), dict(record.http_headers.headers)).text
+    return {"text": text, "id": headers.get_header("WARC-Record-ID"), "url": headers.get_header("WARC-Target-URI"),
+            "date": headers.get_header("WARC-Date")}
