@@ -650,7 +650,8 @@ def _cjk(sample: bytes, guess: str | None) -> str | None:
         cjk, jamo = len(_CJK.findall(text)), len(_JAMO.findall(text))
         if cjk >= CJK_MIN and cjk + jamo >= CJK_SHARE * wide:
             readable.append((codec, text, cjk))
-    korean = [codec for codec, text, cjk in readable if codec == "cp949" and len(_HANGUL.findall(text)) >= CJK_SHARE * cjk
+    korean = [codec for codec, text, cjk in readable
+              if codec == "cp949" and len(_HANGUL.findall(text)) >= CJK_SHARE * cjk
               and len(_JAMO.findall(text)) <= JAMO_SHARE * (len(text) - len(text.encode("ascii", "ignore")))]
     japanese = [codec for codec, text, cjk in readable if codec in ("euc_jp", "cp932")
                 and len(_KANA.findall(text)) >= KANA_SHARE * cjk]

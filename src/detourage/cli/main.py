@@ -149,7 +149,7 @@ def size_text(size: int) -> str:
     if size < 1000:
         return f"{size} byte{'s' * (size != 1)}"
     scaled = float(size)
-    for unit in ("KB", "MB", "GB"):
+    for unit in ("KB", "MB", "GB"):  # noqa: B007 - the unit it stops at is read after it
         scaled /= 1000
         if scaled < 1000:
             break
