@@ -386,7 +386,7 @@ cdef _Tag _tag(xmlNode* c_node):
     return info
 
 
-def segment(cetree._Element root not None, limits):  # noqa: C901
+def segment(cetree._Element root not None, limits):  # noqa: C901 - one event loop, the twin of segment._segment, kept whole for speed
     """The blocks of ``root``, identical to ``detourage.segment._segment(root, limits)``.
 
     One loop over start and end events, like the Python one and for the same reason: it
