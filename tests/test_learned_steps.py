@@ -758,3 +758,19 @@ def test_a_related_box_led_by_a_line_ending_with_a_colon_is_dropped():
                            f"<ul>{links}</ul></div></main>"), EVERYTHING)
     assert "Paragraph 4" in result.text and "Another story" not in result.text
     assert "following articles" not in result.text
+
+
+def test_a_box_repeated_line_for_line_is_read_once():
+    description = ("<p>Make each cup of tea feel special with a wheel thrown, matte textured mug in a white speckle "
+                   "finish.</p><p>Handmade stoneware.</p><p>Volume: approx. 350ml</p>")
+    html = shell("<main><h1>White speckle mug</h1><p>$60.00</p>"
+                 f"<div class='desktop'>{description}</div><div class='mobile'>{description}</div></main>")
+    result = extract(html, EVERYTHING)
+    assert result.text.count("wheel thrown") == 1 and result.text.count("Handmade stoneware") == 1
+    assert result.labels.details["learned"]["later_copies"] == 3
+    # a reply quoting a post repeats it on purpose; a single repeated line is no box
+    quoted = shell(f"<main><div class='post'>{description}</div><blockquote>{description}</blockquote>"
+                   "<div class='tier'><p>Basic</p><p>Free shipping on every order</p></div>"
+                   "<div class='tier'><p>Premium</p><p>Free shipping on every order</p></div></main>")
+    text = extract(quoted, EVERYTHING).text
+    assert text.count("wheel thrown") == 2 and text.count("Free shipping") == 2

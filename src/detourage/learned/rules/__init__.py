@@ -20,26 +20,28 @@ part of the article goes, and is *barred*: no later step brings it back:
 3. **other articles**: the stories an infinite scroll appended beside the page's own,
    siblings of its title's container that look the same, and the boxes beside the
    article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
-   and a publisher's box closing the text with a call to action (:mod:`.promos`).
+   and a publisher's box closing the text with a call to action (:mod:`.promos`);
+4. **copies**: a box whose lines repeat, one for one, a box kept before it (a product's
+   description twice, for desktop and for mobile) is read once (:mod:`.copies`).
 
 Then what belongs to it comes back:
 
-4. **code blocks whole**: the lines of a ``<pre>`` are kept or dropped together, kept
+5. **code blocks whole**: the lines of a ``<pre>`` are kept or dropped together, kept
    when the text around the block is kept or the model kept most of it (:mod:`.code_blocks`);
-5. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
+6. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
    when it comes before or inside the kept content (:mod:`.headings`);
-6. **never empty by accident**: when the page has text and the model keeps almost none
+7. **never empty by accident**: when the page has text and the model keeps almost none
    of it, the paragraphs it ranks near its best guess are kept instead (or those of the
    best Readability-style container, or the page's text it ranks best), never what a
    step barred, and the details say so (``fallback``: :mod:`.fallback`);
-7. **the standfirst** under the title (:mod:`.headings`), and the **boundary lines**: the
+8. **the standfirst** under the title (:mod:`.headings`), and the **boundary lines**: the
    lines the model doubts between kept paragraphs and just after them, in the same
    containers (a standfirst, a credit or source line, a line that is one link or an
    address, a listicle's items, a quoted post, an embedded tweet, an "Update:" note), the
    rest of a repeated structure the model mostly kept (a thread's last replies)
    (:mod:`.boundary`), a list item's own text above its kept sub-list (:mod:`.lists`),
    without the controls ("Click to expand...": :mod:`.controls`);
-8. **figures**: the images between and beside kept paragraphs, and their captions, but
+9. **figures**: the images between and beside kept paragraphs, and their captions, but
    the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
    permalink anchors of kept headings ("¶") are left out (:mod:`.headings`).
 
@@ -60,6 +62,7 @@ from .boundary import keep_boundary_lines
 from .code_blocks import whole_code_blocks
 from .comments import drop_comments
 from .controls import drop_controls
+from .copies import drop_later_copies
 from .fallback import fall_back
 from .figures import keep_figures
 from .headings import drop_permalinks, keep_standfirst, keep_title
@@ -94,6 +97,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     promo = drop_closing_promos(para, keep, barred)
     if promo:
         details["closing_promo"] = promo
+    copies = drop_later_copies(para, keep, barred)
+    if copies:
+        details["later_copies"] = copies
     whole_code_blocks(para, keep)
     keep_title(para, keep)
     if fallback:
