@@ -40,3 +40,19 @@ def needs_shared(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared data folder is not beside the repo)")
     return path
+
+
+@pytest.fixture
+def stuck_second_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Corpus runs in which the page of ``http://site.example/2`` runs C code for minutes,
+    never looking at signals: only the supervisor's kill can end it."""
+    from detourage.corpusrun import work
+
+    clean = work._content
+
+    def stuck(item, config):  # type: ignore[no-untyped-def]
+        if item.url == "http://site.example/2":
+            sum(range(10 ** 10))
+        return clean(item, config)
+
+    monkeypatch.setattr(work, "_content", stuck)

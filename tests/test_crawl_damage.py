@@ -261,19 +261,9 @@ def test_every_row_id_is_unique_in_a_run(tmp_path: Path) -> None:
 
 # --- the time limit inside a shard --------------------------------------------------------
 
-def test_a_page_stuck_in_c_code_costs_its_row_not_the_shard(tmp_path: Path, monkeypatch) -> None:
+def test_a_page_stuck_in_c_code_costs_its_row_not_the_shard(tmp_path: Path, stuck_second_page: None) -> None:
     """A page that runs C code past the time limit (no alarm reaches it) is killed:
     ``limit:time``, and the pages after it are cleaned."""
-    from detourage.corpusrun import work
-
-    clean = work._content
-
-    def stuck(item, config):  # type: ignore[no-untyped-def]
-        if item.url == "http://site.example/2":
-            sum(range(10 ** 10))  # minutes of C code that never looks at signals
-        return clean(item, config)
-
-    monkeypatch.setattr(work, "_content", stuck)
     (tmp_path / "s.warc.gz").write_bytes(b"".join(records(0, 5)))
     t0 = time.perf_counter()
     summary = run(Request(paths=(str(tmp_path / "s.warc.gz"),), config=RunConfig(folder=str(tmp_path / "run"), settings=Settings(timeout=1))))

@@ -275,21 +275,10 @@ def test_resume_takes_the_same_files_however_they_are_named(tmp_path: Path, monk
     assert refused.exit_code == 2 and "the inputs differ" in refused.output
 
 
-def test_a_page_killed_at_the_time_limit_reports_the_time_it_took(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_page_killed_at_the_time_limit_reports_the_time_it_took(tmp_path: Path, stuck_second_page: None) -> None:
     """Before: its row said ``ms = 0.0``."""
     import time
 
-    from detourage.corpusrun import work
-
-    clean = work._content
-
-    def stuck(item, config):  # type: ignore[no-untyped-def]
-        if item.url == "http://site.example/2":
-            sum(range(10 ** 10))  # minutes of C code that never looks at signals
-        return clean(item, config)
-
-    monkeypatch.setattr(work, "_content", stuck)
     (tmp_path / "s.warc").write_bytes(b"".join(page_record(n) for n in range(5)))
     t0 = time.perf_counter()
     summary = run(Request(paths=(str(tmp_path / "s.warc"),),
