@@ -124,19 +124,10 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
     Exit status: 0 when a page gave text; 1 when none did and some failed (or pages were
     lost); 4 when every page was read but none has main content (an empty file); 2 for a
     usage error."""
-    try:
-        fmt = output_format(out, fmt) if run_to is None else (fmt or "txt")
-    except DetourageError as exc:
-        raise click.BadParameter(str(exc), param_hint="'-f'") from None
-    if with_blocks and fmt != "json":
-        raise click.BadParameter("goes with -f json (the blocks of the page in its JSON)",
-                                 param_hint="'--with-blocks'")
+    fmt = _format(out, fmt, run_to, with_blocks, cleaneval_id)
     paths += tuple(url_list(url_file)) if url_file else ()
     if not paths:
         raise click.UsageError("nothing to extract: give files, folders, - (standard input), URLs or --urls FILE")
-    if cleaneval_id and fmt != "cleaneval":
-        raise click.BadParameter("goes with -f cleaneval (the <text id=…> wrapper of CleanEval "
-                                 "submissions)", param_hint="'--cleaneval-id'")
     if repair_text:
         check_repair()
     render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
@@ -170,6 +161,22 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
                      cleaneval_id, progress, quiet, with_blocks)
         return
     _extract(jobs, settings, fmt, out, workers, cleaneval_id, progress, quiet, with_blocks)
+
+
+def _format(out: str | None, fmt: str | None, run_to: str | None, with_blocks: bool, cleaneval_id: bool) -> str:
+    """The output format (from ``-f`` or ``-o``'s extension), refused when an option asks
+    for another."""
+    try:
+        fmt = output_format(out, fmt) if run_to is None else (fmt or "txt")
+    except DetourageError as exc:
+        raise click.BadParameter(str(exc), param_hint="'-f'") from None
+    if with_blocks and fmt != "json":
+        raise click.BadParameter("goes with -f json (the blocks of the page in its JSON)",
+                                 param_hint="'--with-blocks'")
+    if cleaneval_id and fmt != "cleaneval":
+        raise click.BadParameter("goes with -f cleaneval (the <text id=…> wrapper of CleanEval "
+                                 "submissions)", param_hint="'--cleaneval-id'")
+    return fmt
 
 
 def _jobs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fmt: str, save: str | None,
