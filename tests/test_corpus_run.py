@@ -396,3 +396,25 @@ def test_killed_run_resumed_holds_every_record_exactly_once(tmp_path: Path) -> N
           f"duplicates: {duplicates}, missing: {missing}")
     assert duplicates == 0 and missing == 0 and len(after) == html_records
     assert not list((folder / "shards").glob("*tmp-*"))
+
+
+def test_resume_clears_what_a_killed_worker_was_writing(tmp_path: Path) -> None:
+    """A worker killed while it wrote leaves ``.part-N.parquet.tmp-PID`` (dot first) in
+    ``shards/`` and ``markers/``: ``--resume`` removes each once and finishes the run.
+    (Both glob patterns the cleaner used matched the dotted name, so the second unlink
+    failed: "no such file or directory", whenever the kill left one.)"""
+    warc = tmp_path / "small.warc.gz"
+    html_records = make_warc(warc, 8, paragraphs=5)
+    folder = tmp_path / "run"
+    command = [sys.executable, "-m", "detourage", "extract", str(warc), "-o", str(folder), "--to", "parquet",
+               "--shard-size", "4", "-w", "1"]
+    assert subprocess.run(command, capture_output=True, timeout=300).returncode == 0
+    markers = sorted((folder / "markers").glob("*.done"))
+    shard = sorted((folder / "shards").glob("part-*.parquet"))[-1]
+    shard.rename(shard.with_name(f".{shard.name}.tmp-12345"))  # as the kill left it: never renamed
+    (folder / "markers" / f".{markers[-1].name}.tmp-12345").write_text("{")
+    markers[-1].unlink()
+    resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len({r["record_id"] for r in rows(folder)}) == html_records == len(rows(folder))
+    assert not list(folder.glob("*/*tmp-*"))

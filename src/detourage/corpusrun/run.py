@@ -243,8 +243,8 @@ def _claim(request: Request, folder: Path, shards: list[Shard], new: bool) -> No
         plan.write_manifest(folder, plan.manifest(shards, _options(request), request.paths))
         return
     for where in (plan.SHARDS, plan.MARKERS):
-        for stale in [*(folder / where).glob(".*.tmp-*"), *(folder / where).glob("*.tmp-*")]:
-            stale.unlink()
+        for stale in (folder / where).glob("*.tmp-*"):  # pathlib's * matches a leading dot too
+            stale.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
