@@ -1,5 +1,5 @@
 """``detourage fetch`` as a user watches it (issue 42 §3): a progress bar of pages done,
-their outcomes and the hosts reached when asked (on a terminal by default), a summary line
+their outcomes and the hosts whose pages still wait when asked (on a terminal by default), a summary line
 either way, sizes in KB and "1 page"; and ``extract --urls FILE``, a list of URLs as
 ``fetch`` reads it — against the local server of tests/fetch_server.py."""
 
@@ -63,10 +63,22 @@ def test_fetch_shows_its_progress_on_a_terminal_and_sums_up_either_way(tmp_path:
     assert status == 0 and hidden.exit_code == 0, terminal
     frames = terminal.replace("\r\n", "\n").split("\r")
     last = [f for f in frames if f.lstrip("\x1b[?25l").startswith("pages")][-1]
-    assert "fetched 3" in last and "status:404 4" in last and "1 host" in last, frames
+    assert "fetched 3" in last and "status:404 4" in last and "0 hosts waiting" in last, frames
     assert len(hidden.stderr.splitlines()) == 1 and "--no-progress" in CliRunner().invoke(main, ["fetch", "-h"]).output
     for summary in (terminal.strip().splitlines()[-1], hidden.stderr.splitlines()[-1]):
         assert summary.startswith("detourage: 3 pages fetched into") and " KB) in " in summary
+
+
+def test_the_bar_counts_the_hosts_whose_pages_still_wait(tmp_path: Path) -> None:
+    """Two sites of two pages each, 0.5 s between a host's requests: when the first page
+    ends, both hosts still have a page held by their delay; at the end, none."""
+    with Site(pages()) as one, Site(pages()) as two:
+        urls = [site.url(f"/p/{n}.html") for site in (one, two) for n in range(2)]
+        status, terminal = on_a_terminal(["fetch", "--allow-private", "--delay", "0.5", *urls,
+                                          "-o", str(tmp_path / "two.warc.gz")])
+    assert status == 0, terminal
+    frames = [f for f in terminal.replace("\r\n", "\n").split("\r") if "waiting" in f]
+    assert "fetched 1; 2 hosts waiting" in frames[0] and "fetched 4; 0 hosts waiting" in frames[-1], frames
 
 
 def test_one_page_fetched_is_one_page_and_its_size_in_kb(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -277,6 +278,27 @@ def test_a_stopped_link_crawl_resumes_its_frontier_from_the_log(tmp_path: Path) 
         counts = Counter(r.path for r in own.requests)
         assert {f"/p/{n}.html" for n in range(20)} <= set(counts)
         assert max(counts.values()) == 1, [p for p, n in counts.items() if n > 1]
+
+
+def test_the_crawl_tells_how_many_hosts_still_have_pages_waiting(tmp_path: Path) -> None:
+    """Issue 42 §3: each page's progress counts the pages queued and not yet ended, and
+    their hosts: the second site's pages, held by its delay, wait after the first is done."""
+    def pages(name: str, count: int) -> dict[str, bytes]:
+        return {f"/{name}/{n}.html": f"<html><body><p>Page {n} of {name}.</p></body></html>".encode()
+                for n in range(count)}
+
+    told = []
+    with Site(site_of_pages(pages("a", 1))) as one, Site(site_of_pages(pages("b", 3))) as three:
+        urls = [one.url("/a/0.html")] + [three.url(f"/b/{n}.html") for n in range(3)]
+        summary = crawl(urls, out=tmp_path / "two.warc.gz", politeness=Politeness(allow_private=True, delay=0.2),
+                        workers=4, on_progress=told.append)
+    waiting = Counter(urlsplit(u).netloc for u in urls)
+    for progress in told:  # in the order the pages ended
+        waiting -= Counter({urlsplit(progress.page.url).netloc: 1})
+        assert (progress.pages_waiting, progress.hosts_waiting) == (sum(waiting.values()), len(waiting))
+    assert [p.pages_waiting for p in told] == [3, 2, 1, 0]
+    assert any(p.hosts_waiting == 1 and p.page.url.startswith(three.base) for p in told)  # b's delay holds it
+    assert told[-1].outcomes == summary.outcomes == Counter(fetched=4)
 
 
 def test_a_warc_without_its_log_is_not_overwritten(site, tmp_path: Path) -> None:

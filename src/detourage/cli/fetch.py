@@ -76,8 +76,8 @@ def allow_private_option(command: Any) -> Any:
 @click.option("--http2", is_flag=True, help="HTTP/2 where the server offers it (pip install 'httpx[http2]').")
 @click.option("--allow-private", is_flag=True, help=_ALLOW_PRIVATE_HELP)
 @click.option("--progress/--no-progress", default=None,
-              help="Progress bar: pages done, their outcomes so far, hosts reached (default: when standard "
-                   "error is a terminal).")
+              help="Progress bar: pages done, their outcomes so far, hosts with pages still waiting (default: "
+                   "when standard error is a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line on standard error.")
 def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple[str, ...], feeds: tuple[str, ...],
           follow: tuple[str, ...], max_pages: int, log: str | None, user_agent: str | None, delay: float,
@@ -111,7 +111,7 @@ def fetch(urls: tuple[str, ...], out: str, url_file: str | None, sitemaps: tuple
     with _stopping(stop), _interrupted(), _Progress(progress) as shown:
         summary = crawl(given, out=out, sitemaps=sitemaps, feeds=feeds, follow=follow, max_pages=max_pages,
                         politeness=politeness, workers=workers, same_host=not all_hosts, log=log,
-                        on_page=shown.page, stop=stop, retry_failed=retry_failed)
+                        on_progress=shown.page, stop=stop, retry_failed=retry_failed)
     if not quiet:
         click.echo(f"detourage: {summary.fetched} page{'s' * (summary.fetched != 1)} fetched into {out} "
                    f"({size_text(summary.warc_bytes)}) in {summary.seconds:.1f} s; outcomes: "
@@ -138,14 +138,12 @@ def _outcomes(counts: Counter[str]) -> str:
 
 class _Progress:
     """The crawl's progress bar (:func:`~detourage.cli.main.progress_bar`, as ``extract``
-    draws it): pages done, their outcomes so far, the hosts reached.  Pages end in the
-    crawl's worker threads: :meth:`page` takes a lock."""
+    draws it): pages done, their outcomes so far, the hosts whose pages still wait
+    (queued, held by the host's delay, under way).  The crawl tells it of each page in
+    turn (:class:`~detourage.web.crawl.CrawlProgress`)."""
 
     def __init__(self, progress: bool | None) -> None:
         self.bar = progress_bar(progress, label="pages", item_show_func=lambda line: line)
-        self.outcomes: Counter[str] = Counter()
-        self.hosts: set[str] = set()
-        self.lock = threading.Lock()
 
     def __enter__(self) -> _Progress:
         self.bar.__enter__()
@@ -154,12 +152,9 @@ class _Progress:
     def __exit__(self, *exc: object) -> None:
         self.bar.__exit__(*exc)
 
-    def page(self, fetched: Any) -> None:
-        with self.lock:
-            self.outcomes[fetched.outcome] += 1
-            self.hosts.add(urlsplit(fetched.url).netloc.lower())
-            hosts = len(self.hosts)
-            self.bar.update(1, f"{_outcomes(self.outcomes)}; {hosts} host{'s' * (hosts != 1)}")
+    def page(self, progress: Any) -> None:
+        hosts = progress.hosts_waiting
+        self.bar.update(1, f"{_outcomes(progress.outcomes)}; {hosts} host{'s' * (hosts != 1)} waiting")
 
 
 def _is_http(text: str) -> bool:

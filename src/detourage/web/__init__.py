@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .client import Exchange, Fetched, Fetcher, Politeness
-from .crawl import CrawlSummary, crawl, log_path
+from .crawl import CrawlProgress, CrawlSummary, crawl, log_path
 from .discover import Discoverer, Source
 
-__all__ = ["CrawlSummary", "Discoverer", "Exchange", "Fetched", "Fetcher", "Politeness", "Source", "crawl",
-           "feed_urls", "fetch", "log_path", "sitemap_urls"]
+__all__ = ["CrawlProgress", "CrawlSummary", "Discoverer", "Exchange", "Fetched", "Fetcher", "Politeness", "Source",
+           "crawl", "feed_urls", "fetch", "log_path", "sitemap_urls"]
 
 
 def fetch(url: str, *, politeness: Politeness = Politeness()) -> Fetched:

@@ -59,6 +59,21 @@ from .policy import site
 
 
 @dataclass(frozen=True, slots=True)
+class CrawlProgress:
+    """Where a crawl stands when a page ends (``crawl(on_progress=…)``)."""
+
+    #: the page that ended
+    page: Fetched
+    #: the outcomes of this run's pages so far, this one included
+    outcomes: Counter[str]
+    #: pages queued and not yet ended: waiting for a worker, for their host's turn (its
+    #: delay, its robots.txt) or for their answer
+    pages_waiting: int
+    #: the hosts of those pages
+    hosts_waiting: int
+
+
+@dataclass(frozen=True, slots=True)
 class CrawlSummary:
     """What a crawl did: outcomes of the pages it fetched now, those the log already had."""
 
@@ -223,7 +238,8 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
           feeds: Iterable[str] = (), follow: Iterable[str] = (), max_pages: int = 1000,
           politeness: Politeness = Politeness(), workers: int = 8, same_host: bool = True,
           log: str | os.PathLike[str] | None = None, on_page: Callable[[Fetched], None] | None = None,
-          stop: threading.Event | None = None, retry_failed: bool = False, transport: Any = None) -> CrawlSummary:
+          on_progress: Callable[[CrawlProgress], None] | None = None, stop: threading.Event | None = None,
+          retry_failed: bool = False, transport: Any = None) -> CrawlSummary:
     """Fetch ``urls``, the pages of ``sitemaps`` and ``feeds``, and the pages reached by
     following links from ``follow`` (on each start URL's host, at most ``max_pages`` in
     all) into the WARC ``out``, resuming from its log (``log``, default :func:`log_path`)
@@ -232,8 +248,10 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
     ``retry_failed``: also fetch again the pages whose last outcome may pass
     (:func:`transient`: a timeout, a network error, 429, a 5xx).
 
-    ``on_page`` is told each page's result as it ends; setting ``stop`` lets the pages
-    in flight end and fetches no more (the log and the WARC stay whole)."""
+    ``on_page`` is told each page's result as it ends, and ``on_progress`` where the
+    crawl stands then (:class:`CrawlProgress`: the outcomes so far, the pages and hosts
+    still waiting), in the order the pages ended; setting ``stop`` lets the pages in
+    flight end and fetches no more (the log and the WARC stay whole)."""
     if workers < 1:
         raise ValueError(f"workers: 1 or more, not {workers}")
     if max_pages < 1:
@@ -246,7 +264,7 @@ def crawl(urls: Iterable[str] = (), *, out: str | os.PathLike[str], sitemaps: It
     fetcher = Fetcher(politeness, robots_text=past.robots, on_robots=recorder.robots, stop=stop, transport=transport)
     abandoned = False
     try:
-        run = _Run(fetcher, recorder, past, stop, on_page, retry_failed)
+        run = _Run(fetcher, recorder, past, stop, _Told(on_page, on_progress), retry_failed)
         discoverer = Discoverer(fetcher, same_host=same_host, known=past.sources, on_source=recorder.source)
         run.plan(_planned(urls, sitemaps, feeds, discoverer, same_host),
                  list(dict.fromkeys(u.strip() for u in follow if u.strip())), max_pages)
@@ -267,10 +285,10 @@ class _Run:
     """The pages of one crawl: scheduled once each, fetched by worker threads, the links
     of followed pages scheduled as they come (within the page budget)."""
 
-    def __init__(self, fetcher: Fetcher, recorder: _Recorder, past: _Log, stop: threading.Event,
-                 on_page: Callable[[Fetched], None] | None, retry_failed: bool) -> None:
+    def __init__(self, fetcher: Fetcher, recorder: _Recorder, past: _Log, stop: threading.Event, told: _Told,
+                 retry_failed: bool) -> None:
         self.fetcher, self.recorder, self.past, self.stop = fetcher, recorder, past, stop
-        self.on_page, self.retry_failed = on_page, retry_failed
+        self.told, self.retry_failed = told, retry_failed
         self.queue: queue.Queue[str | None] = queue.Queue()
         #: the pages held to their site (:mod:`.policy`): followed ones, and those of a site's sitemaps and feeds
         self.scoped: set[str] = set()
@@ -280,6 +298,9 @@ class _Run:
         self.failure: BaseException | None = None
         self._scheduled: set[str] = set()
         self._followed: set[str] = set()
+        #: the pages queued and not yet ended, and how many of them each host has
+        self._waiting: set[str] = set()
+        self._hosts_waiting: Counter[str] = Counter()
         self._budget = 0
         self._lock = threading.Lock()
 
@@ -332,6 +353,7 @@ class _Run:
                 self.failure = self.failure or exc
                 self.stop.set()
             finally:
+                self._ended(url)  # a page not fetched (stopped) waits no more either
                 self.queue.task_done()
         self.queue.task_done()
 
@@ -344,10 +366,26 @@ class _Run:
         self.recorder.page(fetched, links if followed else None)  # logged before they are fetched
         for link in links:
             self._enqueue(link)
+        with self.told.lock:  # told in the order the pages ended
+            self.told(self._counted(url, fetched))
+
+    def _counted(self, url: str, fetched: Fetched) -> CrawlProgress:
+        """Count ``url``'s outcome: where the crawl stands now that it ended."""
         with self._lock:
+            self._forget(url)
             self.outcomes[fetched.outcome] += 1
-        if self.on_page is not None:
-            self.on_page(fetched)
+            return CrawlProgress(fetched, self.outcomes.copy(), len(self._waiting), len(self._hosts_waiting))
+
+    def _ended(self, url: str) -> None:
+        """``url`` waits no more (said again by its worker, or said only there when it
+        was not fetched: stopped)."""
+        with self._lock:
+            self._forget(url)
+
+    def _forget(self, url: str) -> None:
+        if url in self._waiting:
+            self._waiting.remove(url)
+            self._hosts_waiting -= Counter({_host(url): 1})  # a host with none left goes
 
     def _reserve_all(self, urls: Iterable[str]) -> list[str]:
         return [u for u in urls if self._reserve(u, followed=True)]
@@ -371,7 +409,26 @@ class _Run:
             with self._lock:  # done before; a followed page's links came from the log
                 self.resumed += 1
             return
+        with self._lock:
+            self._waiting.add(url)
+            self._hosts_waiting[_host(url)] += 1
         self.queue.put(url)
+
+
+class _Told:
+    """Whom a crawl tells of each page that ends (``on_page``, ``on_progress``), one page
+    at a time under :attr:`lock`."""
+
+    def __init__(self, on_page: Callable[[Fetched], None] | None,
+                 on_progress: Callable[[CrawlProgress], None] | None) -> None:
+        self.on_page, self.on_progress = on_page, on_progress
+        self.lock = threading.Lock()
+
+    def __call__(self, progress: CrawlProgress) -> None:
+        if self.on_page is not None:
+            self.on_page(progress.page)
+        if self.on_progress is not None:
+            self.on_progress(progress)
 
 
 def transient(outcome: str) -> bool:
@@ -403,8 +460,12 @@ def _interleaved(urls: list[str]) -> list[str]:
     """The URLs, hosts taking turns (so that workers do not all wait on one host)."""
     by_host: dict[str, list[str]] = {}
     for url in urls:
-        by_host.setdefault(urlsplit(url).netloc.lower(), []).append(url)
+        by_host.setdefault(_host(url), []).append(url)
     return [u for turn in zip_longest(*by_host.values()) for u in turn if u is not None]
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).netloc.lower()
 
 
 def _now() -> str:
