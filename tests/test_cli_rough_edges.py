@@ -146,7 +146,18 @@ def test_a_finished_run_folder_is_tidy(tmp_path: Path) -> None:
     assert "authors" not in plain[0]  # without --with-metadata: the columns of before
     resumed = invoke("extract", str(tmp_path / "crawl.warc.gz"), "-o", str(tmp_path / "run"), "--to", "jsonl",
                      "--resume")
-    assert resumed.exit_code == 0 and "1/1 shards done" in resumed.stderr
+    assert resumed.exit_code == 0 and "1/1 shard done" in resumed.stderr
+    assert "this session: 1 shard, " in result.stderr and "1 shards" not in result.stderr + resumed.stderr
+
+
+def test_a_run_summary_counts_one_of_a_thing_in_the_singular() -> None:
+    from detourage.corpusrun import RunSummary
+
+    one = str(RunSummary("run", shards=1, done=1, records=1, rows=1, ok=1, session_shards=1, session_rows=1,
+                         unread=["shards/0"]))
+    assert "1/1 shard done, 1 record: 1 HTML page → 1 ok" in one and "this session: 1 shard, 1 page in" in one
+    assert "1 record = 1 row + 0 skipped" in one and "; 1 shard could not be read" in one
+    assert "0/2 shards done, 0 records: 0 HTML pages" in str(RunSummary("run", shards=2))
 
 
 # ---------------------------------------------------------------- sizes people read

@@ -301,6 +301,7 @@ def _corpus_run(paths: tuple[str, ...], config: Any, shard_size: int, resume: bo
     import time
 
     from ..corpusrun import Request, Stop, run
+    from ..corpusrun.run import counted
 
     request = Request(paths=paths, config=config, shard_records=shard_size, resume=resume,
                       workers=workers or default_workers(), dask=dask, patterns=patterns,
@@ -322,8 +323,8 @@ def _corpus_run(paths: tuple[str, ...], config: Any, shard_size: int, resume: bo
         summary = run(request, on_shard, on_plan, stop)
     click.echo(f"detourage: {summary}", err=True)
     if summary.interrupted:
-        click.echo(f"detourage: interrupted: {summary.done} of {summary.shards} shards done; finish with "
-                   "--resume", err=True)
+        click.echo(f"detourage: interrupted: {summary.done} of {counted(summary.shards, 'shard')} done; finish "
+                   "with --resume", err=True)
     sys.exit(summary.exit_status)
 
 
@@ -333,6 +334,8 @@ def _ctrl_c(stop: Any) -> Iterator[None]:
     ones a few seconds; the second kills the workers and ends at once (status 130)."""
     import signal
     import threading
+
+    from ..corpusrun.run import counted
 
     if threading.current_thread() is not threading.main_thread():  # no handler there: Python's own
         yield
@@ -345,7 +348,7 @@ def _ctrl_c(stop: Any) -> Iterator[None]:
                  "(Ctrl-C again to quit now)")
             return
         stop.abort()
-        _say(f"detourage: interrupted: {stop.done} of {stop.total} shards done; finish with --resume")
+        _say(f"detourage: interrupted: {stop.done} of {counted(stop.total, 'shard')} done; finish with --resume")
         os._exit(130)
 
     previous = signal.signal(signal.SIGINT, interrupted)

@@ -122,22 +122,29 @@ class RunSummary:
         return self.session_rows / self.seconds if self.seconds > 0 else 0.0
 
     def __str__(self) -> str:
-        failed = sum(self.failed.values())
-        line = (f"run {self.folder}: {self.done}/{self.shards} shards done, {self.records} records: "
-                f"{self.rows} HTML pages → {self.ok} ok, {failed} failed{_reasons(self.failed)}; "
-                f"{sum(self.skipped.values())} records skipped{_reasons(self.skipped)}")
+        failed, skipped = sum(self.failed.values()), sum(self.skipped.values())
+        line = (f"run {self.folder}: {self.done}/{counted(self.shards, 'shard')} done, "
+                f"{counted(self.records, 'record')}: {counted(self.rows, 'HTML page')} → {self.ok} ok, "
+                f"{failed} failed{_reasons(self.failed)}; {counted(skipped, 'record')} skipped"
+                f"{_reasons(self.skipped)}")
         verdict = "=" if self.balanced else "≠ (RECORDS LOST OR DUPLICATED)"
-        line += f"; {self.records} records {verdict} {self.rows} rows + {sum(self.skipped.values())} skipped"
-        line += (f"; this session: {self.session_shards} shards, {self.session_rows} pages in "
-                 f"{self.seconds:.1f} s, {self.rate:.1f} pages/s ({self.executor}; starting it "
+        line += f"; {counted(self.records, 'record')} {verdict} {counted(self.rows, 'row')} + {skipped} skipped"
+        line += (f"; this session: {counted(self.session_shards, 'shard')}, {counted(self.session_rows, 'page')} "
+                 f"in {self.seconds:.1f} s, {self.rate:.1f} pages/s ({self.executor}; starting it "
                  f"{self.start_seconds:.1f} s, stopping it {self.stop_seconds:.1f} s)")
         if self.damaged:
             first = self.damage[0] if self.damage else None
-            line += (f"; INPUT DAMAGED: {self.damaged} records lost to truncated or corrupt input"
+            line += (f"; INPUT DAMAGED: {counted(self.damaged, 'record')} lost to truncated or corrupt input"
                      + (f" (first: {first['source']} at byte {first['offset']}: {first['message']})" if first else ""))
         if self.unread:
-            line += f"; {len(self.unread)} shards could not be read ({self.unread[0]}): --resume runs them again"
+            line += (f"; {counted(len(self.unread), 'shard')} could not be read ({self.unread[0]}): "
+                     "--resume runs them again")
         return line
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 shard``, ``0 shards``, ``12 shards``: a count and its noun, in the plural but for one."""
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def _reasons(counts: collections.Counter[str]) -> str:
