@@ -195,8 +195,10 @@ def test_a_row_kept_in_part_keeps_its_columns() -> None:
     html = ("<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td>a1</td><td>b1</td><td>c1</td></tr>"
             "<tr><td colspan=2>ab2</td><td>c2</td></tr></table>")
     result = labelled(html, lambda t: t not in ("a1", "B"))
-    assert render(result, "markdown") == ("| A |  | C |\n| --- | --- | --- |\n|  | b1 | c1 |\n"
-                                          "| ab2 |  | c2 |\n")
+    # a colspan: no pipe table holds it (issue 46), the Markdown holds the HTML table
+    assert render(result, "markdown").startswith("<table>\n<thead>\n<tr><th>A</th><td></td><th>C</th></tr>")
+    assert render(labelled(html.replace(" colspan=2", ""), lambda t: t not in ("a1", "B")), "markdown") == (
+        "| A |  | C |\n| --- | --- | --- |\n|  | b1 | c1 |\n| ab2 | c2 |  |\n")
     assert render(result, "txt") == "A | C\nb1 | c1\nab2 | c2\n"
     assert "<tr><td></td><td>b1</td><td>c1</td></tr>" in render(result, "html")
 

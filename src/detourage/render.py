@@ -36,8 +36,10 @@ from .structure import (
     document,
     join,
     language,
+    pipe_table,
     pre_lines,
     row_is_header,
+    rowspan,
     spans,
     with_breaks,
 )
@@ -294,7 +296,8 @@ class _Markdown:
         return f"{fence}{language(node)}\n{body}\n{fence}"
 
     def table(self, node: Node) -> str:
-        """A pipe table; an empty header row when the page's first kept row is not one."""
+        """A pipe table; an empty header row when the page's first kept row is not one;
+        as HTML when a pipe table cannot hold it (:func:`~detourage.structure.pipe_table`)."""
         before: list[str] = []
         rows: list[Node] = []
         for child in node.children:
@@ -304,6 +307,8 @@ class _Markdown:
                 text = self.leaf(child) if isinstance(child, Unit) else self.children(child.children)
                 if text:
                     before.append(text)
+        if rows and not pipe_table(rows):
+            return _Html(self.ctx).table(node)
         cells = [self.row(row) for row in rows]
         rows, cells = [r for r, c in zip(rows, cells) if any(c)], [c for c in cells if any(c)]
         if not rows:
@@ -615,8 +620,8 @@ class _Html:
         return f"<{tag}{start}>\n" + "\n".join(items) + f"\n</{tag}>"
 
     def table(self, node: Node) -> str:
-        """``<table>`` with its caption, a ``<thead>`` when the first kept row is a header
-        row, and a ``<tbody>``; text outside the rows goes before it as paragraphs."""
+        """``<table>`` with its caption, a ``<thead>`` of the leading header rows when the
+        first kept row is one, and a ``<tbody>``; text outside the rows goes before it as paragraphs."""
         before: list[str] = []
         caption = ""
         rows: list[tuple[Node, str]] = []
@@ -630,28 +635,47 @@ class _Html:
         if not rows:
             return "\n".join(t for t in [*before, caption.replace("caption>", "p>")] if t)
         parts = [t for t in before if t] + ["<table>"] + ([caption] if caption else [])
-        if row_is_header(rows[0][0]):
-            parts.append(f"<thead>\n{rows[0][1]}\n</thead>")
-            rows = rows[1:]
+        head = next((k for k, (row, _) in enumerate(rows) if not row_is_header(row)), len(rows))
+        if head:  # the leading header rows (a rowspan does not leave its row group)
+            parts.append("<thead>\n" + "\n".join(r for _, r in rows[:head]) + "\n</thead>")
+            rows = rows[head:]
         if rows:
             parts.append("<tbody>\n" + "\n".join(r for _, r in rows) + "\n</tbody>")
         return "\n".join([*parts, "</table>"])
 
     def row(self, row: Node) -> str:
-        """``<tr>`` with the kept cells in their columns (empty ``<td>`` where one was not)."""
+        """``<tr>`` with the kept cells in their columns (empty ``<td>`` where one was not,
+        but for the columns a cell of an earlier row spans into)."""
         out: list[str] = []
         filled = False
         width = 0
+        covered = self.ctx.covered(row.el) if row.el is not None else frozenset()
         for column, child in cells(row, self.ctx):
-            inner = " ".join(t for t in (self.inline(u) for u in _units(child)) if t)
+            inner = self.cell(_units(child))
             tag, attr = "td", ""
             if isinstance(child, Node) and child.el is not None:
                 tag = "th" if child.el.tag == "th" else "td"
-                attr = f' colspan="{colspan(child)}"' if colspan(child) > 1 else ""
+                attr = "".join(f' {name}="{n}"' for name, n in
+                               (("colspan", colspan(child)), ("rowspan", rowspan(child))) if n > 1)
             filled = filled or bool(inner)
-            out += ["<td></td>"] * (column - width) + [f"<{tag}{attr}>{inner}</{tag}>"]
+            out += ["<td></td>"] * sum(c not in covered for c in range(width, column))
+            out.append(f"<{tag}{attr}>{inner}</{tag}>")
             width = column + (colspan(child) if isinstance(child, Node) else 1)
         return "<tr>" + "".join(out) + "</tr>" if filled else ""
+
+    def cell(self, leaves: Sequence[Unit]) -> str:
+        """A cell's leaves, a ``<br>`` between two of the page's paragraphs (a cell of
+        several paragraphs keeps them apart), a space otherwise."""
+        out: list[str] = []
+        last: Block | None = None
+        for leaf in leaves:
+            text = self.inline(leaf)
+            if text:
+                if out:
+                    out.append("<br>" if last is not None and leaf.blocks[0].paragraph != last.paragraph else " ")
+                out.append(text)
+                last = leaf.blocks[-1]
+        return "".join(out)
 
     def inline(self, leaf: Unit) -> str:
         return self.sequence(spans(leaf, self.ctx), top=True)
@@ -819,6 +843,8 @@ class _Json:
             record["column"] = self.ctx.column(el)
             if (span := colspan(node)) > 1:
                 record["colspan"] = span
+            if (span := rowspan(node)) > 1:
+                record["rowspan"] = span
         children = self.children(node.children)
         return {**record, "children": children} if children else {}
 

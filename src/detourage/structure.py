@@ -111,7 +111,8 @@ class Context:
         self._tags = _tags(options, kinds)
         self._data: frozenset[Element] | None = None
         self._numbers: dict[Element, dict[Element, int]] = {}
-        self._columns: dict[Element, dict[Element, int]] = {}
+        self._columns: dict[Element, int] = {}
+        self._covered: dict[Element, frozenset[int]] = {}
         self._known: dict[Element, _State] = {}
         self.inline: dict[int, tuple[Element, ...]] = {}
         #: with ``kinds`` given (plain text): the page's data tables and ``<pre>``s, and
@@ -149,15 +150,30 @@ class Context:
             return href
 
     def column(self, cell: Element) -> int:
-        """The column a ``<td>``/``<th>`` starts at in its row (0 for the first): the
-        row's columns are counted once, so a row of many cells costs its length."""
+        """The column a ``<td>``/``<th>`` starts at (0 for the first), its table laid out
+        once on a grid (:func:`layout`), so a table of many cells costs its size."""
+        column = self._columns.get(cell)
+        if column is None:
+            self._lay_out(cell)
+            column = self._columns.get(cell, 0)
+        return column
+
+    def covered(self, row: Element) -> frozenset[int]:
+        """The columns of ``row`` that a cell of an earlier row spans into (``rowspan``)."""
+        covered = self._covered.get(row)
+        if covered is None:
+            first = next(row.iterchildren("td", "th"), None)
+            if first is not None:
+                self._lay_out(first)
+            covered = self._covered.setdefault(row, frozenset())
+        return covered
+
+    def _lay_out(self, cell: Element) -> None:
+        table = next(cell.iterancestors("table"), None)
         row = cell.getparent()
-        if row is None:
-            return 0
-        columns = self._columns.get(row)
-        if columns is None:
-            columns = self._columns[row] = _columns(row)
-        return columns.get(cell, 0)
+        grid = layout(table) if table is not None else layout_rows([row] if row is not None else [])
+        self._columns.update(grid.columns)
+        self._covered.update(grid.covered)
 
     def chain(self, block: Block) -> tuple[Element, ...]:
         """The tree's elements around ``block``, outermost first; its spans go to ``inline``."""
@@ -268,13 +284,45 @@ def _base(tree: Element | None, url: str | None) -> str | None:
         return url
 
 
-def _columns(row: Element) -> dict[Element, int]:
-    column = 0
-    columns = {}
-    for cell in row.iterchildren("td", "th"):
-        columns[cell] = column
-        column += colspan(cell)
-    return columns
+@dataclass(frozen=True, slots=True, eq=False)
+class Grid:
+    """A table's cells placed as a browser places them: each cell's first column, and
+    per row the columns a cell of an earlier row spans into (``rowspan``)."""
+
+    columns: dict[Element, int]
+    covered: dict[Element, frozenset[int]]
+
+
+def layout(table: Element) -> Grid:
+    """The grid of ``table``'s own rows (those of a table nested in a cell left out)."""
+    rows = [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
+    return layout_rows(rows)
+
+
+def layout_rows(rows: Sequence[Element]) -> Grid:
+    """The grid of ``rows`` in order: a cell starts at the first column that no cell to
+    its left and no ``rowspan`` from above holds; a ``rowspan`` ends with its row group
+    (``<thead>``, ``<tbody>``, ``<tfoot>``), as in HTML's table model."""
+    columns: dict[Element, int] = {}
+    covered: dict[Element, frozenset[int]] = {}
+    pending: dict[int, int] = {}  # column → rows below still spanned into
+    group = None
+    for row in rows:
+        if row.getparent() is not group:
+            group, pending = row.getparent(), {}
+        held = covered[row] = frozenset(pending)
+        below = {c: n - 1 for c, n in pending.items() if n > 1}
+        column = 0
+        for cell in row.iterchildren("td", "th"):
+            while column in held:
+                column += 1
+            columns[cell] = column
+            width, height = colspan(cell), rowspan(cell)
+            if height > 1:
+                below.update(dict.fromkeys(range(column, column + width), height - 1))
+            column += width
+        pending = below
+    return Grid(columns, covered)
 
 
 def _any_inside(units: Sequence[Unit], tags: frozenset[str]) -> bool:
@@ -546,6 +594,37 @@ def colspan(cell: Node | Element) -> int:
     el = cell.el if isinstance(cell, Node) else cell
     assert el is not None
     return max(1, min(_int(el.get("colspan")) or 1, 100))
+
+
+#: the most rows a ``rowspan`` counts (``rowspan="0"``: to the end of its row group)
+MAX_ROWSPAN = 1000
+
+
+def rowspan(cell: Node | Element) -> int:
+    el = cell.el if isinstance(cell, Node) else cell
+    assert el is not None
+    value = _int(el.get("rowspan"))
+    return MAX_ROWSPAN if value == 0 else max(1, min(value or 1, MAX_ROWSPAN))
+
+
+def pipe_table(rows: Sequence[Node]) -> bool:
+    """Whether a Markdown pipe table holds ``rows`` as the page lays them out: one header
+    row at most, and first; no cell spanning rows or columns; no cell of several
+    paragraphs (a pipe table's cell is one line).  Otherwise a padded pipe table would
+    put cells under the wrong header: the table is written as HTML, which GFM allows."""
+    for k, row in enumerate(rows):
+        if k and row_is_header(row):
+            return False
+        for cell in row.children:
+            if isinstance(cell, Node) and cell.el is not None and (
+                    colspan(cell) > 1 or rowspan(cell) > 1 or _paragraphs(cell) > 1):
+                return False
+    return True
+
+
+def _paragraphs(cell: Node) -> int:
+    """How many paragraphs of the page (``Block.paragraph``) the kept text of ``cell`` spans."""
+    return len({b.paragraph for leaf in _leaves(cell) for b in leaf.blocks if b.text and not b.illustration})
 
 
 def cells(row: Node, ctx: Context) -> list[tuple[int, Node | Unit]]:
