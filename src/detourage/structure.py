@@ -115,6 +115,8 @@ class Context:
         self._covered: dict[Element, frozenset[int]] = {}
         self._known: dict[Element, _State] = {}
         self.inline: dict[int, tuple[Element, ...]] = {}
+        #: the ``<pre>`` elements of the tree, in order
+        self.pres: list[Element] = []
         #: with ``kinds`` given (plain text): the page's data tables and ``<pre>``s, and
         #: every element inside them, the only ones whose blocks are worth a walk up (none
         #: to look for when no kept block is inside such an element: a scan of the tree saved)
@@ -425,13 +427,64 @@ def document(result: Result, options: RenderOptions = RenderOptions(),
             chain = ctx.chain(block)
             if chain != current:
                 _close(open_, leaf, unit)
-                _open(open_, chain)
+                _open(open_, chain, ctx.pres)
                 current, leaf = chain, []
             leaf.append(block)
         _close(open_, leaf, unit)
     if kinds is None or "li" in kinds:
         _lists(root)
+    if ctx.pres:
+        _drop_chrome(root, chrome(ctx.pres))
     return root, ctx
+
+
+#: a class naming a listing's buttons and labels (Prism's ``toolbar``, ``copy-to-clipboard``)
+_CHROME = re.compile(r"(?:^|[\s_-])(?:copy|clipboard|toolbar|lang|language)(?:[\s_-]|$)", re.I)
+#: the most characters a listing's box holds beside its code (its buttons and labels):
+#: an element holding more is the page's text, not the box
+CHROME_CHARS = 80
+
+
+def chrome(pres: Sequence[Element]) -> frozenset[Element]:
+    """The elements, and all inside them, of the boxes around the ``pres`` that are no
+    code: buttons, toolbars, copy and language labels (``_CHROME``).  A box is an
+    ancestor up to :data:`CODE_WRAPPERS` levels up holding at most :data:`CHROME_CHARS`
+    characters beside its code."""
+    found: set[Element] = set()
+    for pre in pres:
+        inner = _chars(pre)
+        around = set(pre.iterancestors())
+        for depth, box in enumerate(pre.iterancestors()):
+            if depth == CODE_WRAPPERS or _chars(box) - inner > CHROME_CHARS:
+                break
+            walker = etree.iterwalk(box, events=("start",))
+            for _, el in walker:
+                if el.tag in ("pre", "code"):
+                    walker.skip_subtree()
+                elif el in around:  # the box itself, and what holds the code
+                    continue
+                elif el.tag == "button" or _CHROME.search(el.get("class") or "") is not None:
+                    found.update(el.iter())
+                    walker.skip_subtree()
+    return frozenset(found)
+
+
+def _chars(el: Element) -> int:
+    return sum(len(t) for t in el.itertext() if isinstance(t, str))
+
+
+def _drop_chrome(node: Node, chrome: frozenset[Element]) -> None:
+    """Leave out the leaves whose text is all in ``chrome``."""
+    if not chrome:
+        return
+    kept: list[Node | Unit] = []
+    for child in node.children:
+        if isinstance(child, Node):
+            _drop_chrome(child, chrome)
+            kept.append(child)
+        elif not all(b.node in chrome for b in child.blocks):
+            kept.append(child)
+    node.children = kept
 
 
 def _close(open_: list[Node], blocks: list[Block], unit: Unit) -> None:
@@ -485,8 +538,9 @@ def _all_bare(node: Node) -> bool:
     return node.kind == "list" and bool(node.children) and all(map(_bare, node.children))
 
 
-def _open(open_: list[Node], chain: tuple[Element, ...]) -> None:
-    """Make the open nodes those of ``chain``, keeping the shared outer ones."""
+def _open(open_: list[Node], chain: tuple[Element, ...], pres: list[Element]) -> None:
+    """Make the open nodes those of ``chain``, keeping the shared outer ones (the
+    ``<pre>`` elements opened go to ``pres``)."""
     shared = 0
     for node, el in zip(open_[1:], chain):
         if node.el is not el:
@@ -495,6 +549,8 @@ def _open(open_: list[Node], chain: tuple[Element, ...]) -> None:
     del open_[shared + 1:]
     for el in chain[shared:]:
         node = Node(KINDS[el.tag], el)
+        if node.kind == "pre":
+            pres.append(el)
         open_[-1].children.append(node)
         open_.append(node)
 
@@ -640,17 +696,81 @@ def cells(row: Node, ctx: Context) -> list[tuple[int, Node | Unit]]:
     return out
 
 
-_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
+#: a language in the class of a ``<pre>`` or its ``<code>``: ``language-x``, ``lang-x``,
+#: ``highlight-x`` (Sphinx; GitHub's ``highlight-source-x``), SyntaxHighlighter's ``brush: x``
+_LANGUAGE = re.compile(r"(?:^|\s)(?:(?:language|lang|highlight(?:-source)?)-|brush:\s*)([\w+#.-]+)")
+#: the same around them (a wrapper's ``lang-``/``brush:`` may name something else)
+_WRAPPER_LANGUAGE = re.compile(r"(?:^|\s)(?:language|highlight(?:-source)?)-([\w+#.-]+)")
+#: Hexo's ``<figure class="highlight python">``
+_HEXO_LANGUAGE = re.compile(r"^\s*highlight\s+([\w+#.-]+)\s*$")
+#: how far up from a ``<pre>`` its language or its gutter's class is looked for
+CODE_WRAPPERS = 4
 
 
 def language(pre: Node) -> str:
-    """The language a ``<pre>`` or its ``<code>`` declares (``class="language-x"``)."""
+    """The language a listing declares: on its ``<code>`` or ``<pre>`` (a class of
+    :data:`_LANGUAGE`, ``data-lang``, ``data-language``), else on a wrapper up to
+    :data:`CODE_WRAPPERS` levels up (``language-x``, ``highlight-x``, ``data-lang``,
+    Hexo's ``<figure class="highlight x">``)."""
     assert pre.el is not None
-    for el in (pre.el, *pre.el.iterchildren("code")):
-        found = _LANGUAGE.search(el.get("class") or "")
+    for el in (*pre.el.iterchildren("code"), pre.el):
+        found = _declared(el, _LANGUAGE)
         if found:
-            return found.group(1)
+            return found
+    for depth, el in enumerate(pre.el.iterancestors()):
+        if depth == CODE_WRAPPERS or el.tag in ("article", "main", "body", "section"):
+            break
+        found = _declared(el, _WRAPPER_LANGUAGE) or (
+            _hexo(el.get("class") or "") if el.tag == "figure" else "")
+        if found:
+            return found
     return ""
+
+
+def _declared(el: Element, pattern: re.Pattern[str]) -> str:
+    found = pattern.search(el.get("class") or "")
+    if found:
+        return found.group(1).rstrip(";")
+    return (el.get("data-lang") or el.get("data-language") or "").strip()
+
+
+def _hexo(classes: str) -> str:
+    found = _HEXO_LANGUAGE.match(classes)
+    return found.group(1) if found else ""
+
+
+#: class names of a listing's line numbers: a gutter cell or ``<pre>`` beside the code
+#: (Hexo's ``gutter``, Pygments' ``linenos``, Rouge's ``rouge-gutter``/``lineno``), the
+#: number of each line inside the code (Pygments' and Chroma's ``linenos``/``ln``/``lnt``,
+#: Prism's ``line-numbers-rows``, ``line-number``)
+_LINE_NUMBERS = re.compile(r"(?:^|\s)(?:[\w-]*gutter|linenos?|lineno|linenodiv|ln|lnt|lntd|"
+                           r"line-numbers?(?:-rows)?|hljs-ln-numbers|code-line-number)(?:\s|$)")
+_NUMBERS_ONLY = re.compile(r"[\d\s]*\d[\d\s]*")
+
+
+def line_numbers(el: Element) -> bool:
+    """Whether ``el`` (inside a listing) holds its line numbers: named so
+    (:data:`_LINE_NUMBERS`) and nothing but digits."""
+    return (_LINE_NUMBERS.search(el.get("class") or "") is not None
+            and _NUMBERS_ONLY.fullmatch("".join(t for t in el.itertext() if isinstance(t, str))) is not None)
+
+
+def gutter(pre: Element, text: str) -> bool:
+    """Whether a ``<pre>`` of exact text ``text`` is the gutter of a listing laid out in
+    two parts (Hexo, Pygments, Rouge and Chroma tables): nothing but digits, and named a
+    gutter up to :data:`CODE_WRAPPERS` levels up, or in a table cell followed by a
+    cell holding the code."""
+    if _NUMBERS_ONLY.fullmatch(text) is None:
+        return False
+    for depth, el in enumerate((pre, *pre.iterancestors())):
+        if depth > CODE_WRAPPERS:
+            return False
+        if _LINE_NUMBERS.search(el.get("class") or "") is not None:
+            return True
+        if el.tag in ("td", "th"):
+            after = el.getnext()
+            return after is not None and next(after.iter("pre", "code"), None) is not None
+    return False
 
 
 def pre_lines(pre: Node, ctx: Context) -> list[str]:
@@ -663,7 +783,12 @@ def pre_lines(pre: Node, ctx: Context) -> list[str]:
     """
     assert pre.el is not None
     kept = {b.id for leaf in _leaves(pre) for b in leaf.blocks}
-    lines = _exact_text(pre.el).split("\n")
+    if not kept:
+        return []
+    text = _exact_text(pre.el)
+    if gutter(pre.el, text):
+        return []
+    lines = text.split("\n")
     if lines and not lines[0].strip():
         lines.pop(0)  # the newline after <pre> is not content (HTML), nor leading blank lines
     owners: list[list[Block]] = [[] for _ in lines]
@@ -716,13 +841,22 @@ def _pre_blocks(pre: Element, blocks: Sequence[Block], start: int) -> Iterator[B
     def inside(block: Block) -> bool:
         return block.node is pre or any(a is pre for a in block.node.iterancestors("pre"))
 
+    def numbers(block: Block) -> bool:  # a line's number: not in the exact text
+        for el in (block.node, *block.node.iterancestors()):
+            if el is pre:
+                return False
+            if line_numbers(el):
+                return True
+        return False
+
     first = start
     while first > 0 and inside(blocks[first - 1]):
         first -= 1
     for block in blocks[first:]:
         if not inside(block):
             break
-        yield block
+        if not numbers(block):
+            yield block
 
 
 def _exact_text(pre: Element) -> str:
@@ -733,6 +867,7 @@ def _exact_text(pre: Element) -> str:
     parts: list[str] = []
     line_ends = line_depth = depth = 0
     line_start = True
+    inline_end = False  # whether the pending end of line is an inline line element's
     skipped = None
     walker = etree.iterwalk(pre, events=("start", "end"))
     for event, el in walker:
@@ -748,14 +883,17 @@ def _exact_text(pre: Element) -> str:
                     line_ends = 0
                 elif ends_code_line(el):
                     line_ends, line_depth = count_line_end(line_ends, line_depth, line_start, depth)
+                    inline_end = tag not in BLOCK_LEVEL
             text = el.tail
         elif not isinstance(tag, str):  # comment, entity: only their tail is text
             continue
-        elif tag in INVISIBLE or is_hidden(el):
+        elif tag in INVISIBLE or is_hidden(el) or (el.keys() and line_numbers(el)):
             walker.skip_subtree()
             skipped = el
             continue
         elif tag == "br":
+            if inline_end:  # Hexo's <span class="line">…</span><br>: the <br> ends that line
+                line_ends = 0
             parts.append("\n")
             line_start = True
             continue
@@ -771,6 +909,6 @@ def _exact_text(pre: Element) -> str:
         if text:
             if line_ends:
                 text, line_ends = line_break(text, line_ends), 0
-            line_start = text[-1] == "\n"
+            line_start, inline_end = text[-1] == "\n", False
             parts.append(text)
     return "".join(parts)
