@@ -1,0 +1,44 @@
+// Renders formulas and code with the tools sites use, for make_pages.py: a JSON list of
+// requests on stdin ({"tool": "katex" | "mathjax3" | "hljs" | "prism", "src", "display"
+// or "lang"}), the JSON list of their HTML on stdout, then the tools' versions on stderr.
+// The tools come from npm, installed outside the repository:
+//   npm install --prefix /tmp/fidelity-tools katex mathjax-full highlight.js prismjs
+//   NODE_PATH=/tmp/fidelity-tools/node_modules node render.mjs < requests.json
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const require = createRequire(path.join(process.env.NODE_PATH || ".", "x.js"));
+const version = (name) => require(`${name}/package.json`).version;
+
+const katex = require("katex");
+const hljs = require("highlight.js");
+const Prism = require("prismjs");
+require("prismjs/components/index.js")(["python", "bash", "rust", "sql", "json"]);
+
+const { mathjax } = require("mathjax-full/js/mathjax.js");
+const { TeX } = require("mathjax-full/js/input/tex.js");
+const { CHTML } = require("mathjax-full/js/output/chtml.js");
+const { liteAdaptor } = require("mathjax-full/js/adaptors/liteAdaptor.js");
+const { RegisterHTMLHandler } = require("mathjax-full/js/handlers/html.js");
+const { AssistiveMmlHandler } = require("mathjax-full/js/a11y/assistive-mml.js");
+const { AllPackages } = require("mathjax-full/js/input/tex/AllPackages.js");
+
+const adaptor = liteAdaptor();
+AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
+const mjDocument = mathjax.document("", {
+  InputJax: new TeX({ packages: AllPackages }),
+  OutputJax: new CHTML({ fontURL: "https://cdn.jsdelivr.net/npm/mathjax@3/es5/output/chtml/fonts/woff-v2" }),
+});
+
+const tools = {
+  katex: (r) => katex.renderToString(r.src, { displayMode: !!r.display, output: "htmlAndMathml" }),
+  mathjax3: (r) => adaptor.outerHTML(mjDocument.convert(r.src, { display: !!r.display })),
+  hljs: (r) => hljs.highlight(r.src, { language: r.lang }).value,
+  prism: (r) => Prism.highlight(r.src, Prism.languages[r.lang], r.lang),
+};
+
+const requests = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(requests.map((r) => tools[r.tool](r))));
+process.stderr.write(JSON.stringify({ katex: version("katex"), "mathjax-full": version("mathjax-full"),
+  "highlight.js": version("highlight.js"), prismjs: version("prismjs") }));
