@@ -176,7 +176,7 @@ def _readme_ids() -> list[str]:
 
 def test_every_page_has_its_gold_and_its_readme_row() -> None:
     pages = fidelity.page_ids()
-    assert 20 <= len(pages) <= 40
+    assert 25 <= len(pages) <= 40
     assert pages == sorted(p.stem for p in (SET / "gold").glob("*.md"))
     assert sorted(_readme_ids()) == pages
 

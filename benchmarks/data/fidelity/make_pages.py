@@ -342,7 +342,17 @@ def page(article: Article, body: str) -> str:
 # ------------------------------------------------------------------ real pages
 
 #: real pages: (our id, wcxb-dev id, XPath of the parts dropped besides scripts and styles)
-REAL: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+REAL: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("w-coryd-git", "dev-0437", ()),
+    ("w-zig-thoughts", "dev-0414", ("//div[@class='content']/*[position() > 19 and position() < 45]",)),
+    ("w-postgres-indexes", "dev-2864", ()),
+    ("w-go-tutorial", "dev-2997", ("//article/h2[contains(., 'Call code')]/following-sibling::*",
+                                      "//article/h2[contains(., 'Call code')]")),
+    ("w-jefftk-backup", "dev-0495", ()),
+    ("w-python-json", "dev-2994", ("//section[h1]/section",)),
+    ("w-mdn-fetch", "dev-0671", ("//main/div[2]/section[position() > 3]",)),
+    ("w-wine-regions", "dev-4693", ("//div[@class='Liner'][h2]/ul/li[position() > 3]",)),
+)
 
 
 def trim(raw: bytes, drop: tuple[str, ...]) -> str:
@@ -351,7 +361,7 @@ def trim(raw: bytes, drop: tuple[str, ...]) -> str:
     import lxml.etree
     import lxml.html
 
-    tree = lxml.html.document_fromstring(raw)
+    tree = lxml.html.document_fromstring(raw.decode("utf-8"))  # every page kept is UTF-8; lxml would guess
     for el in tree.xpath("//script[not(starts-with(@type, 'math/tex'))]|//style|//svg|//link|//iframe"
                          "|//comment()|//template"):
         el.drop_tree() if hasattr(el, "drop_tree") else el.getparent().remove(el)
@@ -363,6 +373,8 @@ def trim(raw: bytes, drop: tuple[str, ...]) -> str:
             for name in [a for a in el.attrib if a == "style" or a.startswith(("data-", "aria-", "on"))]:
                 if name != "data-lang":
                     del el.attrib[name]
+    if not tree.xpath("//meta[@charset]"):
+        tree.find("head").insert(0, lxml.html.Element("meta", charset="utf-8"))
     return "<!DOCTYPE html>\n" + lxml.html.tostring(tree, encoding="unicode")
 
 
