@@ -31,7 +31,8 @@ from .model import Block
 from .segment import (PAUSE_BLOCKS, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
-                      _picture_source, clean_text, count_line_end, image_of, line_break, lines, noscript_image)
+                      _picture_source, clean_text, cleaned, count_line_end, image_of, line_break, lines,
+                      math_script, noscript_image)
 
 import gc
 import unicodedata
@@ -56,7 +57,7 @@ cdef class _Tag:
     """What the walk needs to know about one tag name, computed once per name."""
     cdef str name
     cdef str closing
-    cdef bint invisible, void, block, is_a, is_pre, is_img, is_br, is_noscript
+    cdef bint invisible, void, block, is_a, is_pre, is_img, is_br, is_noscript, is_script
 
 
 cdef _Tag _new_tag(str name):
@@ -70,6 +71,7 @@ cdef _Tag _new_tag(str name):
     info.is_pre = name == "pre"
     info.is_img = name == "img"
     info.is_noscript = name == "noscript"
+    info.is_script = name == "script"
     info.is_br = name == "br"
     return info
 
@@ -367,6 +369,16 @@ cdef class _Walk:
         self.add(True, shown[1][1], self.shared.setdefault(path, path), shown[0], shown[1][0], False)
 
 
+    cdef void math_script(self, xmlNode* c_node) except *:
+        """The TeX of a MathJax 2 source script (``math_script``): a block of its own."""
+        node = self.node(c_node)
+        tex = math_script(node) if node is not None else None
+        if tex is None or not (tex := cleaned(tex)):
+            return
+        path = tuple(self.stack) + ("script",)
+        self.add(True, tex, self.shared.setdefault(path, path), node)
+
+
 cdef dict _names = {}  # tag name → _Tag, for every name seen so far
 
 
@@ -424,6 +436,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
                     text_from = NULL
                     if info.is_noscript:
                         w.noscript(c_node)
+                    elif info.is_script and _plain_attr(c_node, b"type") is not NULL:
+                        w.math_script(c_node)
                 else:
                     nodes += 1
                     if nodes > max_nodes:

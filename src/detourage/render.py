@@ -21,6 +21,7 @@ from typing import Any
 
 from . import formats, metadata as meta
 from .errors import UnknownFormat
+from .formulas import math_html
 from .model import Block, Label, Result, Unit
 from .segment import collector_paused
 from .settings import RenderOptions
@@ -37,10 +38,12 @@ from .structure import (
     join,
     language,
     pipe_table,
+    plain,
     pre_lines,
     row_is_header,
     rowspan,
     spans,
+    tex_text,
     with_breaks,
 )
 
@@ -104,7 +107,7 @@ def render_txt(result: Result, *, options: RenderOptions = RenderOptions()) -> s
     as the page has them.  Text is what a reader reads: an illustration's alt text is
     left out (a decorative image's, an emoji or an icon's word, is read in its sentence)."""
     root, ctx = document(result, options, TEXT_KINDS)
-    if not ctx.targets:  # no data table nor <pre>: the units, one per line
+    if not ctx.targets and not ctx.formulas:  # no data table, <pre> nor formula: the units, one per line
         return "".join(u.text + "\n" for u in result.units if u.text)
     lines: list[str] = []
     _txt(root, ctx, lines)
@@ -114,22 +117,22 @@ def render_txt(result: Result, *, options: RenderOptions = RenderOptions()) -> s
 def _txt(node: Node, ctx: Context, lines: list[str]) -> None:
     for child in node.children:
         if isinstance(child, Unit):
-            if child.text:
-                lines.append(child.text)
+            if text := plain(child, ctx):
+                lines.append(text)
         elif child.kind == "pre":
             lines.extend(pre_lines(child, ctx))
         elif child.kind == "row":
-            texts = [t for t in map(_cell_text, child.children) if t]
+            texts = [t for t in (_cell_text(c, ctx) for c in child.children) if t]
             if texts:
                 lines.append(" | ".join(texts))
         else:
             _txt(child, ctx, lines)
 
 
-def _cell_text(cell: Node | Unit) -> str:
+def _cell_text(cell: Node | Unit, ctx: Context) -> str:
     if isinstance(cell, Unit):
-        return cell.text
-    return " ".join(t for t in map(_cell_text, cell.children) if t)
+        return plain(cell, ctx)
+    return " ".join(t for t in (_cell_text(c, ctx) for c in cell.children) if t)
 
 
 def render_cleaneval(result: Result, *, id: str | None = None, url_line: bool = False) -> str:
@@ -395,6 +398,9 @@ class _Markdown:
         kind = item.kind
         if kind == "code":
             return self.code(item)
+        if kind == "math":
+            text = tex_text(self.ctx.formula(item.el))
+            return text.replace("|", "\\|") if self.cell else text
         if kind == "link":
             inner = self.sequence(item.children, "[", "]", single)
             href = self.ctx.url(item.el.get("href") or "").translate(_MD_DEST)
@@ -696,6 +702,9 @@ class _Html:
         if isinstance(item, Block):
             src = self.ctx.url(item.image or "") if shows_image(item, self.ctx.options) else None
             return _html_piece(item, src)
+        if item.kind == "math":
+            found = self.ctx.formula(item.el)
+            return math_html(found) if found is not None else ""
         inner = self.sequence(item.children)
         if not inner:
             return ""
@@ -813,7 +822,7 @@ class _Json:
         record: dict[str, Any] = {"type": "unit", "kind": _NAMES[leaf.kind]}
         if leaf.kind is Label.HEADER:
             record["level"] = leaf.level
-        record["text"] = leaf.text
+        record["text"] = plain(leaf, self.ctx)
         if len(content) > 1 or content[0]["type"] != "text":
             record["content"] = content
         return record
@@ -878,6 +887,10 @@ class _Json:
             if shows_image(item, self.ctx.options):
                 return [{"type": "image", "src": self.ctx.url(item.image or ""), "alt": item.text}]
             return [{"type": "text", "text": item.text}] if item.text and not item.illustration else []
+        if item.kind == "math":
+            found = self.ctx.formula(item.el)
+            return [] if found is None else [
+                {"type": "formula", "tex": found.tex, "display": found.display, "source": found.source}]
         content = self.sequence(item.children)
         if not content or not item.kind:
             return content

@@ -6,7 +6,9 @@ each block knows its containers (``path``) and the tags crossed since the previo
 newline counting as a crossed ``br``; an ``<img>`` contributes its ``alt`` text as a block
 of its own, with the source a reader would get (:func:`image_of`: lazy loading resolved,
 icons and tracking pixels marked ``decorative``).
-Invisible content (scripts, styles, ``<head>``, ``hidden`` elements…) is never a block.
+Invisible content (scripts, styles, ``<head>``, ``hidden`` elements…) is never a block,
+but for the TeX of a MathJax 2 formula (``<script type="math/tex">``,
+:func:`~detourage.formulas.math_script`): a block of its own, the script its node.
 On top of the runs, ``Block.paragraph`` numbers the *paragraph view*: runs not separated
 by a block-level tag or a ``<br>`` share a number.
 
@@ -35,6 +37,7 @@ from lxml import etree
 
 from .compiled import optional
 from .errors import LimitExceeded
+from .formulas import math_script
 from .model import Block
 from .settings import DEFAULT_LIMITS, Limits
 
@@ -251,6 +254,8 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
                 skipped = el
                 if tag == "noscript" and (shown := noscript_image(el)) is not None:
                     out.add(True, shown[1][1], out.path(stack + ["img"]), shown[0], links, shown[1][0], False)
+                elif tag == "script" and (tex := math_script(el)) is not None and (tex := cleaned(tex)):
+                    out.add(True, tex, out.path(stack + ["script"]), el, links)
                 continue
             nodes += 1
             if nodes > max_nodes:

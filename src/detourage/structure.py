@@ -28,6 +28,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from .formulas import ROOT_TAGS, Formula, formula, mark
 from .model import Block, Label, Result, Unit
 from .segment import (
     BLOCK_LEVEL,
@@ -108,7 +109,13 @@ class Context:
     def __init__(self, result: Result, options: RenderOptions, kinds: frozenset[str] | None = None):
         self.result = result
         self.options = options
-        self._tags = _tags(options, kinds)
+        #: whether a kept block shows a formula (:func:`~detourage.formulas.mark`): only
+        #: then are the elements that can hold one walked up (a page without pays a look
+        #: at each distinct path of its kept blocks)
+        self.formulas = _shows_formulas(result.units)
+        self._tags = _tags(options, kinds) | ROOT_TAGS if self.formulas else _tags(options, kinds)
+        self._formulas: dict[Element, Formula | None] = {}
+        self._claims: dict[Element, int] = {}
         self._data: frozenset[Element] | None = None
         self._numbers: dict[Element, dict[Element, int]] = {}
         self._columns: dict[Element, int] = {}
@@ -122,7 +129,7 @@ class Context:
         #: to look for when no kept block is inside such an element: a scan of the tree saved)
         self.targets = None if kinds is None else \
             self._targets() if _any_inside(result.units, self._tags) else frozenset()
-        self.members = None if self.targets is None else frozenset(
+        self.members = None if self.targets is None or self.formulas else frozenset(
             el for target in self.targets for el in target.iter())
 
     def _targets(self) -> frozenset[Element]:
@@ -216,6 +223,10 @@ class Context:
         tag = el.tag
         if in_pre or not isinstance(tag, str):
             return state
+        if self.formulas and (inline and inline[-1] in self._formulas or (
+                tag in ROOT_TAGS and self.formula(el) is not None)):
+            # a formula is a span, whole: nothing inside it counts (its glyphs, its layers)
+            return state if inline and inline[-1] in self._formulas else (found, inline + (el,), in_pre, data)
         if tag in BLOCK_LEVEL:
             inline = ()
         if tag in self._tags:
@@ -223,11 +234,32 @@ class Context:
             if kind == "table":
                 data = self.data_table(el)
             if kind is None:
-                if len(inline) < MAX_SPANS and self._span(el):
+                if tag in SPANS and len(inline) < MAX_SPANS and self._span(el):
                     inline += (el,)
             elif (data or kind not in _TABLE_KINDS) and len(found) < MAX_DEPTH:
                 found += (el,)
         return found, inline, tag == "pre" and "pre" in self._tags, data
+
+    def formula(self, el: Element) -> Formula | None:
+        """The formula ``el`` is the root of (looked at once per element); roots only
+        are remembered, so that ``el in self._formulas`` says one is."""
+        if el in self._formulas:
+            return self._formulas[el]
+        found = formula(el)
+        if found is not None:
+            self._formulas[el] = found
+        return found
+
+    def claim(self, el: Element, leaf: Unit, seen: set[Element]) -> bool:
+        """Whether ``leaf`` writes the formula of root ``el``: the first leaf that holds
+        it does, once (a formula shown twice, MathJax 2's preview, frame and source, is
+        written once)."""
+        found = self._formulas[el]
+        assert found is not None
+        if found.key in seen:
+            return False
+        seen.add(found.key)
+        return self._claims.setdefault(found.key, id(leaf)) == id(leaf)
 
     def _span(self, el: Element) -> bool:
         kind = SPANS[el.tag]
@@ -578,7 +610,66 @@ def spans(leaf: Unit, ctx: Context) -> list[Span | Block]:
     items = [(b, inline.get(b.id, ())) for b in leaf.blocks]
     if not any(chain for _, chain in items):  # no link nor emphasis: the blocks themselves
         return list(leaf.blocks)
-    return _group(items, 0)
+    grouped = _group(items, 0)
+    return _claimed(grouped, leaf, ctx, set()) if ctx.formulas else grouped
+
+
+def _claimed(items: list[Span | Block], leaf: Unit, ctx: Context, seen: set[Element]) -> list[Span | Block]:
+    """``items`` without the formulas written already (:meth:`Context.claim`)."""
+    out: list[Span | Block] = []
+    for item in items:
+        if isinstance(item, Block):
+            out.append(item)
+        elif item.kind == "math":
+            if ctx.claim(item.el, leaf, seen):
+                out.append(item)
+        elif children := _claimed(item.children, leaf, ctx, seen):
+            out.append(Span(item.kind, item.el, children))
+    return out
+
+
+def plain(leaf: Unit, ctx: Context) -> str:
+    """The text of a leaf as a reader reads it: :attr:`Unit.text`, a formula's TeX
+    between ``$`` (``$$`` when displayed) in place of its glyphs."""
+    if not ctx.formulas or not any(b.id in ctx.inline for b in leaf.blocks):
+        return leaf.text
+    return _plain(spans(leaf, ctx), ctx)
+
+
+def _plain(items: Sequence[Span | Block], ctx: Context) -> str:
+    parts: list[str] = []
+    for item in items:
+        block = item if isinstance(item, Block) else item.first
+        if isinstance(item, Block):
+            text = "" if item.illustration else item.text
+        elif item.kind == "math":
+            text = tex_text(ctx.formula(item.el))
+        else:
+            text = _plain(item.children, ctx)
+        if text:
+            if parts and block.space_before:
+                parts.append(" ")
+            parts.append(text)
+    return "".join(parts)
+
+
+def tex_text(found: Formula | None) -> str:
+    """A formula's TeX as text: ``$…$``, or ``$$…$$`` displayed."""
+    if found is None:
+        return ""
+    return f"$${found.tex}$$" if found.display else f"${found.tex}$"
+
+
+def _shows_formulas(units: Sequence[Unit]) -> bool:
+    """Whether a kept block shows a formula (each distinct path looked at once)."""
+    last = None
+    for unit in units:
+        for block in unit.blocks:
+            if block.path is not last:
+                last = block.path
+                if mark(last, block.text if block.image else None):
+                    return True
+    return False
 
 
 def _group(items: list[tuple[Block, tuple[Element, ...]]], depth: int) -> list[Span | Block]:
@@ -593,9 +684,9 @@ def _group(items: list[tuple[Block, tuple[Element, ...]]], depth: int) -> list[S
         el, j = chain[depth], i + 1
         while j < len(items) and len(items[j][1]) > depth and items[j][1][depth] is el:
             j += 1
-        kind = SPANS[el.tag]
+        kind = SPANS.get(el.tag, "math")  # a chain holds inline elements and formula roots
         inner = items[i:j]
-        if any(SPANS[e.tag] == kind for e in chain[:depth]):
+        if kind != "math" and any(SPANS.get(e.tag) == kind for e in chain[:depth]):
             kind = ""  # strong in strong, a link in a link (broken HTML): the inner one adds nothing
         out.append(Span(kind, el, _group(inner, depth + 1)))
         i = j
