@@ -7,7 +7,8 @@
 The fidelity set (``benchmarks/data/fidelity/``: ``pages/<id>.html``, the hand-checked
 Markdown of each page's main content in ``gold/<id>.md``, provenance in its README) is
 cleaned by each method, and each output is read back as Markdown into its elements
-(:func:`elements`): formulas (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``), code blocks
+(:func:`elements`): formulas (``$…$``, ``$$…$$``, and ``\\(…\\)``, ``\\[…\\]`` holding one of
+``\\ ^ _ { } = +``: Markdown escapes brackets), code blocks
 (fenced, or indented by four spaces) and tables (pipe tables and HTML ``<table>``).
 The scores are WebMainBench's (OpenDataLab, 2025), per element:
 
@@ -103,8 +104,14 @@ def elements(markdown: str) -> list[Element]:
     rest = _INLINE_CODE.sub(" ", rest)
     for m in _FORMULA.finditer(rest):
         tex = next(g for g in m.group("d1", "d2", "i2", "i1") if g is not None)
+        if m.group("d1") is None and m.group("i1") is None and not _TEX_SIGN.search(tex):
+            continue  # \[1\] is an escaped footnote mark in Markdown, not math
         found.append(Element(kind="formula", text=tex.strip(), display=m.group("d1", "d2") != (None, None)))
     return found
+
+
+#: what the inside of ``\[…\]`` or ``\(…\)`` must hold to be read as math
+_TEX_SIGN = re.compile(r"[\\^_{}=+]")
 
 
 def _code(found: list[Element], body: str, info: str, indent: str) -> str:
@@ -256,14 +263,17 @@ class Node:
 
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MD_MARKS = re.compile(r"(\*\*|__|\*|`|~~)")
+_MD_MARKS = re.compile(r"(?<!\\)(\*\*|__|\*|`|~~)")
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def cell_text(text: str) -> str:
-    """A cell's text as compared: inline Markdown marks and link targets dropped, runs of
-    white space made one space (a ``<br>`` or a paragraph break is a space)."""
+    """A cell's text as compared: inline Markdown marks, backslash escapes and link
+    targets dropped, runs of white space made one space (a ``<br>`` or a paragraph break
+    is a space)."""
     text = re.sub(r"<br\s*/?>", " ", text, flags=re.I)
-    return " ".join(_MD_MARKS.sub("", _MD_LINK.sub(r"\1", text)).split())
+    text = _MD_MARKS.sub("", _MD_LINK.sub(r"\1", text))
+    return " ".join(_MD_ESCAPE.sub(r"\1", text).split())
 
 
 def table_tree(source: str) -> Node:
@@ -523,7 +533,9 @@ def report(scores: Sequence[PageScore], methods: Sequence[str], missing: dict[st
         pages = sum(1 for s in first if s.gold_counts[kind])
         gold = sum(s.gold_counts[kind] for s in first)
         written = [sum(s.counts[kind] for s in scores if s.method == m) for m in ran]
+        extra = [summary(scores, m)[f"{kind}_extra"] for m in ran]
         lines.append(_common.table_row([kind, pages, gold, *written]))
+        lines.append(_common.table_row([f"{kind}, on pages whose gold has none", len(first) - pages, 0, *extra]))
     return "\n".join(lines)
 
 

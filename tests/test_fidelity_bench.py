@@ -70,13 +70,15 @@ def test_elements_reads_each_kind_in_order() -> None:
 
 
 def test_formulas_keep_document_order() -> None:
-    found = fidelity.by_kind(fidelity.elements("$a$ then $$b$$ then \\(c\\) then \\[d\\]"))["formula"]
-    assert [e.text for e in found] == ["a", "b", "c", "d"]
-    assert {e.text for e in found if e.display} == {"b", "d"}
+    found = fidelity.by_kind(fidelity.elements("$a$ then $$b$$ then \\(c_1\\) then \\[d^2\\]"))["formula"]
+    assert [e.text for e in found] == ["a", "b", "c_1", "d^2"]
+    assert {e.text for e in found if e.display} == {"b", "d^2"}
 
 
-def test_a_dollar_amount_with_spaces_is_no_formula() -> None:
+def test_a_dollar_amount_with_spaces_and_an_escaped_footnote_mark_are_no_formulas() -> None:
     assert fidelity.elements("It costs $ 5 and $ 6 in total.") == []
+    assert fidelity.elements(r"JavaScript \[1\] and \(note\)") == []
+    assert [e.text for e in fidelity.elements(r"\[x^2\] and \(a+b\)")] == ["x^2", "a+b"]
 
 
 # ------------------------------------------------------------------ scores
@@ -109,6 +111,7 @@ def test_a_cell_s_text_costs_its_edit_distance(scorers: None) -> None:
 def test_th_td_sections_and_markdown_marks_do_not_count(scorers: None) -> None:
     html = "<table><thead><tr><th>x</th></tr></thead><tbody><tr><td><b>1</b></td></tr></tbody></table>"
     assert fidelity.teds(fidelity.table_tree(html), fidelity.table_tree("| x |\n|---|\n| **1** |")) == 1.0
+    assert fidelity.cell_text(r"\[1, 2\] **b** \*x\* a\|b <br> [l](http://x)") == "[1, 2] b *x* a|b l"
 
 
 def test_a_nested_table_is_part_of_its_cell(scorers: None) -> None:

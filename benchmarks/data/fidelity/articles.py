@@ -291,7 +291,7 @@ ORDER BY revenue DESC;
 PRE_BR = Article("c-pre-br", "Finding your best customers with one query", "katex", "pre-br", "news", (
     (P, ["Before building a dashboard, it is worth asking the database directly. The query below lists "
          "the customers who placed more than five orders this year, with the revenue they brought in."]),
-    Code(_SQL, "sql"),
+    Code(_SQL, ""),  # the page names no language
     (P, ["An index on the created_at column keeps the query fast as the table grows. On a table of a few "
          "million rows it returns in well under a second."]),
     (P, ["Swap the HAVING clause for a LIMIT if you only want the top ten customers."]),
