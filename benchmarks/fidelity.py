@@ -81,7 +81,8 @@ class Element:
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n`]*\n(.*?)^ {0,3}\2[`~]*[ \t]*$", re.M | re.S)
 _INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
-_HTML_TABLE = re.compile(r"<table\b.*?</table\s*>", re.I | re.S)
+#: an HTML table opens an HTML block: at the start of a line (``<table>`` in a sentence is text)
+_HTML_TABLE = re.compile(r"^ {0,3}<table\b.*?</table\s*>", re.I | re.S | re.M)
 _DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _FORMULA = re.compile(
     r"(?<![\\$])\$\$(?P<d1>.+?)(?<!\\)\$\$"          # $$…$$

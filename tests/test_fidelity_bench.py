@@ -69,6 +69,10 @@ def test_elements_reads_each_kind_in_order() -> None:
     assert [e.text[:5] for e in found["table"]] == ["| a |", "<tabl"]
 
 
+def test_a_table_tag_in_a_sentence_is_no_table() -> None:
+    assert fidelity.elements("- `<table></table>` in select - fine\n\nA <table> tag.</table>") == []
+
+
 def test_formulas_keep_document_order() -> None:
     found = fidelity.by_kind(fidelity.elements("$a$ then $$b$$ then \\(c_1\\) then \\[d^2\\]"))["formula"]
     assert [e.text for e in found] == ["a", "b", "c_1", "d^2"]

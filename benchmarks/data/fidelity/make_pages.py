@@ -351,6 +351,8 @@ REAL: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("w-jefftk-backup", "dev-0495", ()),
     ("w-python-json", "dev-2994", ("//section[h1]/section",)),
     ("w-mdn-fetch", "dev-0671", ("//main/div[2]/section[position() > 3]",)),
+    ("w-justhtml-swift", "dev-0449", ()),
+    ("w-product-feed", "dev-4843", ()),
     ("w-wine-regions", "dev-4693", ("//div[@class='Liner'][h2]/ul/li[position() > 3]",)),
 )
 
