@@ -79,7 +79,8 @@ class Element:
     display: bool = False
 
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n`]*\n(.*?)^ {0,3}\2[`~]*[ \t]*$", re.M | re.S)
+#: a fenced block, at any indentation (inside a list item a fence is indented as its item)
+_FENCE = re.compile(r"^( *)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n`]*\n(.*?)^ *\2[`~]*[ \t]*$", re.M | re.S)
 _INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
 #: an HTML table opens an HTML block: at the start of a line (``<table>`` in a sentence is text)
 _HTML_TABLE = re.compile(r"^ {0,3}<table\b.*?</table\s*>", re.I | re.S | re.M)
@@ -116,7 +117,9 @@ _TEX_SIGN = re.compile(r"[\\^_{}=+]")
 
 
 def _code(found: list[Element], body: str, info: str, indent: str) -> str:
-    lines = [line[len(indent):] if line.startswith(indent) else line.lstrip(" ") for line in body.split("\n")]
+    """A fenced block's code: each line loses as many of its leading spaces as the fence
+    is indented by, no more (CommonMark)."""
+    lines = [line[min(len(indent), len(line) - len(line.lstrip(" "))):] for line in body.split("\n")]
     found.append(Element(kind="code", text="\n".join(lines), lang=info.split("{")[0].strip(".").lower()))
     return "\n\n"
 
@@ -280,9 +283,13 @@ def cell_text(text: str) -> str:
 def table_tree(source: str) -> Node:
     """The tree of a pipe table or an HTML ``<table>``."""
     if source.lstrip().startswith("<"):
+        import lxml.etree
         import lxml.html
 
-        return _html_table(lxml.html.fragment_fromstring(source.strip(), create_parent=False))
+        try:
+            return _html_table(lxml.html.fragment_fromstring(source.strip(), create_parent=False))
+        except (ValueError, lxml.etree.ParserError):  # markup a method broke: a table of nothing
+            return Node("table")
     return _pipe_table(source)
 
 

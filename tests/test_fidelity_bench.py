@@ -69,6 +69,11 @@ def test_elements_reads_each_kind_in_order() -> None:
     assert [e.text[:5] for e in found["table"]] == ["| a |", "<tabl"]
 
 
+def test_a_fence_in_a_list_item_loses_its_indentation_only() -> None:
+    md = "1. Run:\n\n    ```go\n    func f() {\n      \treturn\n    }\n  x\n    ```\n"
+    assert [(e.lang, e.text) for e in fidelity.elements(md)] == [("go", "func f() {\n  \treturn\n}\nx\n")]
+
+
 def test_a_table_tag_in_a_sentence_is_no_table() -> None:
     assert fidelity.elements("- `<table></table>` in select - fine\n\nA <table> tag.</table>") == []
 
