@@ -77,6 +77,9 @@ def test_line_numbers_of_the_common_highlighters_are_left_out(html: str, code: s
      "</pre></div></div>", "ruby"),
     ("<figure class='highlight python'><table><tr><td class='code'><pre>x</pre></td></tr></table></figure>", "python"),
     ("<div class='lang-switch'><pre>x</pre></div>", ""),  # a wrapper's lang- names something else
+    ("<div class='highlight lang-go'><pre>x</pre></div>", "go"),  # … but a highlighter's names the language
+    ("<div class='highlight-python3 notranslate'><div class='highlight'><table class='highlighttable'><tr>"
+     "<td class='code'><div><pre>x</pre></div></td></tr></table></div></div>", "python3"),  # Pygments' table
 ])
 def test_the_language_is_read_from_the_common_conventions(html: str, lang: str) -> None:
     assert markdown(html) == f"```{lang}\nx\n```\n"

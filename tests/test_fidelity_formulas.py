@@ -47,7 +47,7 @@ def extract(html: str, format: str = "markdown") -> str:
 
 
 @pytest.mark.parametrize("html, markdown", [
-    (MATHML, "The identity $e^{i\\pi}+1=0$ is famous.\n"),
+    (MATHML, "The identity $e^{i\\pi} + 1 = 0$ is famous.\n"),
     (MATHJAX2, "Mass and energy: $E=mc^2$ as Einstein said.\n\nThe integral\n\n"
                "$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$\n\nis easy.\n"),
     (MATHJAX2_RENDERED, "Let $b_0$ be.\n"),
@@ -74,7 +74,7 @@ def test_html_keeps_the_math_element_and_json_says_the_tex_and_its_source() -> N
     assert [(f["tex"], f["display"], f["source"]) for f in formulas] == [
         ("e^x", False, "annotation"), ("E=mc^2", False, "script"),
         ("\\int_0^1 x^2\\,dx = \\frac{1}{3}", True, "script"), ("E=mc^{2}", False, "annotation"),
-        ("e^{i\\pi}+1=0", False, "mathml")]
+        ("e^{i\\pi} + 1 = 0", False, "mathml")]
 
 
 def test_the_page_mathml_is_kept_without_anything_else() -> None:
@@ -88,16 +88,21 @@ def test_the_page_mathml_is_kept_without_anything_else() -> None:
     ("<mroot><mi>x</mi><mn>3</mn></mroot>", "\\sqrt[3]{x}"),
     ("<msubsup><mi>x</mi><mi>i</mi><mn>2</mn></msubsup>", "x_i^2"),
     ("<munderover><mo>∑</mo><mrow><mi>k</mi><mo>=</mo><mn>0</mn></mrow><mi>n</mi></munderover><mi>k</mi>",
-     "\\sum_{k=0}^nk"),
+     "\\sum_{k=0}^{n} k"),
     ("<munder><mi>lim</mi><mrow><mi>x</mi><mo>→</mo><mn>0</mn></mrow></munder>", "\\lim_{x\\to0}"),
     ("<mover><mi>v</mi><mo>→</mo></mover>", "\\vec{v}"),
-    ("<mi>sin</mi><mi>θ</mi><mo>≤</mo><mn>1</mn>", "\\sin\\theta\\leq1"),
+    ("<mi>sin</mi><mi>θ</mi><mo>≤</mo><mn>1</mn>", "\\sin\\theta \\le 1"),
     ("<mi>max</mi><mi>x</mi>", "\\max x"),
-    ("<mtext>if </mtext><mi>x</mi>", "\\text{if}x"),
-    ("<mfenced><mi>a</mi><mi>b</mi></mfenced>", "(a,b)"),
+    ("<mtext>if </mtext><mi>x</mi>", "\\text{if} x"),
+    ("<mfenced><mi>a</mi><mi>b</mi></mfenced>", "(a, b)"),
     ("<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd>"
      "</mtr></mtable>", "\\begin{matrix}1 & 0 \\\\ 0 & 1\\end{matrix}"),
     ("<mi mathvariant='double-struck'>R</mi>", "\\mathbb{R}"),
+    ("<mo>-</mo><mi>b</mi><mo>±</mo><mi>c</mi>", "-b \\pm c"),  # a sign, then an operator
+    ("<mi>a</mi><mi>t</mi><mo>,</mo><msub><mi>x</mi><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow></msub>",
+     "a t, x_{i=1}"),  # letters apart, a subscript tight
+    ("<mrow data-mjx-texclass='INNER'><mo data-mjx-texclass='OPEN'>(</mo><mi>x</mi>"
+     "<mo data-mjx-texclass='CLOSE'>)</mo></mrow>", "\\left(x\\right)"),  # MathJax's \left( \right)
 ])
 def test_presentation_mathml_to_tex(mathml: str, tex: str) -> None:
     math = lxml_html.fromstring(f"<p><math>{mathml}</math></p>").find(".//math")
@@ -121,3 +126,12 @@ def test_a_page_without_formulas_walks_no_further() -> None:
     from detourage.structure import document
     root, ctx = document(result, RenderOptions())
     assert not ctx.formulas and "span" not in ctx._tags
+
+
+@pytest.mark.parametrize("text, markdown", [
+    ("Let $E_1$ be $$E = 1 + \\tfrac{1}{2} E_1$$ and \\(x_2\\).", "Let $E_1$ be $$E = 1 + \\tfrac{1}{2} E_1$$ and \\(x_2\\).\n"),
+    ("costs $5 and $10 * 2", "costs $5 and $10 \\* 2\n"),  # dollars, no formula
+    ("price $_POST[x] and $y_z", "price $\\_POST\\[x\\] and $y\\_z\n"),  # no space inside: no formula
+])
+def test_tex_left_in_the_text_is_not_escaped(text: str, markdown: str) -> None:
+    assert extract(f"<p>{text}</p>") == markdown

@@ -81,3 +81,16 @@ def test_a_layout_table_stays_text() -> None:
     html = ("<table><tr><td rowspan=2><p>Menu</p></td><td><p>Article text, a paragraph.</p></td></tr>"
             "<tr><td><p>More text.</p></td></tr></table>")
     assert extract(html, "markdown") == "Menu\n\nArticle text, a paragraph.\n\nMore text.\n"
+
+
+def test_a_data_table_holding_data_tables_in_its_cells_is_one_html_table() -> None:
+    html = ("<table><tr><th>Plan</th><th>Limits</th></tr><tr><td>Free</td><td><table><tr><td>Projects</td>"
+            "<td>3</td></tr><tr><td>Storage</td><td>1 GB</td></tr></table></td></tr></table>")
+    assert extract(html, "markdown") == (
+        "<table>\n<thead>\n<tr><th>Plan</th><th>Limits</th></tr>\n</thead>\n<tbody>\n<tr><td>Free</td><td><table>\n"
+        "<tbody>\n<tr><td>Projects</td><td>3</td></tr>\n<tr><td>Storage</td><td>1 GB</td></tr>\n</tbody>\n"
+        "</table></td></tr>\n</tbody>\n</table>\n")
+    assert extract(html, "txt") == "Plan | Limits\nFree | Projects 3 Storage 1 GB\n"
+    # a page laid out in tables: the outer table has no header cells of its own
+    layout = html.replace("<th>", "<td>").replace("</th>", "</td>")
+    assert "<table>" not in extract(layout, "markdown")

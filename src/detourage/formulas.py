@@ -153,7 +153,7 @@ SYMBOLS = {
         "_ Sigma Tau Upsilon Phi Chi Psi Omega".split()) if name != "_"},
     "ϕ": "\\phi", "ϵ": "\\epsilon", "ϑ": "\\vartheta", "ϖ": "\\varpi",
     "±": "\\pm", "∓": "\\mp", "×": "\\times", "÷": "\\div", "⋅": "\\cdot", "·": "\\cdot", "∗": "\\ast",
-    "≤": "\\leq", "≥": "\\geq", "≠": "\\neq", "≈": "\\approx", "≡": "\\equiv", "∼": "\\sim", "≃": "\\simeq",
+    "≤": "\\le", "≥": "\\ge", "≠": "\\neq", "≈": "\\approx", "≡": "\\equiv", "∼": "\\sim", "≃": "\\simeq",
     "∝": "\\propto", "≪": "\\ll", "≫": "\\gg", "∞": "\\infty", "∂": "\\partial", "∇": "\\nabla",
     "∑": "\\sum", "∏": "\\prod", "∫": "\\int", "∬": "\\iint", "∮": "\\oint", "√": "\\surd",
     "∈": "\\in", "∉": "\\notin", "∋": "\\ni", "⊂": "\\subset", "⊆": "\\subseteq", "⊃": "\\supset",
@@ -191,7 +191,9 @@ def _kids(el: Element) -> list[Element]:
     return [c for c in el if isinstance(c.tag, str)]
 
 
-def _tex(el: Element) -> str:  # noqa: C901 - one dispatch over MathML's elements
+def _tex(el: Element, spaced: bool = True) -> str:  # noqa: C901 - one dispatch over MathML's elements
+    """The TeX of ``el``; ``spaced``: with the spaces a person writes (around operators,
+    after commas, between letters), not inside a sub- or superscript (``_{i=1}``)."""
     name = _name(el)
     kids = _kids(el)
     if name in ("mi", "mn", "mo", "ms"):
@@ -202,12 +204,15 @@ def _tex(el: Element) -> str:  # noqa: C901 - one dispatch over MathML's element
     if name in ("annotation", "annotation-xml", "mphantom", "none", "mprescripts", "mspace"):
         return ""
     if name == "semantics":
-        return _tex(kids[0]) if kids else ""
-    args = [_tex(k) for k in kids]
+        return _tex(kids[0], spaced) if kids else ""
+    if name in ("msup", "msub", "msubsup", "mover", "munder", "munderover", "mroot"):
+        args = [_tex(k, spaced and not i) for i, k in enumerate(kids)]  # scripts written tight
+    else:
+        args = [_tex(k, spaced) for k in kids]
     if name == "mfrac" and len(args) == 2:
         return f"\\frac{{{args[0]}}}{{{args[1]}}}"
     if name == "msqrt":
-        return f"\\sqrt{{{_cat(args)}}}"
+        return f"\\sqrt{{{_cat(args, spaced)}}}"
     if name == "mroot" and len(args) == 2:
         return f"\\sqrt[{args[1]}]{{{args[0]}}}"
     if name == "msup" and len(args) == 2:
@@ -221,14 +226,19 @@ def _tex(el: Element) -> str:  # noqa: C901 - one dispatch over MathML's element
     if name == "mfenced":
         opening, closing = el.get("open", "("), el.get("close", ")")
         separator = (el.get("separators") or ",").strip()[:1]
-        return SYMBOLS.get(opening, opening) + separator.join(args) + SYMBOLS.get(closing, closing)
+        joint = separator + " " if spaced and separator else separator
+        return SYMBOLS.get(opening, opening) + joint.join(args) + SYMBOLS.get(closing, closing)
     if name == "mtable":
         return "\\begin{matrix}" + " \\\\ ".join(a for a in args if a) + "\\end{matrix}"
     if name in ("mtr", "mlabeledtr"):
         return " & ".join(args[1:] if name == "mlabeledtr" else args)
+    if name == "mrow" and el.get("data-mjx-texclass") == "INNER" and len(args) >= 2 and \
+            kids[0].get("data-mjx-texclass") == "OPEN" and kids[-1].get("data-mjx-texclass") == "CLOSE":
+        # MathJax's \left( … \right)
+        return f"\\left{args[0] or '.'}{_cat(args[1:-1], spaced)}\\right{args[-1] or '.'}"
     if name == "menclose" and "radical" in (el.get("notation") or ""):
-        return f"\\sqrt{{{_cat(args)}}}"
-    return _cat(args)
+        return f"\\sqrt{{{_cat(args, spaced)}}}"
+    return _cat(args, spaced)
 
 
 def _token(name: str, text: str, el: Element) -> str:
@@ -255,7 +265,7 @@ def _script(name: str, args: list[str], kids: list[Element]) -> str:
         return f"{base}_{_arg(args[1])}" if base in _LARGE else f"\\underset{{{args[1]}}}{{{base}}}"
     over = args[2] if len(args) > 2 else ""
     if base in _LARGE:
-        return f"{base}_{_arg(args[1])}^{_arg(over)}"
+        return f"{base}_{{{args[1]}}}^{{{over}}}"
     return f"\\underset{{{args[1]}}}{{\\overset{{{over}}}{{{base}}}}}"
 
 
@@ -269,14 +279,42 @@ def _base(tex: str) -> str:
     return tex if len(tex) <= 1 or _COMMAND.fullmatch(tex) else "{" + tex + "}"
 
 
-def _cat(parts: list[str]) -> str:
-    """Pieces of TeX in a row, a space after a command that a letter would extend."""
+#: the TeX of binary operators and relations: a space each side when ``spaced``
+OPERATORS = frozenset("""= + - < > \\pm \\mp \\times \\cdot \\div \\le \\ge \\neq \\approx \\equiv \\sim
+    \\simeq \\propto \\to \\leftarrow \\Rightarrow \\Leftarrow \\Leftrightarrow \\leftrightarrow \\in
+    \\notin \\subset \\subseteq \\supset \\supseteq \\cup \\cap \\mapsto \\ll \\gg :=""".split())
+
+
+def _cat(parts: list[str], spaced: bool = False) -> str:
+    """Pieces of TeX in a row: a space after a command that a letter would extend; with
+    ``spaced``, also around an operator (not a sign: first, or after an opening bracket,
+    a comma or another operator), after a comma, and before a letter or a digit."""
     out = ""
-    for part in parts:
-        if part and out and _COMMAND.search(out) and part[0].isalpha():
-            out += " "
+    previous = None  # the last piece written
+    for part in (p for p in parts if p):
+        if out:
+            if _COMMAND.search(out) and part[0].isalpha():
+                out += " "
+            elif spaced and _gap(previous, part, sign=previous in OPERATORS and _signed(out, previous)):
+                out += " "
         out += part
+        previous = part
     return out
+
+
+def _gap(previous: str | None, part: str, sign: bool) -> bool:
+    """Whether a person puts a space between ``previous`` and ``part``."""
+    if previous is None or sign or previous[-1] in "([{" or previous.endswith(("\\{", "\\langle")):
+        return False
+    if part in OPERATORS or previous in OPERATORS or previous == ",":
+        return True
+    return part[0].isalnum()
+
+
+def _signed(out: str, operator: str) -> bool:
+    """Whether ``operator``, the end of ``out``, is a sign (``-b``, ``(-x``, ``= -1``)."""
+    before = out[:-len(operator)].rstrip()
+    return not before or before[-1] in "([{," or any(before.endswith(op) for op in OPERATORS)
 
 
 # ---------------------------------------------------------------------------- MathML kept in HTML

@@ -427,8 +427,35 @@ class _Markdown:
         return "" if block.illustration else self.escape(block.text)
 
     def escape(self, text: str) -> str:
+        if "$" in text or "\\(" in text or "\\[" in text:
+            return _text_tex(text, self._escape, self.pipes)
+        return self._escape(text)
+
+    def _escape(self, text: str) -> str:
         text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
         return text.replace("|", "\\|") if self.pipes else text
+
+
+#: TeX a page leaves in its text for the browser to render: ``$$…$$``, ``$…$`` (pandoc's
+#: rule: no space inside the dollars, no digit after the closing one: "$5 and $10" is no
+#: formula), ``\(…\)``, ``\[…\]``; one holding a character of TeX's markup
+_TEXT_TEX = re.compile(r"\$\$[^$]+?\$\$|\$(?=\S)[^$]*?(?<=\S)\$(?!\d)|\\\(.+?\\\)|\\\[.+?\\\]")
+_TEX_MARKUP = re.compile(r"[\\^_{}]")
+
+
+def _text_tex(text: str, escape: Callable[[str], str], pipes: bool) -> str:
+    """``text`` escaped but for the TeX in it (:data:`_TEXT_TEX`), written as the page has
+    it: escaping would change the formula (``E_1`` read back as ``E\\_1``); ``|`` escaped
+    where a pipe would split a table's cell (``pipes``)."""
+    out: list[str] = []
+    at = 0
+    for found in _TEXT_TEX.finditer(text):
+        if _TEX_MARKUP.search(found.group()) is None:
+            continue
+        out += [escape(text[at:found.start()]), found.group().replace("|", "\\|") if pipes else found.group()]
+        at = found.end()
+    out.append(escape(text[at:]))
+    return "".join(out)
 
 
 def _merged_code(items: Sequence[Span | Block], ctx: Context) -> Sequence[Span | Block]:
@@ -657,7 +684,8 @@ class _Html:
         width = 0
         covered = self.ctx.covered(row.el) if row.el is not None else frozenset()
         for column, child in cells(row, self.ctx):
-            inner = self.cell(_units(child))
+            nested = isinstance(child, Node) and any(isinstance(c, Node) for c in child.children)
+            inner = self.children(child.children, bare=True) if nested else self.cell(_units(child))  # type: ignore[union-attr]  # nested: a Node
             tag, attr = "td", ""
             if isinstance(child, Node) and child.el is not None:
                 tag = "th" if child.el.tag == "th" else "td"

@@ -283,13 +283,16 @@ class Context:
     def _data_tables(self, tables: list[Element] | None = None) -> frozenset[Element]:
         """The page's data tables (``tables``: all its tables, when known), found once: a
         table holding another lays out the page (found by looking up from each table,
-        cheaper than down), the others are tested."""
+        cheaper than down) unless it holds data tables in its cells (:func:`holds_data`),
+        the others are tested."""
         if self._data is None:
             tree = self.result.page.tree
             if tables is None:
                 tables = list(tree.iter("table")) if tree is not None else []
             outer = {next(t.iterancestors("table"), None) for t in tables}
-            self._data = frozenset(t for t in tables if t not in outer and is_data_table(t))
+            data = {t for t in tables if t not in outer and is_data_table(t)}
+            data.update(t for t in tables if t in outer and holds_data(t, outer, data))
+            self._data = frozenset(data)
         return self._data
 
     def number(self, item: Element) -> int | None:
@@ -420,6 +423,18 @@ def is_data_table(table: Element) -> bool:
         if not (len(rows) >= 2 and max(rows) >= 2):
             return False
     return not any(sum(map(colspan, tr.iterchildren("td", "th"))) > MAX_COLUMNS for tr in table.iter("tr"))
+
+
+def holds_data(table: Element, outer: set[Element | None], data: set[Element]) -> bool:
+    """Whether a table holding tables is a data table with tables in its cells (a plan's
+    limits in a price table): header cells of its own, and every table inside it a data
+    table holding none (a page laid out in tables nests layout tables, or data ones
+    deeper)."""
+    inner = list(table.iterdescendants("table"))
+    if any(t in outer or t not in data for t in inner):
+        return False
+    own = (el for el in table.iterdescendants("th", "caption") if next(el.iterancestors("table")) is table)
+    return next(own, None) is not None and is_data_table(table)
 
 
 def _int(value: str | None) -> int | None:
@@ -757,14 +772,15 @@ def rowspan(cell: Node | Element) -> int:
 def pipe_table(rows: Sequence[Node]) -> bool:
     """Whether a Markdown pipe table holds ``rows`` as the page lays them out: one header
     row at most, and first; no cell spanning rows or columns; no cell of several
-    paragraphs (a pipe table's cell is one line).  Otherwise a padded pipe table would
+    paragraphs (a pipe table's cell is one line), nor holding a table.  Otherwise a padded pipe table would
     put cells under the wrong header: the table is written as HTML, which GFM allows."""
     for k, row in enumerate(rows):
         if k and row_is_header(row):
             return False
         for cell in row.children:
             if isinstance(cell, Node) and cell.el is not None and (
-                    colspan(cell) > 1 or rowspan(cell) > 1 or _paragraphs(cell) > 1):
+                    colspan(cell) > 1 or rowspan(cell) > 1 or _paragraphs(cell) > 1
+                    or any(isinstance(c, Node) for c in cell.children)):  # a table in a cell
                 return False
     return True
 
@@ -808,14 +824,25 @@ def language(pre: Node) -> str:
         found = _declared(el, _LANGUAGE)
         if found:
             return found
-    for depth, el in enumerate(pre.el.iterancestors()):
-        if depth == CODE_WRAPPERS or el.tag in ("article", "main", "body", "section"):
+    depth = 0
+    for el in pre.el.iterancestors():
+        if el.tag in _LISTING_TABLE:  # a listing laid out beside its line numbers
+            continue
+        depth += 1
+        if depth > CODE_WRAPPERS or el.tag in ("article", "main", "body", "section"):
             break
-        found = _declared(el, _WRAPPER_LANGUAGE) or (
-            _hexo(el.get("class") or "") if el.tag == "figure" else "")
+        classes = el.get("class") or ""
+        found = _declared(el, _WRAPPER_LANGUAGE if _HIGHLIGHTER.search(classes) is None else _LANGUAGE) or (
+            _hexo(classes) if el.tag == "figure" else "")
         if found:
             return found
     return ""
+
+
+#: the elements of a table that lays a listing out (Pygments' ``highlighttable``)
+_LISTING_TABLE = frozenset({"table", "tbody", "thead", "tr", "td"})
+#: a wrapper named by a highlighter: its ``lang-x`` names the language too
+_HIGHLIGHTER = re.compile(r"(?:^|\s)(?:highlight|code|syntax|source|prettyprint|hljs)(?:[\s-]|$)")
 
 
 def _declared(el: Element, pattern: re.Pattern[str]) -> str:
