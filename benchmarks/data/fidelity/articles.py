@@ -508,3 +508,42 @@ LAYOUT = Article("t-layout", "Writing for the early web", "katex", "plain", "lay
 ))
 
 ARTICLES = (*ARTICLES, LAYOUT)
+
+_TS = '''interface User {
+  id: number;
+  name: string;
+  email?: string;
+}
+
+export function displayName(user: User): string {
+  return user.email ? `${user.name} <${user.email}>` : user.name;
+}
+'''
+
+VITEPRESS = Article("c-shiki-vitepress", "Optional properties in TypeScript", "katex", "vitepress", "docs", (
+    (P, ["An interface can mark a property as optional with a question mark. The compiler then forces every "
+         "use of the property to handle the case where it is missing."]),
+    Code(_TS, "typescript"),
+    (P, ["Inside displayName the check on user.email narrows its type from string | undefined to string, so "
+         "the template literal is accepted without a cast."]),
+    (P, ["Turning on strictNullChecks is what makes this work; without it, undefined is silently allowed "
+         "everywhere."]),
+))
+
+_SPECS = Table(
+    '<table class="specs"><caption>Technical data</caption><tbody>'
+    '<tr><td>Weight</td><td>1.2 kg</td></tr><tr><td>Battery</td><td>52 Wh, about 10 hours</td></tr>'
+    '<tr><td>Display</td><td>14 inch, 2880 × 1800</td></tr><tr><td>Ports</td><td>2 × USB-C, 1 × HDMI</td></tr>'
+    '</tbody></table>',
+    # the caption is a line of text above the table: a pipe table has no caption
+    'Technical data\n\n|  |  |\n|---|---|\n| Weight | 1.2 kg |\n| Battery | 52 Wh, about 10 hours |\n'
+    '| Display | 14 inch, 2880 × 1800 |\n| Ports | 2 × USB-C, 1 × HDMI |')
+
+KEY_VALUE = Article("t-key-value", "A light laptop for long trips", "katex", "plain", "news", (
+    (P, ["We carried the new fourteen-inch model on three long-haul flights. It is light enough to forget in "
+         "a backpack and the battery outlasted every flight."]),
+    _SPECS,
+    (P, ["The only disappointment is the webcam, which struggles in the dim light of a hotel room."]),
+))
+
+ARTICLES = (*ARTICLES, VITEPRESS, KEY_VALUE)

@@ -1,6 +1,7 @@
 """Writes the generated pages of the fidelity set and their gold, and trims the real ones.
 
-    npm install --prefix /tmp/fidelity-tools katex@0.19.1 mathjax-full@3.2.2 highlight.js@11.12.0 prismjs@1.30.0
+    npm install --prefix /tmp/fidelity-tools katex@0.19.1 mathjax-full@3.2.2 highlight.js@11.12.0 prismjs@1.30.0 \
+        shiki@4.6.0
     pip install latex2mathml==3.81.1 pygments==2.20.0
     python benchmarks/data/fidelity/make_pages.py --tools /tmp/fidelity-tools
 
@@ -9,8 +10,8 @@ formulas are TeX, code listings as source, tables as their HTML with a hand-writ
 The page's formulas and listings are rendered by the tool a site uses (KaTeX, MathJax 3,
 MathJax 2 as authored, presentation MathML from latex2mathml, MediaWiki's MathML with its
 fallback image, LaTeXML, ``$`` left in the text; Pygments, highlight.js, Prism, Hexo's
-gutter table, SyntaxHighlighter, ``<br>`` in ``<pre>``), and the article is set in a page
-with navigation, a sidebar and a footer (:func:`page`).  The gold is the same article
+gutter table, SyntaxHighlighter, ``<br>`` in ``<pre>``, Shiki in VitePress' box), and the
+article is set in a page with navigation, a sidebar and a footer (:func:`page`).  The gold is the same article
 written as Markdown: TeX between ``$``/``$$``, fenced code with its language, pipe
 tables or, where a pipe table cannot hold one, the table's HTML.  The tools' versions are
 written to ``versions.json``.
@@ -238,12 +239,20 @@ def _data_lang(code: Code, tools: Tools) -> str:
     return f'<div class="listing" data-lang="{code.lang}"><pre><code>{htmlmod.escape(code.src)}</code></pre></div>'
 
 
+def _vitepress(code: Code, tools: Tools) -> str:
+    """VitePress: Shiki's ``<pre class="shiki">`` (one ``span.line`` a line) in a
+    ``language-LANG`` box with a copy button and a language label."""
+    body = tools.later(tool="shiki", src=code.src.rstrip("\n"), lang=code.lang)
+    return (f'<div class="language-{code.lang} vp-adaptive-theme"><button title="Copy Code" class="copy"></button>'
+            f'<span class="lang">{code.lang}</span>{body}</div>')
+
+
 def _plain(code: Code, tools: Tools) -> str:
     return f'<pre><code class="language-{code.lang}">{htmlmod.escape(code.src)}</code></pre>'
 
 
 CODE = {"sphinx": _sphinx, "inline-numbers": _inline_numbers, "hljs": _hljs, "prism": _prism, "hexo": _hexo,
-        "brush": _brush, "pre-br": _pre_br, "data-lang": _data_lang, "plain": _plain}
+        "brush": _brush, "pre-br": _pre_br, "data-lang": _data_lang, "vitepress": _vitepress, "plain": _plain}
 
 
 # ------------------------------------------------------------------ HTML and gold of an article

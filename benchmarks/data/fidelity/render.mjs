@@ -1,12 +1,13 @@
 // Renders formulas and code with the tools sites use, for make_pages.py: a JSON list of
-// requests on stdin ({"tool": "katex" | "mathjax3" | "hljs" | "prism", "src", "display"
+// requests on stdin ({"tool": "katex" | "mathjax3" | "hljs" | "prism" | "shiki", "src", "display"
 // or "lang"}), the JSON list of their HTML on stdout, then the tools' versions on stderr.
 // The tools come from npm, installed outside the repository:
-//   npm install --prefix /tmp/fidelity-tools katex mathjax-full highlight.js prismjs
+//   npm install --prefix /tmp/fidelity-tools katex mathjax-full highlight.js prismjs shiki
 //   NODE_PATH=/tmp/fidelity-tools/node_modules node render.mjs < requests.json
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const require = createRequire(path.join(process.env.NODE_PATH || ".", "x.js"));
 const version = (name) => require(`${name}/package.json`).version;
@@ -24,6 +25,10 @@ const { RegisterHTMLHandler } = require("mathjax-full/js/handlers/html.js");
 const { AssistiveMmlHandler } = require("mathjax-full/js/a11y/assistive-mml.js");
 const { AllPackages } = require("mathjax-full/js/input/tex/AllPackages.js");
 
+// shiki is an ES module only: imported from the same prefix
+const shiki = await import(pathToFileURL(path.join(process.env.NODE_PATH || ".", "shiki", "dist", "index.mjs")));
+const shikiHighlighter = await shiki.createHighlighter({ themes: ["github-light"], langs: ["typescript"] });
+
 const adaptor = liteAdaptor();
 AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
 const mjDocument = mathjax.document("", {
@@ -36,9 +41,10 @@ const tools = {
   mathjax3: (r) => adaptor.outerHTML(mjDocument.convert(r.src, { display: !!r.display })),
   hljs: (r) => hljs.highlight(r.src, { language: r.lang }).value,
   prism: (r) => Prism.highlight(r.src, Prism.languages[r.lang], r.lang),
+  shiki: (r) => shikiHighlighter.codeToHtml(r.src, { lang: r.lang, theme: "github-light" }),
 };
 
 const requests = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(requests.map((r) => tools[r.tool](r))));
 process.stderr.write(JSON.stringify({ katex: version("katex"), "mathjax-full": version("mathjax-full"),
-  "highlight.js": version("highlight.js"), prismjs: version("prismjs") }));
+  "highlight.js": version("highlight.js"), prismjs: version("prismjs"), shiki: version("shiki") }));
