@@ -52,7 +52,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import _common
@@ -409,6 +409,8 @@ class PageScore:
     lang: tuple[int, int]
     text_f1: float
     ms: float
+    #: the class of the error the method raised on the page ("" when it did not)
+    error: str = ""
 
 
 def score_page(page: str, method: str, gold_md: str, got_md: str, ms: float = 0.0) -> PageScore:
@@ -461,12 +463,22 @@ PEERS: dict[str, Callable[[str], str]] = {
     "peer-trafilatura": _trafilatura, "peer-resiliparse": _resiliparse, "markdownify": _markdownify}
 
 
+class UnknownName(Exception):
+    """No peer and no detourage method of that name."""
+
+
 def runner(method: str) -> Callable[[str], str]:
     """The function that turns a page's HTML into a method's Markdown."""
     if method in PEERS:
         return PEERS[method]
     import detourage
+    from detourage import methods
+    from detourage.errors import UnknownMethod
 
+    try:
+        methods.chain(method)
+    except UnknownMethod as exc:
+        raise UnknownName(str(exc)) from None
     return lambda html: detourage.extract(html, method, "markdown")
 
 
@@ -482,21 +494,33 @@ def run(methods: Sequence[str], root: Path = SET, only: Sequence[str] = ()) -> t
     methods that could not run with the reason."""
     scores, missing = [], {}
     for method in methods:
-        extract = runner(method)
-        for page in page_ids(root):
-            if only and page not in only:
-                continue
-            html = (root / "pages" / f"{page}.html").read_text(encoding="utf-8")
-            try:
-                start = time.perf_counter()
-                got = extract(html)
-                ms = (time.perf_counter() - start) * 1000
-            except NotInstalled as exc:
-                missing[method] = f"not installed ({exc})"
-                break
-            gold = (root / "gold" / f"{page}.md").read_text(encoding="utf-8")
-            scores.append(score_page(page, method, gold, got, ms))
+        try:
+            extract = runner(method)
+        except UnknownName:
+            missing[method] = "no such method (`detourage methods` lists them)"
+            continue
+        try:
+            scores += [_scored(page, method, extract, root) for page in page_ids(root) if not only or page in only]
+        except NotInstalled as exc:
+            missing[method] = f"not installed ({exc})"
     return scores, missing
+
+
+def _scored(page: str, method: str, extract: Callable[[str], str], root: Path) -> PageScore:
+    """One page through one method, scored; a page the method fails on is an empty output
+    with the error's class (a crash is a miss, not the end of the run)."""
+    html = (root / "pages" / f"{page}.html").read_text(encoding="utf-8")
+    error = ""
+    start = time.perf_counter()
+    try:
+        got = extract(html)
+    except NotInstalled:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of the method is that page's miss
+        got, error = "", type(exc).__name__
+    ms = (time.perf_counter() - start) * 1000
+    gold = (root / "gold" / f"{page}.md").read_text(encoding="utf-8")
+    return replace(score_page(page, method, gold, got, ms), error=error)
 
 
 def summary(scores: Sequence[PageScore], method: str) -> dict[str, float | int | None]:
@@ -529,12 +553,14 @@ def report(scores: Sequence[PageScore], methods: Sequence[str], missing: dict[st
                                 "lrrrrrr")]
     for method in methods:
         if method in missing:
-            lines.append(_common.table_row([method, *[missing[method]] * 6]))
+            lines.append(_common.table_row([method, missing[method], *["–"] * 5]))
             continue
         row = summary(scores, method)
         lines.append(_common.table_row([method, *(_cell(row[k]) for k in _COLUMNS),
                                         f"{row['ms']:.1f}"]))
     ran = [m for m in methods if m not in missing]
+    failed = Counter((s.method, s.error) for s in scores if s.error)
+    lines += [f"\n{method} failed on {n} page(s): {error}" for (method, error), n in sorted(failed.items())]
     lines += ["", _common.table_head(["elements", "pages", "gold", *ran], "lrr" + "r" * len(ran))]
     first = [s for s in scores if s.method == (ran[0] if ran else None)]
     for kind in KINDS:

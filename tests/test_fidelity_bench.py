@@ -179,6 +179,18 @@ def test_a_missing_peer_says_so(monkeypatch: pytest.MonkeyPatch, scorers: None) 
     assert "not installed (nowhere)" in fidelity.report(scores, ["markdownify"], absent)
 
 
+def test_a_page_a_method_fails_on_is_a_miss_not_a_crash(monkeypatch: pytest.MonkeyPatch, scorers: None) -> None:
+    def broken(html: str) -> str:
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(fidelity.PEERS, "markdownify", broken)
+    scores, absent = fidelity.run(["markdownify", "no-such-method"], only=["t-simple"])
+    assert [(s.error, s.scores["table"], s.text_f1) for s in scores] == [("RuntimeError", 0.0, 0.0)]
+    assert list(absent) == ["no-such-method"]
+    text = fidelity.report(scores, ["markdownify", "no-such-method"], absent)
+    assert "markdownify failed on 1 page(s): RuntimeError" in text and "no such method" in text
+
+
 # ------------------------------------------------------------------ the set
 
 
