@@ -8,8 +8,8 @@ The fidelity set (``benchmarks/data/fidelity/``: ``pages/<id>.html``, the hand-c
 Markdown of each page's main content in ``gold/<id>.md``, provenance in its README) is
 cleaned by each method, and each output is read back as Markdown into its elements
 (:func:`elements`): formulas (``$…$``, ``$$…$$``, and ``\\(…\\)``, ``\\[…\\]`` holding one of
-``\\ ^ _ { } = +``: Markdown escapes brackets), code blocks
-(fenced, or indented by four spaces) and tables (pipe tables and HTML ``<table>``).
+``\\ ^ _ { } = +``: Markdown escapes brackets), code blocks (fenced, at any indentation, or
+indented by four spaces) and tables (pipe tables, and HTML ``<table>`` opening a line).
 The scores are WebMainBench's (OpenDataLab, 2025), per element:
 
 - formula and code: edit-distance similarity, ``1 - Levenshtein(a, b) / max(len(a), len(b))``
@@ -27,7 +27,7 @@ compares the two strings; here the gold's elements and the output's are paired i
 a page's score for a kind is the summed similarity of its pairs over the larger of the
 two counts, so that a formula written twice, or one missing, costs its share.  The
 column of a kind is the mean over the pages whose gold has that kind; the elements a
-method writes on the other pages are counted apart (``extra``).  ``code lang``: of the
+method writes on the other pages are counted apart (the second table).  ``code lang``: of the
 gold's code blocks that name a language, the share whose paired block names the same.
 ``text F1``: word-token F1 of the whole output against the whole gold (markup, link
 targets and HTML tags left out), so that a converter that keeps the whole page is not
@@ -38,7 +38,8 @@ Methods: any detourage method (``default``…) through ``detourage.extract(html,
 WebMainBench's call); ``peer-resiliparse`` (``extract_plain_text(html, main_content=True)``:
 plain text, it writes no Markdown); ``markdownify`` (the whole page converted, no
 extraction: what a Markdown converter alone gives).  A library that is not installed
-gives its row ``not installed``, not a crash.  The scores need ``rapidfuzz`` and ``apted``.
+gives its row ``not installed``, not a crash; a page a method raises on is an empty
+output, named under the table.  The scores need ``rapidfuzz`` and ``apted``.
 """
 
 from __future__ import annotations
