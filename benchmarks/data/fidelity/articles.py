@@ -547,3 +547,81 @@ KEY_VALUE = Article("t-key-value", "A light laptop for long trips", "katex", "pl
 ))
 
 ARTICLES = (*ARTICLES, VITEPRESS, KEY_VALUE)
+
+# ------------------------------------------------------------------ added after detourage's issue-46 work
+
+MATHJAX3_SVG = Article("f-mathjax3-svg", "Least squares in matrix form", "mathjax3-svg", "plain", "blog", (
+    (P, ["A straight-line fit through ", F("n"), " points is a linear system with more equations than "
+         "unknowns. Stacking the points gives"]),
+    F(r"\begin{aligned} y &= X\beta + \varepsilon \\ \hat{\beta} &= (X^\top X)^{-1} X^\top y \end{aligned}"),
+    (P, ["where ", F("X"), " holds a column of ones and a column of the ", F("x_i"),
+         ". The residual sum of squares is ", F(r"\lVert y - X\hat{\beta} \rVert^2"),
+         ", and the fit explains the share ", F(r"R^2 = 1 - \frac{\text{RSS}}{\text{TSS}}"),
+         " of the variance."]),
+    (P, ["A statistics package that does this costs $5 a month and a spreadsheet does it for free, so "
+         "there is no reason not to check a fit by hand once."]),
+    ("ul", [["the slope is ", F(r"\hat{\beta}_1 = \frac{\operatorname{cov}(x, y)}{\operatorname{var}(x)}")],
+            ["the intercept is ", F(r"\hat{\beta}_0 = \bar{y} - \hat{\beta}_1 \bar{x}")]]),
+))
+
+_MATRIX_TABLE = Table(
+    '<table><thead><tr><th>Matrix</th><th>Determinant</th></tr></thead><tbody>'
+    '<tr><td>Identity</td><td>{{\\det I = 1}}</td></tr>'
+    '<tr><td>Rotation by {{\\theta}}</td><td>{{1}}</td></tr>'
+    '<tr><td>Scaling by {{k}} in {{n}} dimensions</td><td>{{k^n}}</td></tr></tbody></table>',
+    '| Matrix | Determinant |\n|---|---|\n| Identity | $\\det I = 1$ |\n| Rotation by $\\theta$ | $1$ |\n'
+    '| Scaling by $k$ in $n$ dimensions | $k^n$ |')
+
+KATEX_MATRIX = Article("f-katex-matrix", "What a determinant measures", "katex", "plain", "news", (
+    (P, ["The determinant of a square matrix tells how the linear map it represents scales volumes. For a "
+         "two-by-two matrix it is"]),
+    F(r"\det \begin{pmatrix} a & b \\ c & d \end{pmatrix} = ad - bc"),
+    (P, ["A determinant of zero means the map squashes space onto a lower dimension, so the matrix has no "
+         "inverse. The sign tells whether the map keeps or flips orientation."]),
+    _MATRIX_TABLE,
+    (P, ["Determinants multiply: ", F(r"\det(AB) = \det A \cdot \det B"),
+         ", which is why a product of invertible matrices is invertible."]),
+))
+
+_CSV_PY = '''import csv
+
+with open("scores.csv", newline="") as f:
+    rows = list(csv.DictReader(f))
+
+best = max(rows, key=lambda r: float(r["score"]))
+print(best["name"], best["score"])
+'''
+
+HLJS_LN = Article("c-hljs-linenumbers", "Finding the best score in a CSV file", "katex", "hljs-ln", "blog", (
+    (P, ["Reading a CSV file into dictionaries makes the code that follows read like the question it "
+         "answers. Here we look for the row with the highest score."]),
+    Code(_CSV_PY, "python"),
+    (P, ["DictReader takes the column names from the first line of the file, and the key function turns "
+         "each score into a number before comparing, so that 10 beats 9."]),
+))
+
+_RESULTS = Table(
+    '<table class="results"><caption>Table 2: extraction quality by page type</caption>'
+    '<thead><tr><th rowspan="2" scope="col">Page type</th><th colspan="3" scope="colgroup">F1</th></tr>'
+    '<tr><th scope="col">rules</th><th scope="col">model</th><th scope="col">both</th></tr></thead>'
+    '<tbody><tr><th scope="row">Article</th><td>0.91</td><td>0.94</td><td>0.95</td></tr>'
+    '<tr><th scope="row">Forum</th><td>0.72</td><td>0.83</td><td>0.84</td></tr>'
+    '<tr><th scope="row">Product</th><td>0.64</td><td>0.79</td><td>0.80</td></tr></tbody>'
+    '<tfoot><tr><td colspan="4">Mean over 1,200 pages;<br>best value per row in the last column.</td></tr>'
+    '</tfoot></table>',
+    'Table 2: extraction quality by page type\n\n'
+    '<table>\n<tr><th rowspan="2">Page type</th><th colspan="3">F1</th></tr>\n'
+    '<tr><th>rules</th><th>model</th><th>both</th></tr>\n'
+    '<tr><th>Article</th><td>0.91</td><td>0.94</td><td>0.95</td></tr>\n'
+    '<tr><th>Forum</th><td>0.72</td><td>0.83</td><td>0.84</td></tr>\n'
+    '<tr><th>Product</th><td>0.64</td><td>0.79</td><td>0.80</td></tr>\n'
+    '<tr><td colspan="4">Mean over 1,200 pages;<br>best value per row in the last column.</td></tr>\n</table>')
+
+RESULTS = Article("t-caption-tfoot", "Rules and a model, page type by page type", "katex", "plain", "docs", (
+    (P, ["We scored the rule-based cleaner, the model and their combination on three page types. Forums "
+         "and product pages are where rules struggle most."]),
+    _RESULTS,
+    (P, ["The combination never loses to the model alone, but its gain is small once the model is good."]),
+))
+
+ARTICLES = (*ARTICLES, MATHJAX3_SVG, KATEX_MATRIX, HLJS_LN, RESULTS)

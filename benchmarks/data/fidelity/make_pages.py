@@ -1,7 +1,7 @@
 """Writes the generated pages of the fidelity set and their gold, and trims the real ones.
 
     npm install --prefix /tmp/fidelity-tools katex@0.19.1 mathjax-full@3.2.2 highlight.js@11.12.0 prismjs@1.30.0 \
-        shiki@4.6.0
+        shiki@4.6.0 highlightjs-line-numbers.js@2.9.1 jsdom@29.1.1
     pip install latex2mathml==3.81.1 pygments==2.20.0
     python benchmarks/data/fidelity/make_pages.py --tools /tmp/fidelity-tools
 
@@ -28,6 +28,7 @@ import hashlib
 import html as htmlmod
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -165,6 +166,7 @@ def _latexml(tex: str, display: bool, tools: Tools) -> str:
 MATH = {
     "katex": lambda tex, d, t: t.later(tool="katex", src=tex, display=d),
     "mathjax3": lambda tex, d, t: t.later(tool="mathjax3", src=tex, display=d),
+    "mathjax3-svg": lambda tex, d, t: t.later(tool="mathjax3-svg", src=tex, display=d),
     # MathJax 2 as authored (kramdown, Jekyll): the TeX in a script, typeset in the browser
     "mathjax2": lambda tex, d, t: f'<script type="math/tex{"; mode=display" if d else ""}">{tex}</script>',
     "mathml": lambda tex, d, t: mathml(tex, d),
@@ -199,6 +201,13 @@ def _hljs(code: Code, tools: Tools) -> str:
     return (f'<div class="code-block"><div class="code-header"><span class="code-lang">{code.lang.title()}</span>'
             f'<button class="copy-btn" type="button">Copy</button></div>'
             f'<pre><code class="hljs language-{code.lang}">{body}</code></pre></div>')
+
+
+def _hljs_ln(code: Code, tools: Tools) -> str:
+    """highlight.js with highlightjs-line-numbers.js: a table of one row a line, an empty
+    number cell (the number is CSS) beside the line's code, no newline between lines."""
+    body = tools.later(tool="hljs-ln", src=code.src, lang=code.lang)
+    return f'<pre><code class="hljs language-{code.lang}">{body}</code></pre>'
 
 
 def _prism(code: Code, tools: Tools) -> str:
@@ -252,7 +261,8 @@ def _plain(code: Code, tools: Tools) -> str:
 
 
 CODE = {"sphinx": _sphinx, "inline-numbers": _inline_numbers, "hljs": _hljs, "prism": _prism, "hexo": _hexo,
-        "brush": _brush, "pre-br": _pre_br, "data-lang": _data_lang, "vitepress": _vitepress, "plain": _plain}
+        "brush": _brush, "pre-br": _pre_br, "data-lang": _data_lang, "vitepress": _vitepress, "hljs-ln": _hljs_ln,
+        "plain": _plain}
 
 
 # ------------------------------------------------------------------ HTML and gold of an article
@@ -267,15 +277,28 @@ def body_html(article: Article, tools: Tools) -> str:
         elif isinstance(part, Code):
             out.append(CODE[article.code](part, tools))
         elif isinstance(part, Table):
-            out.append(part.html)
+            # {{tex}} in a table's HTML is an inline formula, rendered as the page renders them
+            out.append(re.sub(r"\{\{(.+?)\}\}", lambda m: MATH[article.math](m.group(1), False, tools), part.html))
         elif part[0] == "h2":
             out.append(f"<h2>{htmlmod.escape(part[1])}</h2>")
         elif part[0] == "ul":
-            out.append("<ul>" + "".join(f"<li>{htmlmod.escape(i)}</li>" for i in part[1]) + "</ul>")
+            out.append("<ul>" + "".join(f"<li>{_inline(article, i, tools)}</li>" for i in part[1]) + "</ul>")
         else:
-            out.append("<p>" + "".join(MATH[article.math](s.tex, False, tools) if isinstance(s, F)
-                                       else htmlmod.escape(s) for s in part[1]) + "</p>")
+            out.append(f"<p>{_inline(article, part[1], tools)}</p>")
     return "\n".join(out)
+
+
+def _inline(article: Article, segments: str | list, tools: Tools) -> str:
+    """Text and inline formulas (a list item may be a plain string)."""
+    if isinstance(segments, str):
+        return htmlmod.escape(segments)
+    return "".join(MATH[article.math](s.tex, False, tools) if isinstance(s, F) else htmlmod.escape(s)
+                   for s in segments)
+
+
+def _inline_gold(segments: str | list) -> str:
+    return segments if isinstance(segments, str) else "".join(
+        f"${s.tex}$" if isinstance(s, F) else s for s in segments)
 
 
 def gold(article: Article) -> str:
@@ -290,9 +313,9 @@ def gold(article: Article) -> str:
         elif part[0] == "h2":
             out.append(f"## {part[1]}")
         elif part[0] == "ul":
-            out.append("\n".join(f"- {i}" for i in part[1]))
+            out.append("\n".join(f"- {_inline_gold(i)}" for i in part[1]))
         else:
-            out.append("".join(f"${s.tex}$" if isinstance(s, F) else s for s in part[1]))
+            out.append(_inline_gold(part[1]))
     return "\n\n".join(out) + "\n"
 
 
