@@ -100,7 +100,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     copies = drop_later_copies(para, keep, barred)
     if copies:
         details["later_copies"] = copies
-    whole_code_blocks(para, keep)
+    whole_code_blocks(para, keep, page)
     keep_title(para, keep)
     if fallback:
         details.update(fall_back(para, keep, probability, choice, barred))

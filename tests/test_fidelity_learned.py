@@ -1,0 +1,24 @@
+"""The learned extractor keeps the formulas, listings and tables of the text it keeps
+(issue 46): a row of numbers or a displayed equation is content, though it reads as no prose."""
+
+from __future__ import annotations
+
+import detourage
+
+PAGE = "<html><head><title>Sample variance explained</title></head><body><nav><ul><li><a href='/s0'>Section 0</a></li><li><a href='/s1'>Section 1</a></li><li><a href='/s2'>Section 2</a></li><li><a href='/s3'>Section 3</a></li><li><a href='/s4'>Section 4</a></li><li><a href='/s5'>Section 5</a></li><li><a href='/s6'>Section 6</a></li><li><a href='/s7'>Section 7</a></li><li><a href='/s8'>Section 8</a></li><li><a href='/s9'>Section 9</a></li><li><a href='/s10'>Section 10</a></li><li><a href='/s11'>Section 11</a></li></ul></nav><main><article><h1>Sample variance explained</h1><p>The variance of a sample measures how far the observations spread around their mean, and it is the square of the standard deviation that most reports quote.</p><p>We start from the mean:</p><div class='MathJax_Display'></div><script type='math/tex; mode=display'>\\bar{x} = \\frac{1}{n}\\sum_{i=1}^{n} x_i</script><p>Then the unbiased estimator divides by one less than the count of observations, which corrects the bias of the plain mean of squares.</p><span class='katex-display'><span class='katex'><span class='katex-mathml'><math><semantics><mrow><msup><mi>s</mi><mn>2</mn></msup></mrow><annotation encoding='application/x-tex'>s^2 = \\frac{1}{n-1}\\sum (x_i-\\bar x)^2</annotation></semantics></math></span><span class='katex-html' aria-hidden='true'><span class='base'><span class='mord'>s</span><span class='mord'>2</span><span class='mrel'>=</span></span></span></span></span><p>In code, the computation is short:</p><pre><code class='language-python'>def var(xs):\n    m = sum(xs) / len(xs)\n    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)</code></pre><p>For the data below the variance is 2.5, and the table lists each step.</p><table><tr><th>x</th><th>x - m</th><th>(x - m)^2</th></tr><tr><td>1</td><td>-2</td><td>4</td></tr><tr><td>2</td><td>-1</td><td>1</td></tr><tr><td>3</td><td>0</td><td>0</td></tr><tr><td>4</td><td>1</td><td>1</td></tr><tr><td>5</td><td>2</td><td>4</td></tr></table><math display='block'><mi>s</mi><mo>=</mo><msqrt><mn>2.5</mn></msqrt></math><p>That is all there is to it, and the same steps apply to any sample you meet in practice.</p></article><aside><h3>Popular</h3><ul><li><a href='/p0'>Popular story number 0</a></li><li><a href='/p1'>Popular story number 1</a></li><li><a href='/p2'>Popular story number 2</a></li><li><a href='/p3'>Popular story number 3</a></li><li><a href='/p4'>Popular story number 4</a></li><li><a href='/p5'>Popular story number 5</a></li></ul></aside></main><footer><p>© 2026 Example Media. All rights reserved.</p><ul><li><a href='/f0'>Link 0</a></li><li><a href='/f1'>Link 1</a></li><li><a href='/f2'>Link 2</a></li><li><a href='/f3'>Link 3</a></li><li><a href='/f4'>Link 4</a></li><li><a href='/f5'>Link 5</a></li><li><a href='/f6'>Link 6</a></li><li><a href='/f7'>Link 7</a></li></ul></footer></body></html>"
+
+
+def test_the_rows_of_a_data_table_and_a_displayed_formula_in_kept_text_are_kept() -> None:
+    units = detourage.extract(PAGE, "learned", "cleaneval").splitlines()  # the decisions, before any rendering
+    assert units[units.index("<p> (x - m)^2") + 1:][:16] == [f"<p> {c}" for c in "1 -2 4 2 -1 1 3 0 0 4 1 1 5 2 4".split()] + [
+        "<p> s=2.5"]
+    markdown = detourage.extract(PAGE, "learned", "markdown")
+    assert "| 5 | 2 | 4 |" in markdown and "$$s = \\sqrt{2.5}$$" in markdown
+    assert "$$\\bar{x} = \\frac{1}{n}\\sum_{i=1}^{n} x_i$$" in markdown and "```python\ndef var(xs):" in markdown
+    assert "Popular story" not in markdown and "All rights reserved" not in markdown
+
+
+def test_a_data_table_away_from_the_kept_text_is_not_brought_back() -> None:
+    table = "<table><tr><th>Town</th><th>Votes</th></tr>" + "<tr><td>A</td><td>1</td></tr>" * 3 + "</table>"
+    page = PAGE.replace("<aside><h3>Popular</h3>", "<aside><h3>Popular</h3>" + table)
+    assert "| Town |" not in detourage.extract(page, "learned", "markdown")
