@@ -3,6 +3,7 @@
     python benchmarks/fidelity.py                           # default and the peers, every page
     python benchmarks/fidelity.py --method default --method markdownify --json fidelity.json
     python benchmarks/fidelity.py --method default --page f-katex --show   # what it wrote
+    python benchmarks/fidelity.py --compare before.json after.json          # two --json runs
 
 The fidelity set (``benchmarks/data/fidelity/``: ``pages/<id>.html``, the hand-checked
 Markdown of each page's main content in ``gold/<id>.md``, provenance in its README) is
@@ -581,9 +582,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--page", action="append", default=[], metavar="ID", help="only this page, repeatable")
     parser.add_argument("--set", type=Path, default=SET, metavar="DIR", help="the fidelity set (default: %(default)s)")
     parser.add_argument("--show", action="store_true", help="print each method's Markdown of the pages of --page")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"),
+                        help="two --json runs: their rows side by side and the pages whose scores moved")
     _common.add_json(parser, "every page's scores and the rows")
     args = parser.parse_args(argv)
     methods = args.method or list(DEFAULT_METHODS)
+    if args.compare:
+        print(compare(*(json.loads(p.read_text(encoding="utf-8")) for p in args.compare)))
+        return 0
     if args.show:
         return _show(methods, args.set, args.page)
     scores, missing = run(methods, args.set, args.page)
@@ -593,6 +599,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.write_text(json.dumps({"rows": rows, "missing": missing,
                                          "pages": [asdict(s) for s in scores]}, indent=1))
     return 0
+
+
+def compare(before: dict, after: dict) -> str:
+    """Two ``--json`` runs: each method's row in both, then each page and kind whose score
+    moved by 0.005 or more."""
+    lines = [_common.table_head(["method", "run", *_COLUMNS], "ll" + "r" * len(_COLUMNS))]
+    for method in [m for m in before["rows"] if m in after["rows"]]:
+        for name, run_ in (("before", before), ("after", after)):
+            lines.append(_common.table_row([method, name, *(_cell(run_["rows"][method][k]) for k in _COLUMNS)]))
+    old = {(p["method"], p["page"]): p for p in before["pages"]}
+    moved = []
+    for page in after["pages"]:
+        was = old.get((page["method"], page["page"]), {"scores": {}})
+        for kind in (*KINDS, "text_f1"):
+            a, b = _page_value(was, kind), _page_value(page, kind)
+            if a is not None and b is not None and abs(b - a) >= 0.005:
+                moved.append(_common.table_row([page["method"], page["page"], kind, f"{a:.3f}", f"{b:.3f}"]))
+    if moved:
+        lines += ["", _common.table_head(["method", "page", "kind", "before", "after"], "lllrr"), *moved]
+    return "\n".join(lines)
+
+
+def _page_value(page: dict, kind: str) -> float | None:
+    """A page record's score for a kind or ``text_f1`` (None: not scored, or no record)."""
+    return page.get("text_f1") if kind == "text_f1" else page["scores"].get(kind)
 
 
 def _show(methods: Sequence[str], root: Path, pages: Sequence[str]) -> int:

@@ -191,6 +191,19 @@ def test_a_page_a_method_fails_on_is_a_miss_not_a_crash(monkeypatch: pytest.Monk
     assert "markdownify failed on 1 page(s): RuntimeError" in text and "no such method" in text
 
 
+def test_compare_names_the_pages_that_moved() -> None:
+    def run_(score: float) -> dict:
+        row = {"formula": score, "code": None, "code_lang": None, "table": None, "text_f1": 1.0}
+        page = {"method": "default", "page": "f-katex", "text_f1": 1.0,
+                "scores": {"formula": score, "code": None, "table": None}}
+        return {"rows": {"default": row}, "pages": [page]}
+
+    text = fidelity.compare(run_(0.0), run_(1.0))
+    assert "| default | before | 0.000 |" in text and "| default | after | 1.000 |" in text
+    assert "| default | f-katex | formula | 0.000 | 1.000 |" in text
+    assert "| f-katex |" not in fidelity.compare(run_(1.0), run_(1.0))
+
+
 # ------------------------------------------------------------------ the set
 
 
