@@ -586,3 +586,28 @@ def test_a_timestamp_shown_in_the_page_dates_it() -> None:
 def test_a_bylines_full_stop_is_no_part_of_the_name() -> None:
     html = "<html><body><h1>A post</h1><p>Posted by Ann.</p><p>" + "Text of the post. " * 30 + "</p></body></html>"
     assert detourage.document(html).metadata.authors == ("Ann",)
+
+
+def test_a_page_loaded_again_from_its_body_keeps_the_metadata_of_its_head() -> None:
+    """An ``<iframe>`` left open in the head swallows the page: the loader parses it again
+    from ``<body`` (``parse.repaired``), whose tree has no head; the metadata is read from
+    the head as written (Discourse threads on wcxb-dev), the blocks stay as they were."""
+    html = ('<html lang="fr"><head><meta name="author" content="Ann Lee"><title>Mills reopen | Courier</title>'
+            '<meta property="article:published_time" content="2024-05-06T10:00:00+00:00">'
+            '<meta name="description" content="The mill opens again."><iframe></head>'
+            "<body><h1>Mills reopen</h1><p>Thirty volunteers cleaned the old mill before it opened.</p></body></html>")
+    page = detourage.load(html)
+    assert page.tree.find("head") is None and [b.text for b in page.blocks][0] == "Mills reopen"
+    found = md.metadata(page)
+    assert (found.title, found.authors, found.date, found.language, found.description) == \
+        ("Mills reopen", ("Ann Lee",), "2024-05-06", "fr", "The mill opens again.")
+
+
+def test_a_lost_heads_title_left_unclosed_is_not_read_but_the_rest_of_the_head_is() -> None:
+    """A truncated ``</titl`` swallows the page (``parse.repaired``); read on its own, the
+    head's title would swallow the rest of the head: its start tag goes, the metas after it stay."""
+    html = ('<html><head><meta name="author" content="Ann Lee"><title>Mills reopen | Courier</titl>'
+            '<meta name="description" content="The mill opens again."></head>'
+            "<body><h1>Mills reopen</h1><p>Thirty volunteers cleaned the old mill before it opened.</p></body></html>")
+    found = md.metadata(detourage.load(html))
+    assert (found.title, found.authors, found.description) == ("Mills reopen", ("Ann Lee",), "The mill opens again.")

@@ -37,6 +37,8 @@ from lxml import etree
 
 from .errors import MissingExtra
 from .model import Page, Result, Unit
+from .parse import head_markup, parse
+from .settings import DEFAULT_LIMITS
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,7 +107,8 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
     tree = page.tree
     if tree is None:
         return Metadata(url=page.url, hostname=_hostname(page.url))
-    found = _Sources.read(tree)
+    head = _lost_head(page, tree)
+    found = _Sources.read(tree, head)
     base = page.url
     url = _first(_absolute(found.link("canonical"), base), _absolute(found.meta("og:url"), base),
                  _absolute(found.ld_str("url"), base), base)
@@ -124,7 +127,7 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
                                   found.meta("dc.description"))),
         url=url or None,
         hostname=_hostname(url),
-        language=_language(found, tree),
+        language=_language(found, tree if head is None else head),
         tags=_unique(_split_list(v) for v in _found(*found.metas(*_TAGS), found.ld("keywords"))
                      or [found.micro("keywords")]),
         categories=_unique(_split_list(v, ",") for v in _found(*found.metas(*_SECTIONS), found.ld("articleSection"))
@@ -255,9 +258,10 @@ class _Sources:
     rel_authors: list[str] = field(default_factory=list)
 
     @classmethod
-    def read(cls, tree: etree._Element) -> _Sources:
+    def read(cls, tree: etree._Element, head: etree._Element | None = None) -> _Sources:
+        """What ``tree`` declares; ``head``: a head parsed apart (:func:`_lost_head`), read first."""
         found = cls(tree=tree)
-        for el in tree.iter(*_TAGS_READ):
+        for el in _elements_read(tree, head):
             tag = el.tag
             if tag == "meta":
                 found._meta(el)
@@ -379,6 +383,26 @@ class _Sources:
             if "pubdate" in marks or "publish" in marks or "posted" in marks:
                 return el.get("datetime", "")
         return ""
+
+
+def _elements_read(tree: etree._Element, head: etree._Element | None) -> Iterator[etree._Element]:
+    if head is not None:
+        yield from head.iter(*_TAGS_READ)
+    yield from tree.iter(*_TAGS_READ)
+
+
+def _lost_head(page: Page, tree: etree._Element) -> etree._Element | None:
+    """The head of a page loaded again from its ``<body`` tag (:func:`detourage.parse.repaired`:
+    its first parse gave no text, as on Discourse's threads, whose head holds elements
+    libxml2 does not know), parsed on its own: the tree read has no ``<head>``, and the
+    page's ``<meta>``, JSON-LD, links, title and language were there.  The blocks stay
+    those of the tree read."""
+    if tree.find("head") is not None:
+        return None
+    markup = head_markup(page.html)
+    if "<" not in markup:
+        return None
+    return parse(markup, page.limits or DEFAULT_LIMITS)
 
 
 def _ld_objects(text: str) -> list[dict[str, Any]]:

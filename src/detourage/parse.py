@@ -198,6 +198,7 @@ def _without(data: bytes, cuts: list[tuple[int, int]]) -> bytes:
 
 _BODY = re.compile(r"<body[\s>]", re.I)
 _TITLE_START = re.compile(r"<title", re.I)
+_TITLE_END = re.compile(r"</title\s*>", re.I)
 _HTML_START = re.compile(r"<html", re.I)
 
 
@@ -215,6 +216,18 @@ def repaired(html: str) -> str:
     if body is not None:
         return "<html>" + html[body.start():]
     return _replace_tag(_replace_tag(html, _TITLE_START, ""), _HTML_START, "<html>")
+
+
+def head_markup(html: str) -> str:
+    """What a page restarted at ``<body`` (:func:`repaired`) left out: the markup before
+    its body tag, its head as written ('' without a body tag), for the metadata read
+    there.  A ``<title`` never closed there loses its start tag, as in :func:`repaired`:
+    it would read the rest of the head as the title (a truncated ``</titl``)."""
+    body = _BODY.search(html)
+    if body is None:
+        return ""
+    head = html[:body.start()]
+    return head if _TITLE_END.search(head) else _replace_tag(head, _TITLE_START, "")
 
 
 def _replace_tag(html: str, start: re.Pattern[str], by: str) -> str:
