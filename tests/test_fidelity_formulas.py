@@ -96,7 +96,11 @@ def test_the_page_mathml_is_kept_without_anything_else() -> None:
     ("<mtext>if </mtext><mi>x</mi>", "\\text{if} x"),
     ("<mfenced><mi>a</mi><mi>b</mi></mfenced>", "(a, b)"),
     ("<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd>"
-     "</mtr></mtable>", "\\begin{matrix}1 & 0 \\\\ 0 & 1\\end{matrix}"),
+     "</mtr></mtable>", "\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}"),
+    ("<mtable columnalign='right left'><mtr><mtd><mi>y</mi></mtd><mtd><mo>=</mo><mi>ε</mi></mtd></mtr></mtable>",
+     "\\begin{aligned} y & = \\varepsilon \\end{aligned}"),  # ε is TeX's \varepsilon
+    ("<mi>cov</mi><mo>\u2061</mo><mi>x</mi>", "\\operatorname{cov} x"),  # a name applied as a function
+    ("<msub><mover><mi>β</mi><mo>^</mo></mover><mn>1</mn></msub>", "\\hat{\\beta}_1"),  # an accent is one base
     ("<mi mathvariant='double-struck'>R</mi>", "\\mathbb{R}"),
     ("<mo>-</mo><mi>b</mi><mo>±</mo><mi>c</mi>", "-b \\pm c"),  # a sign, then an operator
     ("<mi>a</mi><mi>t</mi><mo>,</mo><msub><mi>x</mi><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow></msub>",

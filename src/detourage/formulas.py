@@ -145,13 +145,13 @@ def _partner(el: Element) -> Element | None:
 
 #: characters of MathML tokens and their TeX
 SYMBOLS = {
-    **{chr(0x3b1 + i): "\\" + name for i, name in enumerate(
-        "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
-        "varsigma sigma tau upsilon phi chi psi omega".split())},
+    **{chr(0x3b1 + i): "\\" + name for i, name in enumerate(  # ε and φ: TeX's \varepsilon, \varphi
+        "alpha beta gamma delta varepsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+        "varsigma sigma tau upsilon varphi chi psi omega".split())},
     **{chr(0x391 + i): "\\" + name for i, name in enumerate(
         "Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho "
         "_ Sigma Tau Upsilon Phi Chi Psi Omega".split()) if name != "_"},
-    "ϕ": "\\phi", "ϵ": "\\epsilon", "ϑ": "\\vartheta", "ϖ": "\\varpi",
+    "ϕ": "\\phi", "ϵ": "\\epsilon", "⊤": "\\top", "⊥": "\\perp", "†": "\\dagger", "ϑ": "\\vartheta", "ϖ": "\\varpi",
     "±": "\\pm", "∓": "\\mp", "×": "\\times", "÷": "\\div", "⋅": "\\cdot", "·": "\\cdot", "∗": "\\ast",
     "≤": "\\le", "≥": "\\ge", "≠": "\\neq", "≈": "\\approx", "≡": "\\equiv", "∼": "\\sim", "≃": "\\simeq",
     "∝": "\\propto", "≪": "\\ll", "≫": "\\gg", "∞": "\\infty", "∂": "\\partial", "∇": "\\nabla",
@@ -229,7 +229,9 @@ def _tex(el: Element, spaced: bool = True) -> str:  # noqa: C901 - one dispatch 
         joint = separator + " " if spaced and separator else separator
         return SYMBOLS.get(opening, opening) + joint.join(args) + SYMBOLS.get(closing, closing)
     if name == "mtable":
-        return "\\begin{matrix}" + " \\\\ ".join(a for a in args if a) + "\\end{matrix}"
+        # columns aligned right then left: TeX's aligned (MathJax's, LaTeXML's), else a matrix
+        env = "aligned" if (el.get("columnalign") or "").startswith("right left") else "matrix"
+        return f"\\begin{{{env}}} " + " \\\\ ".join(a for a in args if a) + f" \\end{{{env}}}"
     if name in ("mtr", "mlabeledtr"):
         return " & ".join(args[1:] if name == "mlabeledtr" else args)
     if name == "mrow" and el.get("data-mjx-texclass") == "INNER" and len(args) >= 2 and \
@@ -247,8 +249,11 @@ def _token(name: str, text: str, el: Element) -> str:
     if name == "mi" and len(text) > 1:
         if text in FUNCTIONS:
             return "\\" + text
-        return "\\mathrm{" + text + "}" if text.isalpha() and text.isascii() else "".join(
-            SYMBOLS.get(c, c) for c in text)
+        if not (text.isalpha() and text.isascii()):
+            return "".join(SYMBOLS.get(c, c) for c in text)
+        # a name applied as a function (followed by U+2061): TeX's \operatorname
+        applied = (after := el.getnext()) is not None and (after.text or "").strip() == "\u2061"
+        return ("\\operatorname{" if applied else "\\mathrm{") + text + "}"
     if name == "mi" and el.get("mathvariant") == "double-struck" and text.isascii():
         return f"\\mathbb{{{text}}}"
     return "".join(SYMBOLS.get(c, c) for c in text)
@@ -275,14 +280,22 @@ def _arg(tex: str) -> str:
 
 
 def _base(tex: str) -> str:
-    """``tex`` as the base of a script: braced when more than one token."""
-    return tex if len(tex) <= 1 or _COMMAND.fullmatch(tex) else "{" + tex + "}"
+    """``tex`` as the base of a script: braced when more than one token (a command and
+    its braced arguments, ``\\hat{\\beta}``, is one)."""
+    return tex if len(tex) <= 1 or _ATOM.fullmatch(tex) else "{" + tex + "}"
+
+
+_ATOM = re.compile(r"\\(?:[A-Za-z]+|.)(?:\{(?:[^{}]|\{[^{}]*\})*\})*")
 
 
 #: the TeX of binary operators and relations: a space each side when ``spaced``
 OPERATORS = frozenset("""= + - < > \\pm \\mp \\times \\cdot \\div \\le \\ge \\neq \\approx \\equiv \\sim
     \\simeq \\propto \\to \\leftarrow \\Rightarrow \\Leftarrow \\Leftrightarrow \\leftrightarrow \\in
     \\notin \\subset \\subseteq \\supset \\supseteq \\cup \\cap \\mapsto \\ll \\gg :=""".split())
+
+
+#: the operators that are a sign where no operand comes before them (``-b``)
+SIGNS = frozenset({"+", "-", "\\pm", "\\mp"})
 
 
 def _cat(parts: list[str], spaced: bool = False) -> str:
@@ -295,7 +308,7 @@ def _cat(parts: list[str], spaced: bool = False) -> str:
         if out:
             if _COMMAND.search(out) and part[0].isalpha():
                 out += " "
-            elif spaced and _gap(previous, part, sign=previous in OPERATORS and _signed(out, previous)):
+            elif spaced and _gap(previous, part, sign=previous in SIGNS and _signed(out, previous)):
                 out += " "
         out += part
         previous = part
