@@ -122,6 +122,12 @@ def test_a_math_script_is_a_block_in_both_segmentations() -> None:
         assert [(b.text, b.path[-1], b.node.tag) for b in seg._compiled(root, seg.DEFAULT_LIMITS)] == python
     assert all(b.path[-1] != "script" for b in seg._segment(parse("<script>var x;</script><p>a</p>"),
                                                              seg.DEFAULT_LIMITS))
+    # spaced as the page spaces it: "point <script>θ</script>, each" reads "point $θ$, each"
+    tight = parse("<p>a point <script type='math/tex'>x_0</script>, each<script type='math/tex'>y</script>z</p>")
+    python = [(b.text, b.space_before) for b in seg._segment(tight, seg.DEFAULT_LIMITS)]
+    assert python == [("a point", True), ("x_0", True), (", each", False), ("y", False), ("z", False)]
+    if seg._compiled is not None:
+        assert [(b.text, b.space_before) for b in seg._compiled(tight, seg.DEFAULT_LIMITS)] == python
 
 
 def test_a_page_without_formulas_walks_no_further() -> None:

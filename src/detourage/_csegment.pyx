@@ -369,14 +369,16 @@ cdef class _Walk:
         self.add(True, shown[1][1], self.shared.setdefault(path, path), shown[0], shown[1][0], False)
 
 
-    cdef void math_script(self, xmlNode* c_node) except *:
-        """The TeX of a MathJax 2 source script (``math_script``): a block of its own."""
+    cdef bint math_script(self, xmlNode* c_node, bint space) except -1:
+        """The TeX of a MathJax 2 source script (``math_script``): a block of its own,
+        spaced as the page spaces it; whether there was one."""
         node = self.node(c_node)
         tex = math_script(node) if node is not None else None
         if tex is None or not (tex := cleaned(tex)):
-            return
+            return False
         path = tuple(self.stack) + ("script",)
-        self.add(True, tex, self.shared.setdefault(path, path), node)
+        self.add(space, tex, self.shared.setdefault(path, path), node)
+        return True
 
 
 cdef dict _names = {}  # tag name → _Tag, for every name seen so far
@@ -412,7 +414,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
     cdef _Tag info
     cdef Py_ssize_t max_depth = limits.max_depth, max_nodes = limits.max_nodes
     cdef Py_ssize_t nodes = 0
-    cdef bint pending_space = False, starting = True, skip, skipped = False
+    cdef bint pending_space = False, starting = True, skip, skipped = False, skip_space = True
     cdef xmlNode* text_from
     cdef xmlNode* first
     cdef xmlNode* holder
@@ -432,12 +434,13 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
             else:
                 info = w.tag(c_node)
                 if info.invisible or _hidden(w.doc, c_node):
-                    skip = skipped = True
+                    skip = skipped = skip_space = True
                     text_from = NULL
                     if info.is_noscript:
                         w.noscript(c_node)
-                    elif info.is_script and _plain_attr(c_node, b"type") is not NULL:
-                        w.math_script(c_node)
+                    elif info.is_script and _plain_attr(c_node, b"type") is not NULL \
+                            and w.math_script(c_node, pending_space):
+                        pending_space = skip_space = False
                 else:
                     nodes += 1
                     if nodes > max_nodes:
@@ -463,7 +466,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
             holder = c_node
         else:  # the end event of c_node
             if skipped:
-                pending_space = True
+                pending_space = skip_space
                 skipped = False
             elif c_node.type == tree.XML_ELEMENT_NODE:
                 info = w.tag(c_node)

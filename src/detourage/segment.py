@@ -241,6 +241,7 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
     max_depth, max_nodes = limits.max_depth, limits.max_nodes
     nodes = links = pre = line_ends = line_depth = 0
     pending_space = line_start = False
+    skip_space = True  # whether what was skipped separates the texts around it
     skipped = None
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
@@ -251,11 +252,13 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             keys = el.keys()
             if tag in INVISIBLE or (keys and ("hidden" in keys or "style" in keys) and is_hidden(el)):
                 walker.skip_subtree()
-                skipped = el
+                skipped, skip_space = el, True
                 if tag == "noscript" and (shown := noscript_image(el)) is not None:
                     out.add(True, shown[1][1], out.path(stack + ["img"]), shown[0], links, shown[1][0], False)
                 elif tag == "script" and (tex := math_script(el)) is not None and (tex := cleaned(tex)):
-                    out.add(True, tex, out.path(stack + ["script"]), el, links)
+                    # a formula in the sentence: spaced as the page spaces it, its tail too
+                    out.add(pending_space, tex, out.path(stack + ["script"]), el, links)
+                    pending_space = skip_space = False
                 continue
             nodes += 1
             if nodes > max_nodes:
@@ -281,7 +284,7 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             text, node = el.text, el
         else:
             if el is skipped:
-                pending_space = True
+                pending_space = skip_space
             elif tag.__class__ is str and tag not in VOID:
                 paths.pop()
                 stack.pop()
