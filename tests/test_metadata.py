@@ -611,3 +611,70 @@ def test_a_lost_heads_title_left_unclosed_is_not_read_but_the_rest_of_the_head_i
             "<body><h1>Mills reopen</h1><p>Thirty volunteers cleaned the old mill before it opened.</p></body></html>")
     found = md.metadata(detourage.load(html))
     assert (found.title, found.authors, found.description) == ("Mills reopen", ("Ann Lee",), "The mill opens again.")
+
+
+# ---------------------------------------------------------------------------- classes of wrong dates on wcxb-dev
+# (issue 42 §2: benchmarks/metadata.py --sets wcxb, docs/metadata.md)
+
+def test_a_members_joined_date_under_the_title_does_not_correct_the_declared_date() -> None:
+    body = ("<h1>How close is the project?</h1><p>Thread starter</p><p>ann</p><p>Start date</p>"
+            "<p>Yesterday at 4:25 AM</p><p>ann</p><p>Joined</p><p>Nov 4, 2011</p><p>First post.</p>")
+    assert meta_of('<meta property="article:published_time" content="2025-12-18T23:25:38+00:00">',
+                   body).date == "2025-12-18"
+
+
+def test_json_ld_in_a_meta_tag_is_read_as_json_ld() -> None:
+    """Next.js's metadata API writes JSON-LD as ``<meta name="script:ld+json" content="{…}">``."""
+    head = ('<meta name="script:ld+json" content="{&quot;@type&quot;:&quot;Article&quot;,'
+            '&quot;datePublished&quot;:&quot;2025-11-17T09:00:00-05:00&quot;,'
+            '&quot;author&quot;:{&quot;@type&quot;:&quot;Person&quot;,&quot;name&quot;:&quot;Ann Lee&quot;}}">')
+    found = meta_of(head)
+    assert (found.date, found.authors, found.page_type) == ("2025-11-17", ("Ann Lee",), "article")
+
+
+@pytest.mark.parametrize(("head", "expected"), [
+    ('<meta name="ms.date" content="2025-03-06T00:00:00Z">', "2025-03-06"),
+    ('<meta name="cludo:date" content="2024-02-01">', "2024-02-01"),
+    ('<meta name="review.date" content="2024-02-01">', None),
+    ('<meta name="x.update.date" content="2024-02-01">', None),
+])
+def test_a_vendors_plain_date_meta_dates_the_page(head: str, expected: str | None) -> None:
+    assert meta_of(head, "<h1>Overview</h1><p>Text of the page.</p>").date == expected
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # the publication's date and an update's, both by the title: the publication's
+    ("<div><span class='dateline'>DECEMBER 22, 2022</span><span class='dateline updated'>Updated: JANUARY 02, "
+     "2026</span></div><h1>Ten benefits of meditation</h1><p>Text.</p>", "2022-12-22"),
+    ("<h1>Ten benefits</h1><p class='date'>Last updated</p><p class='date'>Jan 2, 2026</p>"
+     "<p class='date'>Dec 22, 2022</p><p>Text.</p>", "2022-12-22"),
+    # only an update's by the title, another date far from it: the update's, the date the page shows
+    ("<h1>Plant-based diet</h1><p>Last Modified: August 08, 2023</p>" + "<p>Text of the story.</p>" * 15
+     + "<footer><p>March 5, 2026</p></footer>", "2023-08-08"),
+])
+def test_an_updates_date_is_the_pages_only_when_it_shows_no_other(body: str, expected: str) -> None:
+    assert meta_of("", body).date == expected
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # a date line over the headline; the first <time> below it is a related story's
+    ("<p><time datetime='2023-10-12T19:38:01Z'>10/12/2023 7:38 PM</time></p><p>| 3 minute read</p>"
+     "<h1>Skiplagging</h1>" + "<p>Text of the story.</p>" * 8
+     + "<h2>Related</h2><p><time datetime='2025-12-18T16:00:05Z'>12/18/2025</time></p>", "2023-10-12"),
+    # a list's <time> just above the title, the page's own just below it: the nearer below wins
+    ("<h2>Recent news</h2><p>A story</p><p><time datetime='2025-12-04'>12/04/2025</time></p>"
+     "<h1>Candidate experience</h1><p><time datetime='2017-03-01'>03/01/2017</time></p><p>Text.</p>",
+     "2017-03-01"),
+])
+def test_a_time_just_above_the_title_dates_the_page_unless_one_is_as_near_below(body: str, expected: str) -> None:
+    assert meta_of("", body).date == expected
+
+
+def test_a_date_by_the_title_beats_a_related_storys_marked_date_far_below() -> None:
+    """The page's own line by the title (here an ``Updated on`` line, the only date there),
+    not the first of a related-posts list's marked dates far below it."""
+    related = "".join(f"<li><p><a href='/p{i}'>Post {i}</a></p><p class='date'>July {i + 1}, 2025</p></li>"
+                      for i in range(5))
+    body = ("<h1>Best online certificates</h1><p>By</p><p>Alison Plaut</p><p>Updated on October 21, 2025</p>"
+            + "<p>Text of the guide.</p>" * 30 + f"<h2>Related</h2><ul>{related}</ul>")
+    assert meta_of("", body).date == "2025-10-21"

@@ -26,7 +26,7 @@ import html as htmllib
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date as Date
 from email.utils import parsedate
@@ -202,8 +202,9 @@ def _dateline(page: Page, found: _Sources) -> tuple[tuple[str, ...], ...]:
     days = []
     for i in range(max(0, start - _DATELINE_RUNS), min(len(blocks), start + _DATELINE_RUNS + 1)):
         text = blocks[i].text
+        label = blocks[i - 1].text.lower() if i else ""  # ``Joined`` in a run of its own, then the date
         if (len(text) <= _DATELINE_CHARS and blocks[i].node not in inside and _DIGIT.search(text)
-                and not _says_member(text.lower()) and (day := _text_date(text))):
+                and not _says_member(text.lower()) and not _says_member(label[:40]) and (day := _text_date(text))):
             other = _parse_date(text, month_first=True) if _DMY.search(text) else None
             days.append((day,) if other in (None, day) else (day, other))
     return tuple(days)
@@ -219,6 +220,8 @@ _PUBLISHED = ("article:published_time", "og:published_time", "article:published"
 #: a ``<meta>`` name, less its punctuation, that says it dates the publication
 _PUBLISHED_KEY = re.compile(r"(?:publish(?:ed)?|pub|publication)(?:date|time)|date(?:published|pub)"
                             r"|firstpublished|published$")
+#: a vendor's plain date: a prefix, a dot or colon, ``date`` (not an update's, an expiry's)
+_VENDOR_DATE = re.compile(r"(?!.*(?:modif|updat|expir|review|revis))[a-z]+[.:]date")
 _MODIFIED = ("article:modified_time", "og:updated_time", "article:modified", "datemodified",
              "last-modified", "dcterms.modified", "dc.date.modified", "og:article:modified_time")
 _TAGS = ("article:tag", "keywords", "news_keywords", "parsely-tags", "sailthru.tags", "og:article:tag")
@@ -293,6 +296,8 @@ class _Sources:
             key = el.get(attr)
             if key:
                 self.metas_.setdefault(key.strip().lower(), []).append(content.strip())
+        if (el.get("name") or "").strip().lower() == "script:ld+json":  # Next.js's metadata writes JSON-LD so
+            self.objects.extend(_ld_objects(content))
 
     def _link(self, el: etree._Element) -> None:
         rels = (el.get("rel") or "").lower().split()
@@ -315,9 +320,12 @@ class _Sources:
 
     def published_metas(self) -> Iterator[str]:
         """The values of the ``<meta>`` not in :data:`_PUBLISHED` whose name says it dates the
-        publication (``w-published-date``, ``published``, ``cxenseparse:publishtime``)."""
+        publication (``w-published-date``, ``published``, ``cxenseparse:publishtime``), or
+        is a vendor's plain date (``ms.date``, ``cludo:date``, as ``dc.date``)."""
         for key, values in self.metas_.items():
-            if "pub" in key and key not in _PUBLISHED and _PUBLISHED_KEY.search(re.sub(r"[^a-z]", "", key)):
+            if key in _PUBLISHED:
+                continue
+            if ("pub" in key and _PUBLISHED_KEY.search(re.sub(r"[^a-z]", "", key))) or _VENDOR_DATE.fullmatch(key):
                 yield from values
 
     def link(self, rel: str) -> str:
@@ -375,6 +383,15 @@ class _Sources:
             if day and not _membership(el):
                 return el, day
         return None
+
+    def time_above_title(self) -> tuple[etree._Element, str] | None:
+        """The last ``<time datetime>`` before the title, and its date (:func:`_page_date`
+        takes it when it stands just above the title: a date line over the headline)."""
+        if not self.times_before_h1:
+            return None
+        el = self.times[self.times_before_h1 - 1]
+        day = _parse_date(el.get("datetime", "").strip()[:_DATE_CHARS])
+        return (el, day) if day and not _membership(el) else None
 
     def time_published(self) -> str:
         """A ``<time datetime>`` marked as the publication (``pubdate``, or a class saying so)."""
@@ -942,10 +959,19 @@ _MEMBER_WORDS = ("joined", "member since", "join date", "registered", "registrie
 #: the words above, in lower-case text (a case-insensitive expression runs 15 times slower)
 _MEMBER = re.compile("|".join(map(re.escape, _MEMBER_WORDS)))
 _POSTED = re.compile("|".join(map(re.escape, _POSTED_WORDS)))
+#: words that make a date an update's, not the publication's (``Updated Dec 4, 2025``,
+#: ``Last modified``, ``Aktualisiert am``, ``Mis à jour le``, ``Обновлено``)
+_UPDATED = re.compile("|".join(map(re.escape, (
+    "updated", "modified", "aktualisiert", "mis à jour", "actualizado", "aggiornato", "zaktualizowano",
+    "aktualizováno", "bijgewerkt", "обновлено", "оновлено", "ενημερώθηκε", "ενημερωθηκε", "更新"))))
 
 
 def _says_member(low: str) -> bool:
     return _MEMBER.search(low) is not None
+
+
+def _says_updated(low: str) -> bool:
+    return _UPDATED.search(low) is not None
 
 
 def _says_posted(low: str) -> bool:
@@ -958,6 +984,9 @@ _TIMES_READ = 20
 #: the short runs with a digit read for a ``Posted …`` run once another date is found: a
 #: long thread has thousands, and the first post's line is among the first
 _DATE_RUNS = 100
+#: the runs between a ``<time>`` and the title below it that make it the title's date line
+#: (``10/12/2023 · 3 minute read``, then the headline)
+_ABOVE_TITLE = 3
 _RUN_CHARS = 120
 
 
@@ -969,9 +998,12 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
     parents) is a ``<time>``, an ``<abbr>`` or has a class or id saying date, time,
     published…; else any short run holding a date.  Among several of the same rank, the
     one nearest the title (:func:`_pick`): a header's clock showing the day the page was
-    fetched comes long before it.  A date in the headline itself is not read.  A member's
-    registration (``Joined``, ``Member since``, ``Registered``… in the run or in the run
-    just before it) is never read: on a forum it precedes the first post and is years older.
+    fetched comes long before it.  A ``<time>`` just above the title wins over a first one
+    after it that is farther (:func:`_time_above_title`).  An update's date (``Updated …``,
+    ``Last modified``) is taken only when no other date is by the title.  A date in the
+    headline itself is not read.  A member's registration (``Joined``, ``Member since``,
+    ``Registered``… in the run or in the run just before it) is never read: on a forum it
+    precedes the first post and is years older.
 
     Read from the page's blocks, not by walking the tree again: a few hundred short
     strings.  Figures: ``benchmarks/metadata.py`` (``docs/metadata.md``).  One pass in
@@ -981,6 +1013,8 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
     first_time = found.first_time() if found is not None else None
     # the runs that hold the <time>: the element itself or its parent
     anchors = (first_time[0], first_time[0].getparent()) if first_time is not None else ()
+    if found is not None and (day := _time_above_title(page, found, first_time)):
+        return day
     title_el = found.title_el if found is not None else None
     title = set(title_el.iter()) if title_el is not None else set()
     # the dates read, (run index, date, marked): before the title every one, from the
@@ -990,6 +1024,7 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
     dated = dated_marked = False
     previous = ""
     runs = 0
+    updated: list[tuple[int, str, bool]] = []  # the ``Updated …`` dates, read apart (:func:`_pick`)
     for i, block in enumerate(page.blocks):
         text = block.text
         if anchors and (block.node is anchors[0] or block.node is anchors[1]):
@@ -1012,6 +1047,11 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
                 previous = text
                 continue
             says_posted = _says_posted(low) or (bool(label) and _says_posted(label))
+            if not says_posted and (_says_updated(low) or (label and _says_updated(label))):
+                if day := _text_date(text):
+                    updated.append((i, day, _marked(block.node)))
+                previous = text
+                continue
             says_date = not (after and dated_marked) and _marked(block.node)
             if (says_posted or not after or says_date or not dated) and (day := _text_date(text)):
                 if says_posted:
@@ -1021,17 +1061,49 @@ def _page_date(page: Page, found: _Sources | None = None) -> str | None:
         previous = text
     if first_time is not None:
         return first_time[1]
-    if dates:
-        return _pick(dates, title_at)
+    if dates or updated:
+        return _pick(dates, title_at, updated)
     untitled = found.first_time(after_title=False) if found is not None else None
     return untitled[1] if untitled else None
 
 
-def _pick(dates: list[tuple[int, str, bool]], title_at: int | None) -> str:
-    """The date published among the page's dates (run index, date, marked): a marked one
-    if there is any; on a titled page the one nearest the title, the last before it or the
-    first after it (a header's clock, a ``Latest news`` list come before, related articles
-    after), else the first."""
+def _time_above_title(page: Page, found: _Sources, first_time: tuple[etree._Element, str] | None) -> str | None:
+    """The date of a ``<time>`` within :data:`_ABOVE_TITLE` runs above the title, when the
+    first ``<time>`` after the title is not as near below it: the date line over the
+    headline, where the first below is a related story's (the nearer one wins, as in
+    :func:`_pick`)."""
+    above = found.time_above_title()
+    if above is None:
+        return None
+    start = _title_run(page.blocks, found.title_el)  # 0 without a title: nothing above it
+
+    def run_of(el: etree._Element, runs: range) -> int | None:
+        return next((i for i in runs if page.blocks[i].node in (el, el.getparent())), None)
+
+    if run_of(above[0], range(max(0, start - _ABOVE_TITLE), start)) is None:
+        return None
+    if first_time is not None and run_of(first_time[0], range(start, min(len(page.blocks),
+                                                                          start + _ABOVE_TITLE + 1))) is not None:
+        return None
+    return above[1]
+
+
+def _pick(dates: list[tuple[int, str, bool]], title_at: int | None,
+          updated: Sequence[tuple[int, str, bool]] = ()) -> str:
+    """The date published among the page's dates (run index, date, marked): on a titled
+    page, those by the title (within :data:`_DATELINE_RUNS` runs) if any (a related
+    story's marked date far below is not the page's), else every one; among them a marked
+    one if there is any; the one nearest the title, the last before it or the first after
+    it (a header's clock, a ``Latest news`` list come before, related articles after),
+    else the first.  An ``Updated …`` date (``updated``) is among them only when no other
+    is by the title: there it is the date the page shows, and golds take it."""
+    if title_at is not None:
+        def by_title(found: Sequence[tuple[int, str, bool]]) -> list[tuple[int, str, bool]]:
+            return [d for d in found if abs(d[0] - title_at) <= _DATELINE_RUNS]
+
+        dates = by_title(dates) or by_title(updated) or sorted([*dates, *updated])
+    elif not dates:
+        dates = list(updated)
     marked = [d for d in dates if d[2]] or dates
     if title_at is None:
         return marked[0][1]
