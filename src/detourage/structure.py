@@ -114,7 +114,7 @@ class Context:
         #: at each distinct path of its kept blocks)
         self.formulas = _shows_formulas(result.units)
         self._tags = _tags(options, kinds) | ROOT_TAGS if self.formulas else _tags(options, kinds)
-        self._formulas: dict[Element, Formula | None] = {}
+        self._formulas: dict[Element, Formula] = {}  # the formula roots met
         self._claims: dict[Element, int] = {}
         self._data: frozenset[Element] | None = None
         self._numbers: dict[Element, dict[Element, int]] = {}
@@ -164,7 +164,7 @@ class Context:
         column = self._columns.get(cell)
         if column is None:
             self._lay_out(cell)
-            column = self._columns.get(cell, 0)
+            column = self._columns.setdefault(cell, 0)  # a cell outside any row: laid out once
         return column
 
     def covered(self, row: Element) -> frozenset[int]:
@@ -243,8 +243,9 @@ class Context:
     def formula(self, el: Element) -> Formula | None:
         """The formula ``el`` is the root of (looked at once per element); roots only
         are remembered, so that ``el in self._formulas`` says one is."""
-        if el in self._formulas:
-            return self._formulas[el]
+        found = self._formulas.get(el)
+        if found is not None:
+            return found
         found = formula(el)
         if found is not None:
             self._formulas[el] = found
@@ -255,7 +256,6 @@ class Context:
         it does, once (a formula shown twice, MathJax 2's preview, frame and source, is
         written once)."""
         found = self._formulas[el]
-        assert found is not None
         if found.key in seen:
             return False
         seen.add(found.key)
