@@ -83,6 +83,7 @@ def xml_document(result: Result, found: Metadata, body_html: str) -> str:
             <list rend="ul|ol" start="N"><item>…</item></list>
             <table><head>caption</head><row><cell role="head">…</cell><cell cols="2">…</cell></row></table>
             <code rend="block" lang="python">…</code>   a <pre>, its whitespace kept
+            <formula notation="tex">…</formula>       a formula's TeX
             <quote>…</quote> <figure><graphic …/><caption>…</caption></figure>
           </main>
         </doc>
@@ -123,7 +124,10 @@ def _xml_children(source: etree._Element, target: etree._Element, texts: _XmlTex
         texts.add(target, _xml_text(source.text))
     for child in source:
         tag = child.tag if isinstance(child.tag, str) else ""
-        if tag in ("thead", "tbody") or (tag == "code" and source.tag == "pre"):
+        if tag == "math":  # a formula (issue 46): its TeX, which the renderer puts in alttext
+            formula = etree.SubElement(target, "formula", notation="tex")
+            texts.add(formula, _xml_text(child.get("alttext", "")))
+        elif tag in ("thead", "tbody") or (tag == "code" and source.tag == "pre"):
             _xml_children(child, target, texts)
             if tag == "code" and (lang := (child.get("class") or "").removeprefix("language-")):
                 target.set("lang", _xml_text(lang))

@@ -343,15 +343,15 @@ MATHML_ATTRIBUTES = frozenset("""display mathvariant encoding stretchy fence sep
 
 
 def math_html(found: Formula) -> str:
-    """The formula as a ``<math>`` element: the page's MathML (its elements and
-    attributes that :data:`MATHML_TAGS` and :data:`MATHML_ATTRIBUTES` allow), or one made
-    of its TeX (an ``<mtext>`` that shows it and the annotation that says it)."""
+    """The formula as a ``<math>`` element, its TeX in ``alttext``: the page's MathML (its
+    elements and attributes that :data:`MATHML_TAGS` and :data:`MATHML_ATTRIBUTES` allow),
+    or one made of its TeX (an ``<mtext>`` that shows it and the annotation that says it)."""
     display = ' display="block"' if found.display else ""
+    tex = htmllib.escape(found.tex)
     if found.mathml is not None:
         inner = "".join(_html(child) for child in found.mathml)
         text = htmllib.escape(found.mathml.text or "")
-        return f"<math{display}>{text}{inner}</math>"
-    tex = htmllib.escape(found.tex)
+        return f'<math{display} alttext="{tex}">{text}{inner}</math>'
     return (f'<math{display} alttext="{tex}"><semantics><mtext>{tex}</mtext>'
             f'<annotation encoding="application/x-tex">{tex}</annotation></semantics></math>')
 
