@@ -147,3 +147,14 @@ def test_a_page_without_formulas_walks_no_further() -> None:
 ])
 def test_tex_left_in_the_text_is_not_escaped(text: str, markdown: str) -> None:
     assert extract(f"<p>{text}</p>") == markdown
+
+
+def test_a_formula_image_is_spaced_as_the_page_spaces_it_in_both_segmentations() -> None:
+    root = parse("<p>sides <span><img src='a.svg' alt='{\\displaystyle a}'></span>, <img src='b.svg' "
+                 "alt='{\\displaystyle b}'>and <img src='p.png' alt='a photo'>, end</p>")
+    python = [(b.text, b.space_before) for b in seg._segment(root, seg.DEFAULT_LIMITS)]
+    assert python == [("sides", True), ("{\\displaystyle a}", True), (",", False), ("{\\displaystyle b}", True),
+                      ("and", False), ("a photo", True), (", end", True)]  # a photo's alt text stays apart
+    if seg._compiled is not None:
+        assert [(b.text, b.space_before) for b in seg._compiled(root, seg.DEFAULT_LIMITS)] == python
+    assert extract(WIKIPEDIA.replace("</span> holds", "</span>, holds")) == "Mass $E=mc^{2}$, holds.\n"

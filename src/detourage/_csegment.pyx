@@ -32,7 +32,7 @@ from .segment import (PAUSE_BLOCKS, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_S
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
                       _picture_source, clean_text, cleaned, count_line_end, image_of, line_break, lines,
-                      math_script, noscript_image)
+                      math_script, noscript_image, tex_alt)
 
 import gc
 import unicodedata
@@ -345,18 +345,21 @@ cdef class _Walk:
                 space = False
         return space or text[-1].isspace()
 
-    cdef bint image(self, xmlNode* c_node, _Tag info) except -1:
+    cdef int image(self, xmlNode* c_node, _Tag info, bint space) except -1:
         """An ``<img>`` with a source or alt text is a block of its own (``image_of``:
-        the usual image is read here, in C, by ``_usual_image``)."""
+        the usual image is read here, in C, by ``_usual_image``): 0 when none, 1 for a
+        block apart from its neighbours, 2 for a formula's TeX spaced as the page spaces
+        the image (``tex_alt``)."""
         node = self.node(c_node)
         found = _usual_image(c_node, node)
         if found is _UNDECIDED:
             found = image_of(node, _attributes(self.doc, c_node))
         if found is None:
-            return False
+            return 0
+        inline = tex_alt(found[1])
         path = tuple(self.stack) + (info.name,)
-        self.add(True, found[1], self.shared.setdefault(path, path), node, found[0], found[2])
-        return True
+        self.add(space or not inline, found[1], self.shared.setdefault(path, path), node, found[0], found[2])
+        return 2 if inline else 1
 
 
     cdef void noscript(self, xmlNode* c_node) except *:
@@ -414,6 +417,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
     cdef _Tag info
     cdef Py_ssize_t max_depth = limits.max_depth, max_nodes = limits.max_nodes
     cdef Py_ssize_t nodes = 0
+    cdef int shown  # what an <img> gave (_Walk.image)
     cdef bint pending_space = False, starting = True, skip, skipped = False, skip_space = True
     cdef xmlNode* text_from
     cdef xmlNode* first
@@ -447,8 +451,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
                         raise LimitExceeded("nodes", nodes, max_nodes)
                     w.cross(info.name, info.block)
                     if info.void:
-                        if info.is_img and w.image(c_node, info):
-                            pending_space = True
+                        if info.is_img and (shown := w.image(c_node, info, pending_space)):
+                            pending_space = shown == 1
                         elif info.is_br:
                             w.line_start = True
                         text_from = NULL

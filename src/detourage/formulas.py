@@ -65,11 +65,16 @@ def math_script(el: Element) -> str | None:
     return tex or None
 
 
+def tex_alt(alt: str) -> bool:
+    """Whether an image's alt text is a formula's TeX as Wikipedia writes it."""
+    return alt.startswith(("{\\displaystyle", "{\\textstyle"))
+
+
 def mark(block_path: tuple[str, ...], alt: str | None) -> bool:
     """Whether a block of ``block_path`` (``alt``: its text when an image) shows a
     formula is on the page: one inside ``<math>``, ``<mjx-container>`` or a math script,
     or an image whose alt text is Wikipedia's TeX."""
-    return not MARKS.isdisjoint(block_path) or (alt is not None and alt.startswith(("{\\displaystyle", "{\\textstyle")))
+    return not MARKS.isdisjoint(block_path) or (alt is not None and tex_alt(alt))
 
 
 def formula(el: Element) -> Formula | None:
@@ -112,8 +117,7 @@ def _math(math: Element, key: Element, display: bool) -> Formula:
 
 def _image(img: Element, key: Element) -> Formula | None:
     alt = img.get("alt") or ""
-    if not alt.strip() or (_IMAGE_CLASS.search(img.get("class") or "") is None
-                           and not alt.startswith(("{\\displaystyle", "{\\textstyle"))):
+    if not alt.strip() or (_IMAGE_CLASS.search(img.get("class") or "") is None and not tex_alt(alt)):
         return None
     display = "display" in (img.get("class") or "")  # Wikipedia's inline formulas are \displaystyle too
     return Formula(_unwrapped(alt), display, "alt", key)

@@ -37,7 +37,7 @@ from lxml import etree
 
 from .compiled import optional
 from .errors import LimitExceeded
-from .formulas import math_script
+from .formulas import math_script, tex_alt
 from .model import Block
 from .settings import DEFAULT_LIMITS, Limits
 
@@ -266,9 +266,12 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             crossed.append(tag)
             if tag in VOID:
                 if tag == "img" and (image := image_of(el)) is not None:
-                    # alt text is an artificial run: always apart from its neighbours
-                    out.add(True, image[1], out.path(stack + [tag]), el, links, image[0], image[2])
-                    pending_space = True
+                    # alt text is an artificial run: always apart from its neighbours, but
+                    # a formula's TeX (Wikipedia's), spaced as the page spaces the image
+                    inline = tex_alt(image[1])
+                    out.add(pending_space or not inline, image[1], out.path(stack + [tag]), el, links, image[0],
+                            image[2])
+                    pending_space = not inline
                 elif tag == "br":
                     line_start = True
                 continue
