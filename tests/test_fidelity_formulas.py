@@ -158,3 +158,10 @@ def test_a_formula_image_is_spaced_as_the_page_spaces_it_in_both_segmentations()
     if seg._compiled is not None:
         assert [(b.text, b.space_before) for b in seg._compiled(root, seg.DEFAULT_LIMITS)] == python
     assert extract(WIKIPEDIA.replace("</span> holds", "</span>, holds")) == "Mass $E=mc^{2}$, holds.\n"
+
+
+def test_mathml_nested_deeper_than_any_formula_renders_without_exhausting_the_stack() -> None:
+    html = "<p>x <math>" + "<mrow>" * 900 + "<mi>a</mi><mo>≤</mo>" + "</mrow>" * 900 + "</math></p>"
+    assert extract(html) == "x $a\\le$\n"
+    for format in ("html", "txt", "json", "xml"):
+        assert "a" in extract(html, format)

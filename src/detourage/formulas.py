@@ -181,9 +181,19 @@ _LARGE = frozenset({"\\sum", "\\prod", "\\int", "\\iint", "\\oint", "\\lim", "\\
 _COMMAND = re.compile(r"\\[A-Za-z]+$")
 
 
+#: the deepest MathML converted element by element (a formula nests a few levels; a
+#: page nesting thousands would exhaust Python's stack): deeper, an element's text
+MAX_DEPTH = 48
+
+
 def mathml_tex(math: Element) -> str:
     """Presentation MathML as TeX (the common elements; an unknown one is its content)."""
     return " ".join(_tex(math).split())
+
+
+def _flat(el: Element) -> str:
+    """An element's text, its characters as TeX: what lies beyond :data:`MAX_DEPTH`."""
+    return "".join(SYMBOLS.get(c, c) for t in el.itertext() if isinstance(t, str) for c in t)
 
 
 def _name(el: Element) -> str:
@@ -195,11 +205,14 @@ def _kids(el: Element) -> list[Element]:
     return [c for c in el if isinstance(c.tag, str)]
 
 
-def _tex(el: Element, spaced: bool = True) -> str:  # noqa: C901 - one dispatch over MathML's elements
+def _tex(el: Element, spaced: bool = True, depth: int = 0) -> str:  # noqa: C901 - one dispatch over MathML's elements
     """The TeX of ``el``; ``spaced``: with the spaces a person writes (around operators,
     after commas, between letters), not inside a sub- or superscript (``_{i=1}``)."""
+    if depth > MAX_DEPTH:
+        return _flat(el)
     name = _name(el)
     kids = _kids(el)
+    depth += 1
     if name in ("mi", "mn", "mo", "ms"):
         return _token(name, "".join(t for t in el.itertext() if isinstance(t, str)).strip(), el)
     if name == "mtext":
@@ -208,11 +221,11 @@ def _tex(el: Element, spaced: bool = True) -> str:  # noqa: C901 - one dispatch 
     if name in ("annotation", "annotation-xml", "mphantom", "none", "mprescripts", "mspace"):
         return ""
     if name == "semantics":
-        return _tex(kids[0], spaced) if kids else ""
+        return _tex(kids[0], spaced, depth) if kids else ""
     if name in ("msup", "msub", "msubsup", "mover", "munder", "munderover", "mroot"):
-        args = [_tex(k, spaced and not i) for i, k in enumerate(kids)]  # scripts written tight
+        args = [_tex(k, spaced and not i, depth) for i, k in enumerate(kids)]  # scripts written tight
     else:
-        args = [_tex(k, spaced) for k in kids]
+        args = [_tex(k, spaced, depth) for k in kids]
     if name == "mfrac" and len(args) == 2:
         return f"\\frac{{{args[0]}}}{{{args[1]}}}"
     if name == "msqrt":
@@ -353,19 +366,21 @@ def math_html(found: Formula) -> str:
     display = ' display="block"' if found.display else ""
     tex = htmllib.escape(found.tex)
     if found.mathml is not None:
-        inner = "".join(_html(child) for child in found.mathml)
+        inner = "".join(_html(child, 1) for child in found.mathml)
         text = htmllib.escape(found.mathml.text or "")
         return f'<math{display} alttext="{tex}">{text}{inner}</math>'
     return (f'<math{display} alttext="{tex}"><semantics><mtext>{tex}</mtext>'
             f'<annotation encoding="application/x-tex">{tex}</annotation></semantics></math>')
 
 
-def _html(el: Element) -> str:
+def _html(el: Element, depth: int) -> str:
     tail = htmllib.escape(el.tail or "")
     name = _name(el)
     if not name or name == "annotation-xml":
         return tail
-    inner = htmllib.escape(el.text or "") + "".join(_html(child) for child in el)
+    if depth > MAX_DEPTH:  # deeper: its text (see MAX_DEPTH)
+        return htmllib.escape("".join(t for t in el.itertext() if isinstance(t, str))) + tail
+    inner = htmllib.escape(el.text or "") + "".join(_html(child, depth + 1) for child in el)
     if name not in MATHML_TAGS:
         return inner + tail
     attrs = "".join(f' {k}="{htmllib.escape(v)}"' for k, v in el.items() if k in MATHML_ATTRIBUTES)
