@@ -4,6 +4,7 @@ its language; gutters, line numbers, copy buttons and language labels left out."
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -98,3 +99,12 @@ def test_a_button_in_the_text_around_a_listing_stays() -> None:
     text = "A long paragraph of the article that is well over the box's eighty characters of chrome."
     html = f"<div><p>{text}</p><pre>x = 1</pre><p>After <span class='lang'>it</span>.</p></div>"
     assert markdown(html) == f"{text}\n\n```\nx = 1\n```\n\nAfter it.\n"
+
+
+def test_many_listings_in_a_long_text_cost_their_size() -> None:
+    """The box around each listing is measured once per element: 6 000 <pre> in an
+    article of 200 000 characters was quadratic."""
+    html = "<div><p>" + "word " * 40_000 + "</p>" + "".join(f"<pre>line {i}</pre>" for i in range(6_000)) + "</div>"
+    start = time.process_time()
+    assert markdown(html).count("```") == 12_000
+    assert time.process_time() - start < 5

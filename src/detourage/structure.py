@@ -498,11 +498,12 @@ def chrome(pres: Sequence[Element]) -> frozenset[Element]:
     ancestor up to :data:`CODE_WRAPPERS` levels up holding at most :data:`CHROME_CHARS`
     characters beside its code."""
     found: set[Element] = set()
+    sizes: dict[Element, int] = {}  # each element's characters, counted once (a page of many <pre>)
     for pre in pres:
-        inner = _chars(pre)
+        inner = _chars(pre, sizes)
         around = set(pre.iterancestors())
         for depth, box in enumerate(pre.iterancestors()):
-            if depth == CODE_WRAPPERS or _chars(box) - inner > CHROME_CHARS:
+            if depth == CODE_WRAPPERS or _chars(box, sizes) - inner > CHROME_CHARS:
                 break
             walker = etree.iterwalk(box, events=("start",))
             for _, el in walker:
@@ -516,8 +517,11 @@ def chrome(pres: Sequence[Element]) -> frozenset[Element]:
     return frozenset(found)
 
 
-def _chars(el: Element) -> int:
-    return sum(len(t) for t in el.itertext() if isinstance(t, str))
+def _chars(el: Element, sizes: dict[Element, int]) -> int:
+    size = sizes.get(el)
+    if size is None:
+        size = sizes[el] = sum(len(t) for t in el.itertext() if isinstance(t, str))
+    return size
 
 
 def _drop_chrome(node: Node, chrome: frozenset[Element]) -> None:
