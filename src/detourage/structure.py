@@ -430,8 +430,7 @@ def holds_data(table: Element, outer: set[Element | None], data: set[Element]) -
     limits in a price table): header cells of its own, and every table inside it a data
     table holding none (a page laid out in tables nests layout tables, or data ones
     deeper)."""
-    inner = list(table.iterdescendants("table"))
-    if any(t in outer or t not in data for t in inner):
+    if any(t in outer or t not in data for t in table.iterdescendants("table")):  # stops at the first
         return False
     own = (el for el in table.iterdescendants("th", "caption") if next(el.iterancestors("table")) is table)
     return next(own, None) is not None and is_data_table(table)
