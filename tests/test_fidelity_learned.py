@@ -21,3 +21,12 @@ def test_a_displayed_formula_in_kept_text_is_kept() -> None:
 def test_a_formula_away_from_the_kept_text_is_not_brought_back() -> None:
     page = PAGE.replace("<aside><h3>Popular</h3>", "<aside><h3>Popular</h3><math display='block'><mi>z</mi></math>")
     assert "$$z$$" not in detourage.extract(page, "learned", "markdown")
+
+
+def test_a_displayed_wikipedia_formula_is_kept_and_displayed() -> None:
+    wiki = ("<dl><dd><span class='mwe-math-element'><span style='display: none;'><math alttext='{\\displaystyle "
+            "s={\\sqrt {2.5}}}'><mi>s</mi></math></span><img class='mwe-math-fallback-image-display' "
+            "src='https://wikimedia.org/x.svg' alt='{\\displaystyle s={\\sqrt {2.5}}}'></span></dd></dl>")
+    start = PAGE.index("<math display='block'>")
+    page = PAGE[:start] + wiki + PAGE[PAGE.index("</math>", start) + len("</math>"):]
+    assert "- $$s={\\sqrt {2.5}}$$" in detourage.extract(page, "learned", "markdown").splitlines()

@@ -96,7 +96,8 @@ def formula(el: Element) -> Formula | None:
         return None
     if _MATHJAX2.search(classes) is not None and (script := _partner(el)) is not None:
         return formula(script)
-    display = "display" in classes or "Display" in classes
+    display = "display" in classes or "Display" in classes or (  # MediaWiki's: its parts say it
+        "mwe-math" in classes and any("display" in (d.get("class") or "") for d in el.iterdescendants("span", "img")))
     math = next(el.iter("math"), None)
     if math is not None:
         return _math(math, el, display)

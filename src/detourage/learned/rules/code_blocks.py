@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...formulas import MARKS, math_script
+from ...formulas import mark, math_script
 from ...model import Page
 from .. import features
 from .paragraphs import column
@@ -90,4 +90,6 @@ def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray) -> N
 
 
 def _holds_formula(page: Page, para: features.Paragraphs, i: int) -> bool:
-    return any(not MARKS.isdisjoint(b.path) for b in page.blocks[int(para.starts[i]):int(para.ends[i])])
+    """A block of paragraph ``i`` is a formula's (:func:`~detourage.formulas.mark`)."""
+    return any(mark(b.path, b.text if b.image is not None else None)
+               for b in page.blocks[int(para.starts[i]):int(para.ends[i])])
