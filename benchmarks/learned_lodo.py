@@ -350,7 +350,7 @@ def _order(g: str) -> tuple[int, str]:
 #: them) that only change ``keep`` in place (they return nothing), so that one can be left
 #: out for an ablation (``--without``)
 ABLATABLE = ("keep_standfirst", "keep_boundary_lines", "keep_parent_items", "keep_figures",
-             "drop_boxes_beside", "whole_code_blocks", "drop_controls")
+             "drop_boxes_beside", "whole_code_blocks", "drop_controls", "keep_whole_cards")
 
 
 def _leave_out(steps: list[str]) -> None:
@@ -385,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="rebuild the table from a --json run's records instead of running")
     parser.add_argument("--compare", type=Path, nargs="+", default=None,
                         help="--json runs: rows met, mean of the rows, pages moved against the first")
+    parser.add_argument("--no-page-types", action="store_true",
+                        help="score with every page's kind left without effect (no threshold shift: "
+                             "the learned method as it was before page types)")
     parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATABLE),
                         help="score with this page-level step of the learned method left out (repeatable): "
                              "what the step costs or gains on each dataset")
@@ -397,6 +400,10 @@ def main(argv: list[str] | None = None) -> int:
         print(compare(args.compare))
         return 0
     _leave_out(args.without)
+    if args.no_page_types:
+        from detourage.learned import pagetype
+
+        pagetype.THRESHOLD_SHIFT.update(dict.fromkeys(pagetype.THRESHOLD_SHIFT, 0.0))
     t0 = time.perf_counter()
     paths = dataset_paths()
     pages = [] if args.report else load_pages(paths, workers=args.workers)

@@ -39,8 +39,11 @@ Then what belongs to it comes back:
    containers (a standfirst, a credit or source line, a line that is one link or an
    address, a listicle's items, a quoted post, an embedded tweet, an "Update:" note), the
    rest of a repeated structure the model mostly kept (a thread's last replies)
-   (:mod:`.boundary`), a list item's own text above its kept sub-list (:mod:`.lists`),
-   without the controls ("Click to expand...": :mod:`.controls`);
+   (:mod:`.boundary`), the parts every card of a run shares when the model kept most of
+   the run (a listing's titles and dates beside the teasers it kept: :mod:`.cards`; not
+   on a forum, whose posts' names and dates are no part of them), a
+   list item's own text above its kept sub-list (:mod:`.lists`), without the controls
+   ("Click to expand...": :mod:`.controls`);
 9. **figures**: the images between and beside kept paragraphs, and their captions, but
    the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
    permalink anchors of kept headings ("¶") are left out (:mod:`.headings`).
@@ -59,6 +62,7 @@ from ...model import Page
 from .. import features
 from .articles import drop_appended_articles, drop_boxes_beside
 from .boundary import keep_boundary_lines
+from .cards import keep_whole_cards
 from .code_blocks import whole_code_blocks
 from .comments import drop_comments
 from .controls import drop_controls
@@ -76,10 +80,10 @@ _OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
 
 
 def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, threshold: float, *,
-          comments: bool, fallback: bool) -> tuple[np.ndarray, dict]:
+          comments: bool, fallback: bool, kind: str = "article") -> tuple[np.ndarray, dict]:
     """Keep the paragraphs scoring at least ``threshold``, then run the steps in order
     (``comments``: keep comment sections; ``fallback``: rescue a page the model keeps
-    almost nothing of).  One keep flag per block of ``page``, and the details: what the
+    almost nothing of; ``kind``: the page's, :mod:`detourage.learned.pagetype`).  One keep flag per block of ``page``, and the details: what the
     steps found, the threshold and the counts of paragraphs."""
     choice = column(para, "container_tag") != _OPTION_CODE  # a drop-down's entries are never content
     keep = (probability >= threshold) & choice
@@ -107,6 +111,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     closed = barred | ~choice  # what no step that adds lines back may take
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
+    cards = keep_whole_cards(page, para, keep, closed) if kind != "forum" else 0
+    if cards:
+        details["card_lines"] = cards
     keep_parent_items(para, keep, closed, probability)
     drop_controls(para, keep)
     keep_figures(page, para, keep, closed)
