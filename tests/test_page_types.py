@@ -87,7 +87,7 @@ def test_a_run_the_model_left_out_stays_out():
 
 def _kind(html: str, url: str | None) -> tuple[str, str]:
     loaded = load(html, url=url)
-    return pagetype.guess(url, features.page_hints(loaded), features.compute(loaded))
+    return pagetype.guess(url, features.compute(loaded))
 
 
 def _ld(kind: str) -> str:

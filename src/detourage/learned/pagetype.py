@@ -36,7 +36,7 @@ THRESHOLD_SHIFT = {
 }
 
 
-def guess(page_url: str | None, hints: features.Hints, para: features.Paragraphs) -> tuple[str, str]:
+def guess(page_url: str | None, para: features.Paragraphs) -> tuple[str, str]:
     """The page's kind and what told it: ``declared`` (its JSON-LD, microdata or
     ``og:type``), ``address`` (its URL), ``text`` (prices, code), or ``default``.
 
@@ -46,7 +46,7 @@ def guess(page_url: str | None, hints: features.Hints, para: features.Paragraphs
     and products an article holds (a "best of" article declares an ``ItemList`` of
     ``Product`` s); then the other declared kinds, a site's home page (a service's
     landing page), the text."""
-    types = hints.types
+    types = para.types
     if types & _FORUM_TYPES:
         return "forum", "declared"
     if types & _DOC_TYPES:

@@ -66,7 +66,7 @@ def label(page: Page, options: Options = Options()) -> Labels:
     if not len(para):
         return Labels(NAME, (), {NAME: details})
     kind, told = ((options.page_type, "given") if options.page_type != "auto"
-                  else pagetype.guess(page.url, features.page_hints(page), para))
+                  else pagetype.guess(page.url, para))
     details.update(page_type=kind, page_type_from=told)
     threshold = model.threshold + FAVOR_SHIFT[options.favor] + pagetype.THRESHOLD_SHIFT[kind]
     per_block, found = rules.apply(page, para, model.probabilities(para), threshold, comments=options.comments,
