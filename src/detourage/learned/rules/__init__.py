@@ -90,7 +90,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     # what a step left out as no part of the content (comments, related boxes): the
     # steps that add paragraphs back, the fallback among them, pass it over
     barred = np.zeros_like(keep)
-    details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments)
+    details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments,
+                            kind == "forum")
     boxes = drop_related_boxes(para, keep, barred)
     if boxes:
         details["related_boxes"] = boxes
@@ -111,7 +112,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     closed = barred | ~choice  # what no step that adds lines back may take
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
-    cards = keep_whole_cards(page, para, keep, closed) if kind != "forum" else 0
+    cards = keep_whole_cards(page, para, keep, closed, probability) if kind != "forum" else 0
     if cards:
         details["card_lines"] = cards
     keep_parent_items(para, keep, closed, probability)

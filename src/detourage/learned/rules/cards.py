@@ -15,9 +15,11 @@ from ...model import Page
 from .. import features
 
 
-def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, closed: np.ndarray) -> int:
+def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, closed: np.ndarray,
+                     probability: np.ndarray) -> int:
     """Keep, in each card of a run the model mostly kept, the lines of the parts that at
-    least half of the run's cards hold; how many lines were added.
+    least half of the run's cards hold (the :data:`CARD_PARTS` the model ranks best);
+    how many lines were added.
 
     A run is a structure (:attr:`~detourage.learned.features.Paragraphs.signature`: the
     teasers, the posts) repeated at least :data:`CARDS` times whose text the model kept
@@ -25,7 +27,9 @@ def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, cl
     every line of it, each holding some of them and none more than half.  A part is a
     structure inside the cards (their titles, their dates); one that half the cards hold
     is the cards' own, where a box inserted between two cards (an advertisement, a
-    sign-up form) is not.  What a step left out (``closed``: comments, related boxes)
+    sign-up form) is not; of those the model left out, the few it ranks best (by their
+    mean ``probability``) are the title, the date, the price, where a shop's card also
+    holds a dozen lines of product data for the screen readers.  What a step left out (``closed``: comments, related boxes)
     stays out."""
     if not keep.any():
         return 0
@@ -37,7 +41,7 @@ def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, cl
     runs = np.flatnonzero((count >= CARDS) & (kept >= CARD_SHARE * total))
     added = 0
     for run in runs.tolist():
-        added += _complete(page, para, np.flatnonzero(signature == run), keep, closed)
+        added += _complete(page, para, np.flatnonzero(signature == run), keep, closed, probability)
     return added
 
 
@@ -45,10 +49,12 @@ def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, cl
 CARDS = 3
 #: …whose text the model kept at least this share of is a run of cards
 CARD_SHARE = 0.5
+#: the most parts of its cards a run gets back
+CARD_PARTS = 3
 
 
 def _complete(page: Page, para: features.Paragraphs, members: np.ndarray, keep: np.ndarray,
-              closed: np.ndarray) -> int:
+              closed: np.ndarray, probability: np.ndarray) -> int:
     """Keep the shared parts of the cards holding ``members`` (the lines of one run)."""
     nodes = [_node(page, para, i) for i in members.tolist()]
     holder = _common_ancestor(nodes)
@@ -64,14 +70,15 @@ def _complete(page: Page, para: features.Paragraphs, members: np.ndarray, keep: 
         if card in cards:
             holders.setdefault(int(para.signature[j]), set()).add(card)
     needed = max(CARDS, (len(cards) + 1) // 2)
-    added = 0
-    for j in lines:
-        if (keep[j] or closed[j] or para.chars[j] == 0 or card_of[j] not in cards
-                or len(holders[int(para.signature[j])]) < needed):
-            continue
-        keep[j] = True
-        added += 1
-    return added
+    wanted = [j for j in lines if not (keep[j] or closed[j] or para.chars[j] == 0 or card_of[j] not in cards
+                                       or len(holders[int(para.signature[j])]) < needed)]
+    parts: dict[int, list[int]] = {}
+    for j in wanted:
+        parts.setdefault(int(para.signature[j]), []).append(j)
+    best = sorted(parts.values(), key=lambda part: -float(probability[part].mean()))[:CARD_PARTS]
+    chosen = [j for part in best for j in part]
+    keep[chosen] = True
+    return len(chosen)
 
 
 def _cards(holder: etree._Element, nodes: Sequence[etree._Element]) -> set[int]:
