@@ -152,3 +152,15 @@ def test_a_forum_s_posts_keep_no_names_and_dates_of_their_own():
     result = extract(html, ONLY_LONG)
     assert result.labels.details["learned"]["page_type"] == "forum"
     assert "card_lines" not in result.labels.details["learned"] and "May 1, 2026" not in result.text
+
+
+def test_a_thread_at_a_forum_s_address_keeps_its_replies():
+    # the replies sit in boxes named "comment" and the thread declares no forum type:
+    # the address tells the kind, and on a forum the posts are the content
+    op = "<div class='topic'>" + "".join(f"<p>Question {i}. {TEASER} {TEASER}</p>" for i in range(6)) + "</div>"
+    replies = "".join(f"<div class='comment'><p>Reply {i}. {TEASER}</p></div>" for i in range(4))
+    html = page(op + f"<div class='comments'>{replies}</div>")
+    on_forum = extract(html, ONLY_LONG, url="https://forum.example.org/t/harbour-plan/4412").text
+    on_story = extract(html, ONLY_LONG).text
+    assert all(f"Reply {i}." in on_forum for i in range(4))
+    assert "Reply 0." not in on_story
