@@ -328,7 +328,36 @@ def compare(runs: Sequence[Path]) -> str:
                      f"{down} down), {len(moved)} by more than {MOVED}")
         lines += [f"    {dataset} {page}: {pages[0][dataset, page]:.3f} -> {run[dataset, page]:.3f}"
                   for _, (dataset, page) in moved]
+    lines.append("")
+    lines += _row_intervals(runs)
     return "\n".join(lines)
+
+
+def _judged(path: Path) -> list[dict]:
+    """A run's held-out records as its rows judge them (wcxb-dev's by host folds)."""
+    records = json.loads(path.read_text())["records"]
+    return [r for r in records if r["method"] == "learned (host folds)"
+            or (r["method"] == "learned" and r["dataset"] != "wcxb-dev")]
+
+
+def _row_intervals(runs: Sequence[Path]) -> list[str]:
+    """Each row's change from the first run to each later one, with its paired bootstrap
+    interval (the pages of the row resampled together, :func:`paired`)."""
+    page_types = {("wcxb-dev", m["id"]): m.get("page_type") or "" for m in _wcxb_meta()}
+    first = groups(_judged(runs[0]), page_types)
+    names = sorted(first, key=_order)
+    lines = [_common.table_head(["row", "pages", *(f"{p.name} − {runs[0].name} [95 % interval]" for p in runs[1:])],
+                                "lr" + "l" * (len(runs) - 1))]
+    later = [groups(_judged(path), page_types) for path in runs[1:]]
+    for name in names:
+        cells = [_interval(paired(run.get(name, []), first[name])) for run in later]
+        lines.append(_common.table_row([name, len(first[name]), *cells]))
+    return lines
+
+
+def _wcxb_meta() -> list[dict]:
+    path = _common.DATASETS_EXTRA / "wcxb-dev" / "meta.jsonl"
+    return [json.loads(line) for line in path.open(encoding="utf-8")] if path.exists() else []
 
 
 #: a page "moved" between two runs when its shingle F1 changed by more than this
