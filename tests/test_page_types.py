@@ -61,8 +61,11 @@ def extract(html: str, model: Model, url: str = "https://gazette.example/2026/05
 # ------------------------------------------------------------------ cards
 
 
+LISTING = "https://gazette.example/news/"
+
+
 def test_each_card_of_a_run_the_model_mostly_kept_gets_its_title_and_date():
-    result = extract(page(cards(5, advert_after=2)), ONLY_LONG)
+    result = extract(page(cards(5, advert_after=2)), ONLY_LONG, url=LISTING)
     text = result.text
     assert all(f"Story number {i} of the week" in text and f"May {i + 1}, 2026" in text for i in range(5))
     assert "Subscribe now" not in text  # a box between two cards is no part of them
@@ -71,14 +74,21 @@ def test_each_card_of_a_run_the_model_mostly_kept_gets_its_title_and_date():
 
 
 def test_two_cards_are_no_run():
-    text = extract(page(cards(2)), ONLY_LONG).text
+    text = extract(page(cards(2)), ONLY_LONG, url=LISTING).text
     assert "Teaser 0." in text and "Story number 0" not in text
+
+
+def test_an_article_s_run_of_teasers_is_not_completed():
+    # on an article a run the model kept is more often a box of teasers beside the text
+    result = extract(page(cards(5)), ONLY_LONG)
+    assert result.labels.details["learned"]["page_type"] == "article"
+    assert "Teaser 0." in result.text and "Story number 0" not in result.text
 
 
 def test_a_run_the_model_left_out_stays_out():
     body = f"<main><p>Lead. {TEASER} {TEASER}</p><p>More. {TEASER} {TEASER}</p></main>"
     related = cards(4).replace("<p>Teaser", "<p class='x'>Teaser").replace(TEASER, "Short.")
-    text = extract(page(body + related), ONLY_LONG).text
+    text = extract(page(body + related), ONLY_LONG, url=LISTING).text
     assert "Lead." in text and "Story number" not in text
 
 

@@ -40,8 +40,8 @@ Then what belongs to it comes back:
    address, a listicle's items, a quoted post, an embedded tweet, an "Update:" note), the
    rest of a repeated structure the model mostly kept (a thread's last replies)
    (:mod:`.boundary`), the parts every card of a run shares when the model kept most of
-   the run (a listing's titles and dates beside the teasers it kept: :mod:`.cards`; not
-   on a forum, whose posts' names and dates are no part of them), a
+   the run, on the kinds of page made of cards (a listing's titles and dates beside the
+   teasers it kept: :mod:`.cards`, :data:`CARD_KINDS`), a
    list item's own text above its kept sub-list (:mod:`.lists`), without the controls
    ("Click to expand...": :mod:`.controls`);
 9. **figures**: the images between and beside kept paragraphs, and their captions, but
@@ -74,6 +74,11 @@ from .lists import keep_parent_items
 from .paragraphs import column
 from .promos import drop_closing_promos
 from .related import drop_related_boxes
+
+#: the kinds of page whose content is a run of cards (:mod:`detourage.learned.pagetype`):
+#: on an article a run the model kept is more often a box of teasers beside the text, on
+#: a forum the posts, whose names and dates are no part of the text
+CARD_KINDS = frozenset({"listing", "collection", "service"})
 
 #: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``
 _OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
@@ -112,7 +117,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     closed = barred | ~choice  # what no step that adds lines back may take
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
-    cards = keep_whole_cards(page, para, keep, closed, probability) if kind != "forum" else 0
+    cards = keep_whole_cards(page, para, keep, closed, probability) if kind in CARD_KINDS else 0
     if cards:
         details["card_lines"] = cards
     keep_parent_items(para, keep, closed, probability)
