@@ -328,7 +328,36 @@ def compare(runs: Sequence[Path]) -> str:
                      f"{down} down), {len(moved)} by more than {MOVED}")
         lines += [f"    {dataset} {page}: {pages[0][dataset, page]:.3f} -> {run[dataset, page]:.3f}"
                   for _, (dataset, page) in moved]
+    lines.append("")
+    lines += _row_intervals(runs)
     return "\n".join(lines)
+
+
+def _judged(path: Path) -> list[dict]:
+    """A run's held-out records as its rows judge them (wcxb-dev's by host folds)."""
+    records = json.loads(path.read_text())["records"]
+    return [r for r in records if r["method"] == "learned (host folds)"
+            or (r["method"] == "learned" and r["dataset"] != "wcxb-dev")]
+
+
+def _row_intervals(runs: Sequence[Path]) -> list[str]:
+    """Each row's change from the first run to each later one, with its paired bootstrap
+    interval (the pages of the row resampled together, :func:`paired`)."""
+    page_types = {("wcxb-dev", m["id"]): m.get("page_type") or "" for m in _wcxb_meta()}
+    first = groups(_judged(runs[0]), page_types)
+    names = sorted(first, key=_order)
+    lines = [_common.table_head(["row", "pages", *(f"{p.name} − {runs[0].name} [95 % interval]" for p in runs[1:])],
+                                "lr" + "l" * (len(runs) - 1))]
+    later = [groups(_judged(path), page_types) for path in runs[1:]]
+    for name in names:
+        cells = [_interval(paired(run.get(name, []), first[name])) for run in later]
+        lines.append(_common.table_row([name, len(first[name]), *cells]))
+    return lines
+
+
+def _wcxb_meta() -> list[dict]:
+    path = _common.DATASETS_EXTRA / "wcxb-dev" / "meta.jsonl"
+    return [json.loads(line) for line in path.open(encoding="utf-8")] if path.exists() else []
 
 
 #: a page "moved" between two runs when its shingle F1 changed by more than this
@@ -350,7 +379,7 @@ def _order(g: str) -> tuple[int, str]:
 #: them) that only change ``keep`` in place (they return nothing), so that one can be left
 #: out for an ablation (``--without``)
 ABLATABLE = ("keep_standfirst", "keep_boundary_lines", "keep_parent_items", "keep_figures",
-             "drop_boxes_beside", "whole_code_blocks", "drop_controls")
+             "drop_boxes_beside", "whole_code_blocks", "drop_controls", "keep_whole_cards")
 
 
 def _leave_out(steps: list[str]) -> None:
@@ -385,6 +414,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="rebuild the table from a --json run's records instead of running")
     parser.add_argument("--compare", type=Path, nargs="+", default=None,
                         help="--json runs: rows met, mean of the rows, pages moved against the first")
+    parser.add_argument("--no-page-types", action="store_true",
+                        help="score with every page's kind left without effect (no threshold shift: "
+                             "the learned method as it was before page types)")
     parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATABLE),
                         help="score with this page-level step of the learned method left out (repeatable): "
                              "what the step costs or gains on each dataset")
@@ -397,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
         print(compare(args.compare))
         return 0
     _leave_out(args.without)
+    if args.no_page_types:
+        from detourage.learned import pagetype
+
+        pagetype.THRESHOLD_SHIFT.update(dict.fromkeys(pagetype.THRESHOLD_SHIFT, 0.0))
     t0 = time.perf_counter()
     paths = dataset_paths()
     pages = [] if args.report else load_pages(paths, workers=args.workers)

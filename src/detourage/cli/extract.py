@@ -14,6 +14,7 @@ import click
 from .. import methods
 from ..errors import DetourageError
 from ..inputs import PAGE_PATTERNS, read_inputs
+from ..learned import pagetype
 from ..loading import Job
 from ..output import Writer, output_format, output_kind
 from ..render import RENDERERS
@@ -96,6 +97,9 @@ from .main import (
                    "csv always carry it); --to: its fields as columns (docs/corpus-runs.md).")
 @click.option("--comments", is_flag=True,
               help="Keep comment sections (methods that can: learned).")
+@click.option("--page-type", type=click.Choice(("auto", *pagetype.TYPES)), default=None,
+              help="The pages' kind, which moves how much the learned extractor keeps (a listing "
+                   "keeps more of the lines it doubts); default: guessed per page (docs/page-types.md).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 @click.option("--glob", "patterns", multiple=True,
@@ -115,8 +119,8 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
             max_memory: int | None, run_to: str | None, shard_size: int, resume: bool, dask: str | None,
             with_markdown: bool, with_blocks: bool, with_html: bool, timings: bool,
             links: bool, images: bool, tables: bool, formatting: bool, with_metadata: bool,
-            comments: bool, patterns: tuple[str, ...], repair_text: bool, save: str | None,
-            quiet: bool | None) -> None:
+            comments: bool, page_type: str | None, patterns: tuple[str, ...], repair_text: bool,
+            save: str | None, quiet: bool | None) -> None:
     """Extract the main content of pages: files, folders (recursive), - for stdin, or
     http(s) URLs (given, or listed in --urls FILE; fetched politely, in memory; --save
     keeps the bytes in a WARC).
@@ -133,7 +137,7 @@ def extract(paths: tuple[str, ...], method: str, fmt: str | None, out: str | Non
     render = {"links": links, "images": images, "tables": tables, "formatting": formatting}
     if with_metadata:
         render["with_metadata"] = True
-    options = _method_options(method, model, template_file, comments)
+    options = _method_options(method, model, template_file, comments, page_type)
     fit_batch = template_file is None and methods.uses_template(method)
     settings = _settings(method, options, render, max_bytes, timeout, max_memory, repair_text)
     if run_to is not None:
@@ -193,14 +197,16 @@ def _jobs(paths: tuple[str, ...], patterns: tuple[str, ...], out: str | None, fm
     return jobs
 
 
-def _method_options(method: str, model: tuple[str, ...], template_file: str | None, comments: bool) -> dict:
+def _method_options(method: str, model: tuple[str, ...], template_file: str | None, comments: bool,
+                    page_type: str | None) -> dict:
     """The method options the flags ask for (its peers installed, models checked, the
-    template, comments kept); a usage error when they cannot be."""
+    template, comments kept, the pages' kind); a usage error when they cannot be."""
     try:
         methods.require(method)
         options = models_option(method, model)
         options.update(methods.with_template(method, template_file))
-        return methods.with_comments(method, options) if comments else options
+        options = methods.with_comments(method, options) if comments else options
+        return methods.with_page_type(method, options, page_type) if page_type else options
     except DetourageError as exc:
         raise click.UsageError(str(exc)) from None
 

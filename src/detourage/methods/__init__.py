@@ -147,6 +147,14 @@ def with_favor(spec: str, options: Mapping[str, Any], favor: str) -> dict[str, A
     return _with_set(spec, options, "favor", favor, f"favor: no method of {spec!r} takes it (try -m learned)")
 
 
+def with_page_type(spec: str, options: Mapping[str, Any], page_type: str) -> dict[str, Any]:
+    """``options`` with the pages' kind (``auto``, ``article``, ``listing``…:
+    :data:`detourage.learned.pagetype.TYPES`) for every method of the chain that takes it;
+    an error when none does."""
+    return _with_set(spec, options, "page_type", page_type,
+                     f"--page-type: no method of {spec!r} takes it (try -m learned)")
+
+
 def _with_set(spec: str, options: Mapping[str, Any], name: str, value: Any, error: str) -> dict[str, Any]:
     out = dict(options)
     for step in chain(spec):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..learned import features, rules
+from ..learned import features, pagetype, rules
 from ..learned.forest import Model, load_model
 from ..model import Labels, Page
 from .common import label_paragraphs
@@ -43,10 +43,16 @@ class Options:
     comments: bool = False
     #: keep the best container when the model keeps almost nothing of a page with text
     fallback: bool = True
+    #: the page's kind (:data:`detourage.learned.pagetype.TYPES`: "article", "listing"…),
+    #: which moves the decision threshold (a listing keeps more of the lines the model
+    #: doubts); "auto" guesses it from the page (:func:`detourage.learned.pagetype.guess`)
+    page_type: str = "auto"
 
     def __post_init__(self) -> None:
         if self.favor not in FAVOR_SHIFT:
             raise ValueError(f"favor must be one of {', '.join(FAVOR_SHIFT)}, not {self.favor!r}")
+        if self.page_type != "auto" and self.page_type not in pagetype.TYPES:
+            raise ValueError(f"page_type must be auto or one of {', '.join(pagetype.TYPES)}, not {self.page_type!r}")
 
 
 def label(page: Page, options: Options = Options()) -> Labels:
@@ -59,8 +65,11 @@ def label(page: Page, options: Options = Options()) -> Labels:
     details: dict = {"model": model.meta.get("name", "learned")}
     if not len(para):
         return Labels(NAME, (), {NAME: details})
-    threshold = model.threshold + FAVOR_SHIFT[options.favor]
+    kind, told = ((options.page_type, "given") if options.page_type != "auto"
+                  else pagetype.guess(page.url, para))
+    details.update(page_type=kind, page_type_from=told)
+    threshold = model.threshold + FAVOR_SHIFT[options.favor] + pagetype.THRESHOLD_SHIFT[kind]
     per_block, found = rules.apply(page, para, model.probabilities(para), threshold, comments=options.comments,
-                                   fallback=options.fallback)
+                                   fallback=options.fallback, kind=kind)
     details.update(found)
     return Labels(NAME, label_paragraphs(page.blocks, per_block.tolist()), {NAME: details})

@@ -36,6 +36,9 @@ class Paragraphs:
     #: the texts lower-cased (made for the page-level features; the method's steps read
     #: them too)
     lowered: list[str] = field(default_factory=list)
+    #: the types the page declares (:attr:`Hints.types`: JSON-LD ``@type``, ``og:type``,
+    #: microdata), read by the page's kind (:mod:`detourage.learned.pagetype`)
+    types: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.starts)

@@ -15,9 +15,10 @@ from .vocabulary import PAGE_TYPES
 
 
 def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_chars: np.ndarray,
-          heading: np.ndarray, out: dict[str, np.ndarray]) -> int:
+          heading: np.ndarray, out: dict[str, np.ndarray]) -> tuple[int, frozenset[str]]:
     """Title, ``<h1>``, repetition, JSON-LD and page-level features from the paragraphs'
-    lower-cased texts (``lowered``, and ``joined`` by ``\x1f``); returns the title index."""
+    lower-cased texts (``lowered``, and ``joined`` by ``\x1f``); returns the title index
+    and the types the page declares (:attr:`Hints.types`)."""
     n = len(lowered)
     hints = page_hints(page)
     title_words = set(_WORD.findall(hints.title.lower()))
@@ -47,7 +48,7 @@ def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_c
     out["page_link_density"] = np.full(n, link_chars.sum() / max(total, 1))
     for kind, words in PAGE_TYPES.items():
         out[f"type_{kind}"] = np.full(n, float(any(w in hints.types for w in words)))
-    return title_index
+    return title_index, hints.types
 
 
 _WORD = re.compile(r"\w+")

@@ -39,8 +39,11 @@ Then what belongs to it comes back:
    containers (a standfirst, a credit or source line, a line that is one link or an
    address, a listicle's items, a quoted post, an embedded tweet, an "Update:" note), the
    rest of a repeated structure the model mostly kept (a thread's last replies)
-   (:mod:`.boundary`), a list item's own text above its kept sub-list (:mod:`.lists`),
-   without the controls ("Click to expand...": :mod:`.controls`);
+   (:mod:`.boundary`), the parts every card of a run shares when the model kept most of
+   the run, on the kinds of page made of cards (a listing's titles and dates beside the
+   teasers it kept: :mod:`.cards`, :data:`CARD_KINDS`), a
+   list item's own text above its kept sub-list (:mod:`.lists`), without the controls
+   ("Click to expand...": :mod:`.controls`);
 9. **figures**: the images between and beside kept paragraphs, and their captions, but
    the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
    permalink anchors of kept headings ("¶") are left out (:mod:`.headings`).
@@ -59,6 +62,7 @@ from ...model import Page
 from .. import features
 from .articles import drop_appended_articles, drop_boxes_beside
 from .boundary import keep_boundary_lines
+from .cards import keep_whole_cards
 from .code_blocks import whole_code_blocks
 from .comments import drop_comments
 from .controls import drop_controls
@@ -71,22 +75,28 @@ from .paragraphs import column
 from .promos import drop_closing_promos
 from .related import drop_related_boxes
 
+#: the kinds of page whose content is a run of cards (:mod:`detourage.learned.pagetype`):
+#: on an article a run the model kept is more often a box of teasers beside the text, on
+#: a forum the posts, whose names and dates are no part of the text
+CARD_KINDS = frozenset({"listing", "collection", "service"})
+
 #: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``
 _OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
 
 
 def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, threshold: float, *,
-          comments: bool, fallback: bool) -> tuple[np.ndarray, dict]:
+          comments: bool, fallback: bool, kind: str = "article") -> tuple[np.ndarray, dict]:
     """Keep the paragraphs scoring at least ``threshold``, then run the steps in order
     (``comments``: keep comment sections; ``fallback``: rescue a page the model keeps
-    almost nothing of).  One keep flag per block of ``page``, and the details: what the
+    almost nothing of; ``kind``: the page's, :mod:`detourage.learned.pagetype`).  One keep flag per block of ``page``, and the details: what the
     steps found, the threshold and the counts of paragraphs."""
     choice = column(para, "container_tag") != _OPTION_CODE  # a drop-down's entries are never content
     keep = (probability >= threshold) & choice
     # what a step left out as no part of the content (comments, related boxes): the
     # steps that add paragraphs back, the fallback among them, pass it over
     barred = np.zeros_like(keep)
-    details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments)
+    details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments,
+                            kind == "forum")
     boxes = drop_related_boxes(para, keep, barred)
     if boxes:
         details["related_boxes"] = boxes
@@ -107,6 +117,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     closed = barred | ~choice  # what no step that adds lines back may take
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
+    cards = keep_whole_cards(page, para, keep, closed, probability) if kind in CARD_KINDS else 0
+    if cards:
+        details["card_lines"] = cards
     keep_parent_items(para, keep, closed, probability)
     drop_controls(para, keep)
     keep_figures(page, para, keep, closed)

@@ -93,19 +93,20 @@ _LABEL = re.compile(r"[\w\s'’-]+")
 
 
 def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
-                  doubted: np.ndarray, wanted: bool) -> dict:
+                  doubted: np.ndarray, wanted: bool, forum: bool = False) -> dict:
     """Leave the comment sections out of an article, and mark them in ``barred``; or,
     ``wanted``, keep them and the paragraphs of them the model ``doubted``.  The details.
 
     Comment sections are the containers whose class/id/role/itemprop names comments,
     when the page keeps at least
-    :data:`COMMENT_ARTICLE_CHARS` outside them and is no forum; and what follows the
-    line that opens an unnamed one (:func:`_comment_mark_region`)."""
+    :data:`COMMENT_ARTICLE_CHARS` outside them and is no forum (``forum``: the page's
+    kind, :mod:`detourage.learned.pagetype`, or a forum type it declares); and what
+    follows the line that opens an unnamed one (:func:`_comment_mark_region`)."""
     in_comments = _comment_sections(para)
     if wanted:
         keep |= in_comments & (doubted | _comment_headers(para) | _comment_bodies(para))
         return {}
-    if column(para, "type_forum")[0]:
+    if forum or column(para, "type_forum")[0]:
         return {}
     if para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
         keep &= ~in_comments

@@ -1,0 +1,160 @@
+"""What kind of page this is: an article, a forum thread, a product, a collection of
+products, a listing of stories, a documentation page or a service's landing page.
+
+The kind changes how much the learned extractor keeps (:data:`THRESHOLD_SHIFT`): an
+article's text is one column of sentences, and a line the model doubts is more often
+boilerplate than not; a listing's content is its run of short cards (a title, a date, a
+teaser), a service page's its sections of short claims, a documentation page's its
+short lines of code and parameters — lines a model trained mostly on articles doubts.
+
+:func:`guess` reads what the page says of itself first (JSON-LD and microdata types,
+``og:type``), then its address (``/forum/``, ``/docs/``, ``/products/``,
+``/collections/``, a site's home page), then its text (prices, code); what nothing names
+is an article, the kind that costs nothing when wrong.  A user who knows better forces
+the kind (``page_type`` of the learned method's options, ``--page-type`` on the command
+line).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:  # the kinds are read by the command line, which loads no numpy for them
+    from . import features
+
+#: the kinds, as WCXB names its page types
+TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
+
+#: the decision threshold's shift on each kind: a lower threshold keeps more of the lines
+#: the model doubts (the ``recall`` side of ``favor``, on the kinds whose content is made
+#: of short lines)
+THRESHOLD_SHIFT = {
+    "article": 0.0, "forum": 0.0, "product": 0.0, "collection": -0.2, "listing": -0.2,
+    "documentation": -0.1, "service": -0.1,
+}
+
+
+def guess(page_url: str | None, para: features.Paragraphs) -> tuple[str, str]:
+    """The page's kind and what told it: ``declared`` (its JSON-LD, microdata or
+    ``og:type``), ``address`` (its URL), ``text`` (prices, code), or ``default``.
+
+    A forum or documentation type the page declares comes first; then the address, which
+    names a kind more surely than the ``Article`` every blog engine and documentation
+    theme declares of every page; then that ``Article``, which also wins over the lists
+    and products an article holds (a "best of" article declares an ``ItemList`` of
+    ``Product`` s); then the other declared kinds, a site's home page (a service's
+    landing page), the text."""
+    types = para.types
+    if types & _FORUM_TYPES:
+        return "forum", "declared"
+    if types & _DOC_TYPES:
+        return "documentation", "declared"
+    addressed = _addressed(page_url)
+    if addressed:
+        return addressed, "address"
+    declared = _declared(types)
+    if declared:
+        return declared, "declared"
+    if _home(page_url):
+        return "service", "address"
+    shown = _shown(para)
+    if shown:
+        return shown, "text"
+    return "article", "default"
+
+
+def _declared(types: frozenset[str]) -> str:
+    """The kind the page's declared types name, or "" (``WebPage``, ``Organization``…
+    name none; an FAQ's ``Question`` s are no forum's)."""
+    if types & _ARTICLE_TYPES:
+        return "article"
+    if types & _LIST_TYPES:
+        return "collection" if types & _PRODUCT_TYPES else "listing"
+    if types & _PRODUCT_TYPES:
+        return "product"
+    if types & _SERVICE_TYPES:
+        return "service"
+    return ""
+
+
+_FORUM_TYPES = frozenset({"discussionforumposting", "qapage"})
+_LIST_TYPES = frozenset({"itemlist", "collectionpage", "searchresultspage", "offercatalog"})
+_PRODUCT_TYPES = frozenset({"product", "productgroup", "product.group", "product.item", "offer", "aggregateoffer"})
+_DOC_TYPES = frozenset({"techarticle", "apireference"})
+_ARTICLE_TYPES = frozenset({"article", "newsarticle", "blogposting", "reportage", "scholarlyarticle",
+                            "analysisnewsarticle", "opinionnewsarticle", "reviewnewsarticle", "liveblogposting"})
+_SERVICE_TYPES = frozenset({"service", "professionalservice", "financialservice", "legalservice",
+                            "homeandconstructionbusiness", "movingcompany", "softwareapplication",
+                            "webapplication"})
+
+
+def _addressed(url: str | None) -> str:
+    """The kind a URL's path or host names, or ""."""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    path = parts.path.lower()
+    for kind, pattern in _ADDRESSES:
+        if pattern.search(path):
+            return kind
+    first = (parts.hostname or "").lower().split(".", 1)[0]
+    if first in _FORUM_HOSTS:
+        return "forum"
+    if first in _DOC_HOSTS:
+        return "documentation"
+    return ""
+
+
+def _home(url: str | None) -> bool:
+    """Whether ``url`` is a site's home page (no path, no query)."""
+    if not url:
+        return False
+    parts = urlsplit(url)
+    return parts.path.strip("/") == "" and not parts.query
+
+
+_ADDRESSES = (
+    ("forum", re.compile(r"/(?:forums?|threads?|discussions?|viewtopic|showthread)\b"
+                         r"|/questions/\d|/r/\w+/comments/|/t/[^/]+/\d")),
+    ("documentation", re.compile(r"/(?:docs?|documentation|reference|manual|api|sdk|quickstart"
+                                 r"|getting-started)(?:/|$)|/library/[^/]+\.html?$")),
+    ("product", re.compile(r"/(?:products?|p|dp|itm|item|listing|app)/[^/]*\d|/products?/[^/]+/?$")),
+    ("collection", re.compile(r"/(?:collections?|category|categories|product-category|c|cat|shop|store)/")),
+    ("listing", re.compile(r"^/(?:news|blog|blogs|jobs|careers|events|sections?|topics?|tags?|archives?)/?$"
+                           r"|/(?:tag|tags|page)/")),
+)
+
+_FORUM_HOSTS = frozenset({"forum", "forums", "community", "discuss", "discourse", "answers"})
+_DOC_HOSTS = frozenset({"docs", "doc", "developer", "developers", "devdocs", "api", "learn", "manual"})
+
+
+def _shown(para: features.Paragraphs) -> str:
+    """The kind a page's text shows when nothing else names it: many lines that are a
+    price (a collection), much code (documentation), or ""."""
+    from .rules.paragraphs import column, lower_case
+
+    if not len(para.texts):
+        return ""
+    prices = sum(1 for line in lower_case(para) if len(line) <= PRICE_LINE and _PRICE.search(line))
+    if prices >= PRICES:
+        return "collection"
+    code = column(para, "dist_t_code") == 0
+    if float(para.chars[code].sum()) >= CODE_SHARE * max(float(para.chars.sum()), 1.0):
+        return "documentation"
+    return ""
+
+
+#: a short line holding a price…
+PRICE_LINE = 40
+_PRICE = re.compile(r"(?:[$€£¥]\s?\d|\d(?:[.,]\d{2})?\s?(?:€|\$|zł|kč|руб|usd|eur|gbp)\b)")
+#: …this many times is a shop's list of products
+PRICES = 8
+#: code holding this share of the page's text is documentation
+CODE_SHARE = 0.25
+
+
+def threshold_shift(kind: str) -> float:
+    """How far the kind moves the decision threshold (:data:`THRESHOLD_SHIFT`)."""
+    return THRESHOLD_SHIFT[kind]

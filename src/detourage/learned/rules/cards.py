@@ -1,0 +1,157 @@
+"""A run of cards read whole: on a listing, a collection or a blog's front page the
+content is the run of repeated cards (a title, a date, a teaser, a price), and a model
+that keeps each card's teaser while it lets its title go (a line that is one link) cuts
+every card in half.  :func:`keep_whole_cards` gives each card of a run the model mostly
+kept the parts the cards share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from lxml import etree
+
+from ...model import Page
+from .. import features
+
+
+def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, closed: np.ndarray,
+                     probability: np.ndarray) -> int:
+    """Keep, in each card of a run the model mostly kept, the lines of the parts that at
+    least half of the run's cards hold (the :data:`CARD_PARTS` the model ranks best);
+    how many lines were added.
+
+    A run is a structure (:attr:`~detourage.learned.features.Paragraphs.signature`: the
+    teasers, the posts) repeated at least :data:`CARDS` times whose text the model kept
+    at least :data:`CARD_SHARE` of.  Its cards are the children of the element holding
+    every line of it, each holding some of them and none more than half.  A part is a
+    structure inside the cards (their titles, their dates); one that half the cards hold
+    is the cards' own, where a box inserted between two cards (an advertisement, a
+    sign-up form) is not; of those the model left out, the few it ranks best (by their
+    mean ``probability``) are the title, the date, the price, where a shop's card also
+    holds a dozen lines of product data for the screen readers.  What a step left out (``closed``: comments, related boxes)
+    stays out."""
+    if not keep.any():
+        return 0
+    signature = para.signature
+    weight = para.chars + 1.0
+    total = np.bincount(signature, weight)
+    kept = np.bincount(signature, weight * keep, minlength=len(total))
+    count = np.bincount(signature)
+    runs = np.flatnonzero((count >= CARDS) & (kept >= CARD_SHARE * total))
+    added = 0
+    for run in runs.tolist():
+        added += _complete(page, para, np.flatnonzero(signature == run), keep, closed, probability)
+    return added
+
+
+#: a structure repeated at least this many times…
+CARDS = 3
+#: …whose text the model kept at least this share of is a run of cards
+CARD_SHARE = 0.5
+#: the most parts of its cards a run gets back
+CARD_PARTS = 3
+
+
+def _complete(page: Page, para: features.Paragraphs, members: np.ndarray, keep: np.ndarray,
+              closed: np.ndarray, probability: np.ndarray) -> int:
+    """Keep the shared parts of the cards holding ``members`` (the lines of one run)."""
+    nodes = [_node(page, para, i) for i in members.tolist()]
+    holder = _common_ancestor(nodes)
+    if holder is None:
+        return 0
+    cards = _cards(holder, nodes)
+    if not cards:
+        return 0
+    lines = _lines_of(page, para, holder, int(members[0]), int(members[-1]))
+    card_of = {j: _place(holder, _node(page, para, j)) for j in lines}
+    holders: dict[int, set[int]] = {}
+    for j, card in card_of.items():
+        if card in cards:
+            holders.setdefault(int(para.signature[j]), set()).add(card)
+    needed = max(CARDS, (len(cards) + 1) // 2)
+    wanted = [j for j in lines if not (keep[j] or closed[j] or para.chars[j] == 0 or card_of[j] not in cards
+                                       or len(holders[int(para.signature[j])]) < needed)]
+    parts: dict[int, list[int]] = {}
+    for j in wanted:
+        parts.setdefault(int(para.signature[j]), []).append(j)
+    best = sorted(parts.values(), key=lambda part: -float(probability[part].mean()))[:CARD_PARTS]
+    chosen = [j for part in best for j in part]
+    keep[chosen] = True
+    return len(chosen)
+
+
+def _cards(holder: etree._Element, nodes: Sequence[etree._Element]) -> set[int]:
+    """The cards of a run (by their place among ``holder``'s children): the children of ``holder`` holding its lines
+    (``nodes``), when at least :data:`CARDS` of them look alike (one tag and class, that
+    of at least :data:`ALIKE` of them) and hold each at most two of its lines on average
+    (a card holds one teaser; a list of a policy's clauses is no run of cards), else none."""
+    held = [_child_towards(holder, node) for node in nodes]
+    distinct = {holder.index(card): card for card, node in zip(held, nodes) if card is not None and card is not node}
+    if len(distinct) < CARDS or len(nodes) > 2 * len(distinct):
+        return set()
+    looks = [(card.tag, card.get("class")) for card in distinct.values()]
+    common = max(set(looks), key=looks.count)
+    if looks.count(common) < ALIKE * len(looks):
+        return set()
+    return {place for place, look in zip(distinct, looks) if look == common}
+
+
+#: the share of a run's cards that must look alike (one tag, one class)
+ALIKE = 0.8
+
+
+def _node(page: Page, para: features.Paragraphs, i: int) -> etree._Element:
+    return page.blocks[int(para.starts[i])].node
+
+
+def _common_ancestor(nodes: Sequence[etree._Element]) -> etree._Element | None:
+    """The deepest element holding every one of ``nodes`` (and none of them itself)."""
+    chain = list(nodes[0].iterancestors())[::-1]  # root first
+    depth = len(chain)
+    for node in nodes[1:]:
+        ancestors = list(node.iterancestors())[::-1]
+        shared = 0
+        for a, b in zip(chain[:depth], ancestors):
+            if a is not b:
+                break
+            shared += 1
+        depth = shared
+        if depth == 0:
+            return None
+    return chain[depth - 1]
+
+
+def _place(holder: etree._Element, node: etree._Element) -> int:
+    """The place among ``holder``'s children of the one holding ``node``; -1 for none
+    (an element's Python object is made anew on each access, so its ``id`` is no key)."""
+    child = _child_towards(holder, node)
+    return -1 if child is None else holder.index(child)
+
+
+def _child_towards(holder: etree._Element, node: etree._Element) -> etree._Element | None:
+    """The child of ``holder`` that holds ``node`` (``node`` itself if it is one), or None
+    when ``node`` is not below ``holder``."""
+    child = node
+    for parent in node.iterancestors():
+        if parent is holder:
+            return child
+        child = parent
+    return None
+
+
+def _lines_of(page: Page, para: features.Paragraphs, holder: etree._Element, first: int, last: int) -> list[int]:
+    """The paragraphs from the first of ``holder``'s cards to its last: ``first`` and
+    ``last`` (the run's) widened while the paragraph beside is still below ``holder``."""
+    below = _below(holder)
+    while first > 0 and below(_node(page, para, first - 1)):
+        first -= 1
+    while last + 1 < len(para.texts) and below(_node(page, para, last + 1)):
+        last += 1
+    return list(range(first, last + 1))
+
+
+def _below(holder: etree._Element):  # noqa: ANN202 (a predicate)
+    def test(node: etree._Element) -> bool:
+        return any(a is holder for a in node.iterancestors())
+    return test

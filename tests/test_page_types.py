@@ -1,0 +1,176 @@
+"""Issue 43 §2: the page's kind (an article, a listing, a product…) and the runs of cards.
+
+The kind is guessed from what the page declares, its address and its text
+(:mod:`detourage.learned.pagetype`), moves the learned extractor's threshold, and a user
+forces it (``page_type``, ``--page-type``); a run of cards the model mostly kept is read
+whole (:mod:`detourage.learned.rules.cards`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from detourage.api import load, run
+from detourage.learned import features, pagetype
+from detourage.learned.forest import Forest, Model
+from detourage.methods import learned
+
+TEASER = ("The council met on Tuesday evening to discuss the plan, and after a long debate, the members "
+          "agreed that the works would start in the spring.")
+
+
+def _split(at: float, short: float) -> Model:
+    """Paragraphs longer than ``at`` characters are kept outright, the others get ``short``."""
+    forest = Forest(np.array([features.names().index("log_chars"), 0, 0], np.int32), np.array([np.log1p(at), 0, 0]),
+                    np.array([1, -1, -1], np.int32), np.array([2, -1, -1], np.int32),
+                    np.array([0.0, short, 9.0]), np.zeros(1, np.int32), bias=0.0)
+    return Model(forest, features.names(), 0.5, {"name": f"longer than {at}"})
+
+
+#: keeps the long paragraphs, rejects the short lines outright
+ONLY_LONG = _split(100, -9.0)
+#: keeps the long paragraphs, doubts the short lines (probability 0.38: under the
+#: article's threshold 0.5, over a listing's 0.3)
+DOUBTS_SHORT = _split(100, -0.5)
+
+
+def page(body: str, head: str = "") -> str:
+    return (f"<html><head><title>News - The Gazette</title>{head}</head><body>"
+            "<nav class='menu'><ul><li><a href='/'>Home</a></li><li><a href='/sport'>Sport</a></li></ul></nav>"
+            f"{body}<footer class='site-footer'><p>© 2026 The Gazette.</p></footer></body></html>")
+
+
+def cards(n: int, advert_after: int | None = None) -> str:
+    out = []
+    for i in range(n):
+        out.append(f"<article class='card'><h2><a href='/story/{i}'>Story number {i} of the week</a></h2>"
+                   f"<span class='date'>May {i + 1}, 2026</span><p>Teaser {i}. {TEASER}</p></article>")
+        if advert_after == i:
+            out.append("<div class='promo'><a href='/subscribe'>Subscribe now</a></div>")
+    return f"<section class='stories'>{''.join(out)}</section>"
+
+
+def extract(html: str, model: Model, url: str = "https://gazette.example/2026/05/harbour.html", **options):  # type: ignore[no-untyped-def]
+    return run(load(html, url=url), "learned", {"learned": learned.Options(model=model, **options)})
+
+
+# ------------------------------------------------------------------ cards
+
+
+LISTING = "https://gazette.example/news/"
+
+
+def test_each_card_of_a_run_the_model_mostly_kept_gets_its_title_and_date():
+    result = extract(page(cards(5, advert_after=2)), ONLY_LONG, url=LISTING)
+    text = result.text
+    assert all(f"Story number {i} of the week" in text and f"May {i + 1}, 2026" in text for i in range(5))
+    assert "Subscribe now" not in text  # a box between two cards is no part of them
+    assert "Sport" not in text and "2026 The Gazette" not in text
+    assert result.labels.details["learned"]["card_lines"] == 10
+
+
+def test_two_cards_are_no_run():
+    text = extract(page(cards(2)), ONLY_LONG, url=LISTING).text
+    assert "Teaser 0." in text and "Story number 0" not in text
+
+
+def test_an_article_s_run_of_teasers_is_not_completed():
+    # on an article a run the model kept is more often a box of teasers beside the text
+    result = extract(page(cards(5)), ONLY_LONG)
+    assert result.labels.details["learned"]["page_type"] == "article"
+    assert "Teaser 0." in result.text and "Story number 0" not in result.text
+
+
+def test_a_run_the_model_left_out_stays_out():
+    body = f"<main><p>Lead. {TEASER} {TEASER}</p><p>More. {TEASER} {TEASER}</p></main>"
+    related = cards(4).replace("<p>Teaser", "<p class='x'>Teaser").replace(TEASER, "Short.")
+    text = extract(page(body + related), ONLY_LONG, url=LISTING).text
+    assert "Lead." in text and "Story number" not in text
+
+
+# ------------------------------------------------------------------ page types
+
+
+def _kind(html: str, url: str | None) -> tuple[str, str]:
+    loaded = load(html, url=url)
+    return pagetype.guess(url, features.compute(loaded))
+
+
+def _ld(kind: str) -> str:
+    return f"<script type='application/ld+json'>{json.dumps({'@context': 'https://schema.org', '@type': kind})}</script>"
+
+
+@pytest.mark.parametrize(("head", "url", "kind", "told"), [
+    (_ld("NewsArticle"), "https://gazette.example/2026/05/harbour.html", "article", "declared"),
+    (_ld("DiscussionForumPosting"), None, "forum", "declared"),
+    (_ld("Product"), None, "product", "declared"),
+    (_ld("CollectionPage"), None, "listing", "declared"),
+    (_ld("TechArticle"), None, "documentation", "declared"),
+    (_ld("FAQPage") + _ld("Question"), "https://gazette.example/2026/05/harbour.html", "article", "default"),
+    ("", "https://forum.example.org/t/sourdough-starter/1234", "forum", "address"),
+    ("", "https://example.org/docs/install", "documentation", "address"),
+    ("", "https://shop.example/products/blue-mug", "product", "address"),
+    ("", "https://shop.example/collections/mugs", "collection", "address"),
+    ("", "https://gazette.example/news/", "listing", "address"),
+    ("", "https://startup.example/", "service", "address"),
+    ("", "https://gazette.example/2026/05/harbour.html", "article", "default"),
+    ("", None, "article", "default"),
+])
+def test_the_kind_is_read_from_the_declared_type_then_the_address(head, url, kind, told):
+    assert _kind(page(f"<p>{TEASER}</p>", head), url) == (kind, told)
+
+
+def test_many_prices_make_a_collection():
+    items = "".join(f"<li><a href='/p/{i}'>Mug {i}</a><span>$1{i}.99</span></li>" for i in range(10))
+    assert _kind(page(f"<ul>{items}</ul>"), "https://shop.example/mugs") == ("collection", "text")
+
+
+def test_a_listing_keeps_the_lines_an_article_would_drop():
+    html = page(cards(4))
+    as_article = extract(html, DOUBTS_SHORT, page_type="article")
+    as_listing = extract(html, DOUBTS_SHORT, url="https://gazette.example/news/")
+    assert as_listing.labels.details["learned"]["page_type"] == "listing"
+    assert as_listing.labels.details["learned"]["threshold"] == pytest.approx(0.3)
+    assert as_article.labels.details["learned"]["threshold"] == pytest.approx(0.5)
+    assert "Sport" in as_listing.text or len(as_listing.text) > len(as_article.text)
+
+
+def test_an_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="page_type must be auto or one of article"):
+        learned.Options(page_type="blog")
+
+
+def test_the_command_line_forces_the_kind(tmp_path):
+    path = tmp_path / "page.html"
+    path.write_text(page(cards(4)), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "detourage", "extract", str(path), "--page-type", "listing",
+                          "-f", "json"], capture_output=True, text=True, check=True).stdout
+    details = json.loads(out)["details"]["learned"]
+    assert details["page_type"] == "listing" and details["page_type_from"] == "given"
+    refused = subprocess.run([sys.executable, "-m", "detourage", "extract", str(path), "--page-type", "listing",
+                              "-m", "boilerpipe"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "no method of 'boilerpipe' takes it" in refused.stderr
+
+
+def test_a_forum_s_posts_keep_no_names_and_dates_of_their_own():
+    # on a thread the posts are the cards, and their names and dates are not the text
+    html = page(cards(5), head=_ld("DiscussionForumPosting"))
+    result = extract(html, ONLY_LONG)
+    assert result.labels.details["learned"]["page_type"] == "forum"
+    assert "card_lines" not in result.labels.details["learned"] and "May 1, 2026" not in result.text
+
+
+def test_a_thread_at_a_forum_s_address_keeps_its_replies():
+    # the replies sit in boxes named "comment" and the thread declares no forum type:
+    # the address tells the kind, and on a forum the posts are the content
+    op = "<div class='topic'>" + "".join(f"<p>Question {i}. {TEASER} {TEASER}</p>" for i in range(6)) + "</div>"
+    replies = "".join(f"<div class='comment'><p>Reply {i}. {TEASER}</p></div>" for i in range(4))
+    html = page(op + f"<div class='comments'>{replies}</div>")
+    on_forum = extract(html, ONLY_LONG, url="https://forum.example.org/t/harbour-plan/4412").text
+    on_story = extract(html, ONLY_LONG).text
+    assert all(f"Reply {i}." in on_forum for i in range(4))
+    assert "Reply 0." not in on_story
