@@ -88,8 +88,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
           comments: bool, fallback: bool, kind: str = "article") -> tuple[np.ndarray, dict]:
     """Keep the paragraphs scoring at least ``threshold``, then run the steps in order
     (``comments``: keep comment sections; ``fallback``: rescue a page the model keeps
-    almost nothing of; ``kind``: the page's, :mod:`detourage.learned.pagetype`).  One keep flag per block of ``page``, and the details: what the
-    steps found, the threshold and the counts of paragraphs."""
+    almost nothing of; ``kind``: the page's, :mod:`detourage.learned.pagetype`).  One
+    keep flag per block of ``page``, and the details: what the steps found, the
+    threshold and the counts of paragraphs."""
     choice = column(para, "container_tag") != _OPTION_CODE  # a drop-down's entries are never content
     keep = (probability >= threshold) & choice
     # what a step left out as no part of the content (comments, related boxes): the

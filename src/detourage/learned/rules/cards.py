@@ -6,7 +6,7 @@ kept the parts the cards share."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from lxml import etree
@@ -29,8 +29,8 @@ def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, cl
     is the cards' own, where a box inserted between two cards (an advertisement, a
     sign-up form) is not; of those the model left out, the few it ranks best (by their
     mean ``probability``) are the title, the date, the price, where a shop's card also
-    holds a dozen lines of product data for the screen readers.  What a step left out (``closed``: comments, related boxes)
-    stays out."""
+    holds a dozen lines of product data for the screen readers.  What a step left out
+    (``closed``: comments, related boxes) stays out."""
     if not keep.any():
         return 0
     signature = para.signature
@@ -151,7 +151,8 @@ def _lines_of(page: Page, para: features.Paragraphs, holder: etree._Element, fir
     return list(range(first, last + 1))
 
 
-def _below(holder: etree._Element):  # noqa: ANN202 (a predicate)
+def _below(holder: etree._Element) -> Callable[[etree._Element], bool]:
+    """Whether an element lies below ``holder``."""
     def test(node: etree._Element) -> bool:
         return any(a is holder for a in node.iterancestors())
     return test
