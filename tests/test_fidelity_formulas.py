@@ -165,3 +165,14 @@ def test_mathml_nested_deeper_than_any_formula_renders_without_exhausting_the_st
     assert extract(html) == "x $a\\le$\n"
     for format in ("html", "txt", "json", "xml"):
         assert "a" in extract(html, format)
+
+
+def test_json_gives_the_tex_left_in_the_text_as_formula_records() -> None:
+    html = "<p>Let $E_1$ be $$E = 1 + \\tfrac{1}{2} E_1$$ and <b>\\(x_2\\)</b>, costs $5 and $10.</p>"
+    [unit] = json.loads(extract(html, "json"))["structure"]
+    assert [(r["type"], r.get("tex"), r.get("display"), r.get("source")) for r in unit["content"]] == [
+        ("text", None, None, None), ("formula", "E_1", False, "text"), ("text", None, None, None),
+        ("formula", "E = 1 + \\tfrac{1}{2} E_1", True, "text"), ("text", None, None, None),
+        ("strong", None, None, None), ("text", None, None, None)]
+    assert unit["content"][5]["content"] == [{"type": "formula", "tex": "x_2", "display": False, "source": "text"}]
+    assert unit["content"][-1]["text"] == ", costs $5 and $10."

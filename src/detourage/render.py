@@ -427,7 +427,7 @@ class _Markdown:
         return "" if block.illustration else self.escape(block.text)
 
     def escape(self, text: str) -> str:
-        if "$" in text or "\\(" in text or "\\[" in text:
+        if _may_hold_tex(text):
             return _text_tex(text, self._escape, self.pipes)
         return self._escape(text)
 
@@ -441,6 +441,10 @@ class _Markdown:
 #: formula), ``\(…\)``, ``\[…\]``; one holding a character of TeX's markup
 _TEXT_TEX = re.compile(r"\$\$[^$]+?\$\$|\$(?=\S)[^$]*?(?<=\S)\$(?!\d)|\\\(.+?\\\)|\\\[.+?\\\]")
 _TEX_MARKUP = re.compile(r"[\\^_{}]")
+
+
+def _may_hold_tex(text: str) -> bool:
+    return "$" in text or "\\(" in text or "\\[" in text
 
 
 def _text_tex(text: str, escape: Callable[[str], str], pipes: bool) -> str:
@@ -851,6 +855,8 @@ class _Json:
         if leaf.kind is Label.HEADER:
             record["level"] = leaf.level
         record["text"] = plain(leaf, self.ctx)
+        if _may_hold_tex(record["text"]):
+            content = _text_formulas(content)
         if len(content) > 1 or content[0]["type"] != "text":
             record["content"] = content
         return record
@@ -926,6 +932,38 @@ class _Json:
         if item.kind == "link":
             record["href"] = self.ctx.url(item.el.get("href") or "")
         return [{**record, "content": content}]
+
+
+def _text_formulas(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Inline records with the TeX left in their text (:data:`_TEXT_TEX`) as formula
+    records of source ``text``."""
+    out: list[dict[str, Any]] = []
+    for record in content:
+        if record["type"] == "text" and _may_hold_tex(record["text"]):
+            out += _text_pieces(record["text"])
+            continue
+        if "content" in record:
+            record["content"] = _text_formulas(record["content"])
+        out.append(record)
+    return out
+
+
+def _text_pieces(text: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    at = 0
+    for found in _TEXT_TEX.finditer(text):
+        if _TEX_MARKUP.search(found.group()) is None:
+            continue
+        if found.start() > at:
+            out.append({"type": "text", "text": text[at:found.start()]})
+        tex = found.group()
+        display = tex.startswith(("$$", "\\["))
+        inner = tex[2:-2] if tex.startswith(("$$", "\\(", "\\[")) else tex[1:-1]
+        out.append({"type": "formula", "tex": " ".join(inner.split()), "display": display, "source": "text"})
+        at = found.end()
+    if at < len(text):
+        out.append({"type": "text", "text": text[at:]})
+    return out
 
 
 def _flush_text(out: list[dict[str, Any]], text: list[str]) -> None:
