@@ -25,7 +25,8 @@ PYGMENTS = ("<div class='highlight'><table class='highlighttable'><tr><td class=
             "<span class='k'>if</span> x:\n    y()\n\nz()</pre></div></td></tr></table></div>")
 CHROMA_INLINE = ("<div class='highlight'><pre class='chroma'><code class='language-go' data-lang='go'>"
                  "<span class='line'><span class='ln'>1</span><span class='cl'>package main\n</span></span>"
-                 "<span class='line'><span class='ln'>2</span><span class='cl'>  func f() {}\n</span></span></code></pre></div>")
+                 "<span class='line'><span class='ln'>2</span><span class='cl'>  func f() {}\n</span></span>"
+                 "</code></pre></div>")
 CHROMA_TABLE = ("<div class='highlight'><div class='chroma'><table class='lntable'><tr><td class='lntd'>"
                 "<pre class='chroma'><code><span class='lnt'>1\n</span><span class='lnt'>2\n</span></code></pre></td>"
                 "<td class='lntd'><pre class='chroma'><code class='language-go' data-lang='go'>"

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import detourage
 from detourage.model import Label, Labels, Result
@@ -43,8 +42,8 @@ def pages(draw: st.DrawFn) -> str:
     pieces = draw(st.lists(st.sampled_from(formulas + OTHERS), min_size=1, max_size=8, unique=True))
     wrappers = draw(st.lists(st.sampled_from(["p", "li", "td", "div", "em"]), min_size=len(pieces),
                              max_size=len(pieces)))
-    body = "".join(f"<{w}>word {p} end</{w}>" if w != "td" else f"<table><tr><th>h</th></tr><tr><td>{p}</td></tr></table>"
-                   for w, p in zip(wrappers, pieces))
+    cell = "<table><tr><th>h</th></tr><tr><td>{}</td></tr></table>"
+    body = "".join(cell.format(p) if w == "td" else f"<{w}>word {p} end</{w}>" for w, p in zip(wrappers, pieces))
     return f"<html><body>{body}</body></html>"
 
 

@@ -320,22 +320,19 @@ def _cat(parts: list[str], spaced: bool = False) -> str:
     """Pieces of TeX in a row: a space after a command that a letter would extend; with
     ``spaced``, also around an operator (not a sign: first, or after an opening bracket,
     a comma or another operator), after a comma, and before a letter or a digit."""
-    out = ""
-    previous = None  # the last piece written
+    out = previous = ""  # the TeX so far, and the last piece written
     for part in (p for p in parts if p):
-        if out:
-            if _COMMAND.search(out) and part[0].isalpha():
-                out += " "
-            elif spaced and _gap(previous, part, sign=previous in SIGNS and _signed(out, previous)):
-                out += " "
+        if out and ((_COMMAND.search(out) and part[0].isalpha())
+                    or (spaced and _gap(previous, part, sign=previous in SIGNS and _signed(out, previous)))):
+            out += " "
         out += part
         previous = part
     return out
 
 
-def _gap(previous: str | None, part: str, sign: bool) -> bool:
+def _gap(previous: str, part: str, sign: bool) -> bool:
     """Whether a person puts a space between ``previous`` and ``part``."""
-    if previous is None or sign or previous[-1] in "([{" or previous.endswith(("\\{", "\\langle")):
+    if not previous or sign or previous[-1] in "([{" or previous.endswith(("\\{", "\\langle")):
         return False
     if part in OPERATORS or previous in OPERATORS or previous == ",":
         return True
@@ -384,5 +381,5 @@ def _html(el: Element, depth: int) -> str:
     inner = htmllib.escape(el.text or "") + "".join(_html(child, depth + 1) for child in el)
     if name not in MATHML_TAGS:
         return inner + tail
-    attrs = "".join(f' {k}="{htmllib.escape(v)}"' for k, v in el.items() if k in MATHML_ATTRIBUTES)
+    attrs = "".join(f' {k}="{htmllib.escape(str(v))}"' for k, v in el.items() if k in MATHML_ATTRIBUTES)
     return f"<{name}{attrs}>{inner}</{name}>{tail}"
