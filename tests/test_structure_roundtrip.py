@@ -16,8 +16,7 @@ import os
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import detourage
 from detourage.model import Label, Labels, Result
