@@ -16,7 +16,8 @@ import os
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import detourage
 from detourage.model import Label, Labels, Result
