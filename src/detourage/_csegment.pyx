@@ -147,6 +147,27 @@ cdef inline xmlAttr* _plain_attr(xmlNode* c_node, const char* name) noexcept:
     return NULL
 
 
+cdef bint _may_be_math_script(xmlNode* c_node) noexcept:
+    """Whether a ``<script>``'s ``type`` may name MathJax 2's TeX (``math/tex…``, white
+    space first, any case): the only scripts ``math_script`` reads, found here without
+    making the element's Python object for every other script of the page."""
+    cdef xmlAttr* attr = _plain_attr(c_node, b"type")
+    cdef const char* value
+    if attr is NULL or attr.children is NULL:
+        return False
+    if attr.children.next is not NULL or not _is_text(attr.children):
+        return True  # an entity or several nodes: let the Python test decide
+    value = <const char*> attr.children.content
+    cdef const char* word = b"math/tex"
+    cdef Py_ssize_t i
+    while value[0] in b" \t\n\r\f\v":
+        value += 1
+    for i in range(8):  # ASCII, any case ("\0" ends the value first: no match)
+        if (value[i] | 0x20 if b"A" <= value[i] <= b"Z" else value[i]) != word[i]:
+            return False
+    return True
+
+
 cdef object _attr_value(cetree._Document doc, xmlNode* c_node, const char* name):
     """``el.get(name)``: str or None; anything but one text child is left to lxml."""
     cdef xmlAttr* attr = _plain_attr(c_node, name)
@@ -442,7 +463,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
                     text_from = NULL
                     if info.is_noscript:
                         w.noscript(c_node)
-                    elif info.is_script and _plain_attr(c_node, b"type") is not NULL \
+                    elif info.is_script and _may_be_math_script(c_node) \
                             and w.math_script(c_node, pending_space):
                         pending_space = skip_space = False
                 else:
