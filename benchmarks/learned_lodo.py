@@ -229,7 +229,7 @@ def groups(records: Iterable[dict], page_types: dict[tuple[str, str], str]) -> d
     for r in records:
         out[r["dataset"]].append(r)
         if r["dataset"] == "daniel":
-            out[f"daniel/{r['lang']}"].append(r)
+            out[f"daniel/{r.get('lang', '?')}"].append(r)
         if r["dataset"] == "wcxb-dev":
             out[f"wcxb-dev/{page_types.get((r['dataset'], r['id']), '?')}"].append(r)
     return out
@@ -384,11 +384,15 @@ ABLATABLE = ("keep_standfirst", "keep_boundary_lines", "keep_parent_items", "kee
 
 def _leave_out(steps: list[str]) -> None:
     """Replace each named step of ``detourage.learned.rules`` by one that does nothing
-    (before the worker processes fork, so they inherit it)."""
+    and returns what the step returns when it finds nothing (None, or a count of 0),
+    before the worker processes fork, so that they inherit it."""
+    import inspect
+
     from detourage.learned import rules
 
     for name in steps:
-        setattr(rules, name, lambda *args, **kwargs: None)
+        nothing = 0 if inspect.signature(getattr(rules, name)).return_annotation in (int, "int") else None
+        setattr(rules, name, lambda *args, _nothing=nothing, **kwargs: _nothing)
 
 
 def main(argv: list[str] | None = None) -> int:

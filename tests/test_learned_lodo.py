@@ -29,10 +29,13 @@ def _run(path: Path, f1: float, pages: dict[str, float], met: bool) -> Path:
     rows = [{"rows": "daniel", "learned": {"shingle_f1": f1}, "bar_met": met},
             {"rows": "wcxb-dev", "learned": {"shingle_f1": 0.1}, "learned (host folds)": {"shingle_f1": f1 + 0.1},
              "bar_met": False}]
-    records = [{"dataset": "daniel", "id": i, "method": "learned", "shingle_p": p, "shingle_r": p}
-               for i, p in pages.items()]
-    records += [{"dataset": "wcxb-dev", "id": "w", "method": "learned", "shingle_p": 0.0, "shingle_r": 0.0},
-                {"dataset": "wcxb-dev", "id": "w", "method": "learned (host folds)", "shingle_p": 0.9, "shingle_r": 0.9}]
+    def record(dataset: str, page: str, method: str, p: float) -> dict:
+        tp = round(100 * p)  # precision = recall = p
+        return {"dataset": dataset, "id": page, "lang": "en", "method": method, "shingle_p": p, "shingle_r": p,
+                "shingle_tp": tp, "shingle_fp": 100 - tp, "shingle_fn": 100 - tp}
+
+    records = [record("daniel", i, "learned", p) for i, p in pages.items()]
+    records += [record("wcxb-dev", "w", "learned", 0.0), record("wcxb-dev", "w", "learned (host folds)", 0.9)]
     path.write_text(json.dumps({"rows": rows, "records": records}))
     return path
 
@@ -46,7 +49,11 @@ def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
     assert lines[1] == "b.json: rows met 0/2, mean of the rows 0.6500 | 0.600 0.700"
     # page 2 moved by 0.4, page 3 by 0.05; the wcxb page is read from its host-fold record
     assert lines[2] == "b.json against a.json: 2 of 4 pages changed (1 up, 1 down), 1 by more than 0.1"
-    assert lines[3:] == ["    daniel 2: 0.500 -> 0.100"]
+    assert lines[3] == "    daniel 2: 0.500 -> 0.100"
+    # then each row's change with its paired interval: daniel's pages 0.5 -> 0.1 and 0.7 -> 0.75
+    table = "\n".join(lines[4:])
+    assert "| row | pages | b.json − a.json [95 % interval] |" in table
+    assert "| daniel | 3 | -0.117 [" in table and "| wcxb-dev | 1 | +0.000 [+0.000, +0.000] |" in table
 
 
 def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch, capsys):
@@ -249,8 +256,12 @@ def test_the_steps_an_ablation_can_leave_out_return_nothing(monkeypatch) -> None
     from detourage.learned import rules
 
     lodo = _lodo()
-    for name in lodo.ABLATABLE:
-        assert inspect.signature(getattr(rules, name)).return_annotation in (None, "None"), name
+    for name in lodo.ABLATABLE:  # nothing, or a count (the replacement counts 0)
+        assert inspect.signature(getattr(rules, name)).return_annotation in (None, "None", "int"), name
+    cards = rules.keep_whole_cards
+    monkeypatch.setattr(rules, "keep_whole_cards", cards)
+    lodo._leave_out(["keep_whole_cards"])
+    assert rules.keep_whole_cards(None, None, None, None, None) == 0
     step = rules.keep_figures
     monkeypatch.setattr(rules, "keep_figures", step)  # restored after the test
     lodo._leave_out(["keep_figures"])
