@@ -318,8 +318,7 @@ def compare(runs: Sequence[Path]) -> str:
         met = sum(bool(r["bar_met"]) for r in data["rows"])
         lines.append(f"{path.name}: rows met {met}/{len(values)}, mean of the rows {statistics.mean(values):.4f} | "
                      + " ".join(f"{v:.3f}" for v in values))
-        pages.append({(r["dataset"], r["id"]): _page_f1(r) for r in data["records"]
-                      if r["method"] == "learned (host folds)" or (r["method"] == "learned" and r["dataset"] != "wcxb-dev")})
+        pages.append({(r["dataset"], r["id"]): _page_f1(r) for r in _judged(data["records"])})
     for path, run in zip(runs[1:], pages[1:]):
         delta = {k: run[k] - pages[0][k] for k in run.keys() & pages[0].keys()}
         moved = sorted((d, k) for k, d in delta.items() if abs(d) > MOVED)
@@ -333,9 +332,8 @@ def compare(runs: Sequence[Path]) -> str:
     return "\n".join(lines)
 
 
-def _judged(path: Path) -> list[dict]:
+def _judged(records: Sequence[dict]) -> list[dict]:
     """A run's held-out records as its rows judge them (wcxb-dev's by host folds)."""
-    records = json.loads(path.read_text())["records"]
     return [r for r in records if r["method"] == "learned (host folds)"
             or (r["method"] == "learned" and r["dataset"] != "wcxb-dev")]
 
@@ -344,15 +342,19 @@ def _row_intervals(runs: Sequence[Path]) -> list[str]:
     """Each row's change from the first run to each later one, with its paired bootstrap
     interval (the pages of the row resampled together, :func:`paired`)."""
     page_types = {("wcxb-dev", m["id"]): m.get("page_type") or "" for m in _wcxb_meta()}
-    first = groups(_judged(runs[0]), page_types)
+    first = groups(_judged(_records(runs[0])), page_types)
     names = sorted(first, key=_order)
     lines = [_common.table_head(["row", "pages", *(f"{p.name} − {runs[0].name} [95 % interval]" for p in runs[1:])],
                                 "lr" + "l" * (len(runs) - 1))]
-    later = [groups(_judged(path), page_types) for path in runs[1:]]
+    later = [groups(_judged(_records(path)), page_types) for path in runs[1:]]
     for name in names:
         cells = [_interval(paired(run.get(name, []), first[name])) for run in later]
         lines.append(_common.table_row([name, len(first[name]), *cells]))
     return lines
+
+
+def _records(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["records"]
 
 
 def _wcxb_meta() -> list[dict]:
@@ -382,20 +384,25 @@ ABLATABLE = ("keep_standfirst", "keep_boundary_lines", "keep_parent_items", "kee
              "drop_boxes_beside", "whole_code_blocks", "drop_controls", "keep_whole_cards")
 
 
-def _leave_out(steps: list[str]) -> None:
+def _leave_out(steps: list[str], page_types: bool = False) -> None:
     """Replace each named step of ``detourage.learned.rules`` by one that does nothing
-    and returns what the step returns when it finds nothing (None, or a count of 0),
-    before the worker processes fork, so that they inherit it."""
+    and returns what the step returns when it finds nothing (None, or a count of 0), and
+    with ``page_types`` make every page kind's threshold shift 0; before the worker
+    processes fork, so that they inherit it."""
     import inspect
 
-    from detourage.learned import rules
+    from detourage.learned import pagetype, rules
+
+    if page_types:
+        pagetype.THRESHOLD_SHIFT.update(dict.fromkeys(pagetype.THRESHOLD_SHIFT, 0.0))
 
     for name in steps:
         nothing = 0 if inspect.signature(getattr(rules, name)).return_annotation in (int, "int") else None
         setattr(rules, name, lambda *args, _nothing=nothing, **kwargs: _nothing)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line: a full run, a quick proxy, a reuse of saved fold models, a comparison."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="paragraph-level proxy, no pipeline, no peers")
     parser.add_argument("--workers", type=int, default=2)
@@ -424,6 +431,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATABLE),
                         help="score with this page-level step of the learned method left out (repeatable): "
                              "what the step costs or gains on each dataset")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.reuse and not args.models:
         parser.error("--reuse needs --models DIR")
@@ -432,11 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         print(compare(args.compare))
         return 0
-    _leave_out(args.without)
-    if args.no_page_types:
-        from detourage.learned import pagetype
-
-        pagetype.THRESHOLD_SHIFT.update(dict.fromkeys(pagetype.THRESHOLD_SHIFT, 0.0))
+    _leave_out(args.without, args.no_page_types)
     t0 = time.perf_counter()
     paths = dataset_paths()
     pages = [] if args.report else load_pages(paths, workers=args.workers)
