@@ -23,6 +23,7 @@ from .decode import decode, looks_binary, repair as repair_text
 from .errors import LimitExceeded, NotHTML
 from .model import Decoded, Page
 from .parse import parse, repaired
+from .reveal import place_streamed, show_hidden_body
 from .segment import page_title, segment, show_noscript
 from .settings import DEFAULT_LIMITS, Limits, Settings
 
@@ -56,13 +57,15 @@ def load(html: str | bytes, settings: Settings = DEFAULT_SETTINGS, *, url: str |
         decoded = repair_text(decoded)
     t1 = time.perf_counter()
     tree = parse(decoded.text, limits)
+    place_streamed(tree, decoded.text)  # a React page's late content, where it belongs
     t2 = time.perf_counter()
     blocks = segment(tree, limits)
     if not blocks and decoded.text.strip():
         tree = parse(repaired(decoded.text), limits)
+        place_streamed(tree, decoded.text)
         blocks = segment(tree, limits)
-    if show_noscript(tree, blocks):  # a page whose text is all in <noscript>
-        blocks = segment(tree, limits)
+    if show_noscript(tree, blocks) or show_hidden_body(tree, blocks):  # a page whose text is all
+        blocks = segment(tree, limits)  # in <noscript>, or in an element its scripts show
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}
     return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits)

@@ -73,6 +73,15 @@ def is_hidden(el: etree._Element) -> bool:
     return bool(style and _HIDDEN_STYLE.search(style))
 
 
+def unhide(el: etree._Element) -> None:
+    """Show ``el`` (not its descendants) as :func:`is_hidden` reads it: its ``hidden``
+    attribute and the hiding declarations of its inline style taken out."""
+    el.attrib.pop("hidden", None)
+    style = el.get("style")
+    if style is not None:
+        el.set("style", _HIDDEN_STYLE.sub("", style))
+
+
 #: characters a reader never sees that break words apart for a search: the soft hyphen
 #: (``&shy;``), the zero-width space, the word joiner and the zero-width no-break space
 #: (a BOM inside text).  ZWNJ and ZWJ (U+200C, U+200D) stay: Persian and Indic scripts

@@ -1,0 +1,112 @@
+"""React's streamed segments put where a browser shows them (:mod:`detourage.reveal`)."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from detourage.loading import load
+from detourage.parse import parse
+from detourage.reveal import place_streamed, show_hidden_body
+from detourage.segment import is_hidden
+
+
+def _placed(html: str) -> tuple[bool, etree._Element]:
+    root = parse(html)
+    assert root is not None
+    return place_streamed(root, html), root
+
+
+def _body(root: etree._Element) -> str:
+    body = root.find("body")
+    assert body is not None
+    return "".join(etree.tostring(child, encoding="unicode") for child in body).strip()
+
+
+def test_a_completed_boundary_takes_the_segments_content_in_place_of_its_template() -> None:
+    moved, root = _placed('<body><main>a <template id="B:0"></template> b</main>'
+                          '<div hidden id="S:0">c <p>d</p> e</div> f<script>$RC("B:0","S:0")</script></body>')
+    assert moved
+    assert _body(root) == '<main>a c <p>d</p> e b</main> f<script>$RC("B:0","S:0")</script>'
+
+
+def test_a_completed_segment_goes_where_its_placeholder_is() -> None:
+    moved, root = _placed('<body><p>one <template id="P:3"></template> three</p>'
+                          '<div hidden id="S:3"><b>two</b></div><script>$RS("S:3","P:3")</script></body>')
+    assert moved
+    assert root.findtext(".//p") == "one " and "".join(root.find(".//p").itertext()) == "one two three"
+    assert root.find('.//div[@id="S:3"]') is None
+
+
+def test_instructions_run_in_order_so_a_segment_inside_a_segment_lands_too() -> None:
+    html = ('<body><main><template id="B:0"></template></main>'
+            '<div hidden id="S:0"><h1>Title</h1><template id="B:1"></template></div><script>$RC("B:0","S:0")</script>'
+            '<div hidden id="S:1"><p>late paragraph</p></div><script>$RC("B:1","S:1")</script></body>')
+    moved, root = _placed(html)
+    assert moved
+    assert [el.tag for el in root.find(".//main")] == ["h1", "p"]
+
+
+def test_a_page_saved_without_its_scripts_pairs_boundary_n_with_segment_n() -> None:
+    moved, root = _placed('<body><main><template id="B:2"></template></main>'
+                          '<div hidden="" id="S:2"><p>the article</p></div></body>')
+    assert moved
+    assert root.find(".//main/p").text == "the article"
+
+
+def test_what_is_not_react_s_pattern_is_left_as_it_is() -> None:
+    pages = [
+        '<body><p>no streamed segment at all</p><div hidden id="menu">x</div></body>',
+        # a segment that is not hidden, a placeholder that is not a template
+        '<body><span id="B:0"></span><div id="S:0">x</div><script>$RC("B:0","S:0")</script></body>',
+        # the placeholder inside its own segment: a page React never writes
+        '<body><div hidden id="S:0"><template id="B:0"></template></div><script>$RC("B:0","S:0")</script></body>',
+        # an instruction naming ids that are not there
+        '<body><p>text</p><script>$RC("B:7","S:7")</script><div id="S:x">y</div></body>',
+    ]
+    for html in pages:
+        root = parse(html)
+        before = etree.tostring(root)
+        assert not place_streamed(root, html)
+        assert etree.tostring(root) == before
+
+
+def test_loading_a_streamed_page_shows_its_late_content_in_the_blocks() -> None:
+    html = ('<html><body><nav><a href="/">Home</a></nav><main><template id="B:0"></template></main>'
+            '<div hidden id="S:0"><p>The late article text.</p></div><script>$RC("B:0","S:0")</script></body></html>')
+    page = load(html)
+    texts = [block.text for block in page.blocks]
+    assert texts == ["Home", "The late article text."]
+    assert page.blocks[1].path[-2:] == ("main", "p")
+
+
+_ARTICLE = "<p>" + "A paragraph a reader sees once the gate script has run. " * 8 + "</p>"
+
+
+def _gated(visible: str, hidden_style: str = 'style="display: none"', paragraphs: int = 6) -> str:
+    return (f"<html><body><header><a href='/'>Shop</a></header>{visible}"
+            f"<div class='gate-content' {hidden_style}><h1>The product</h1>{_ARTICLE * paragraphs}"
+            "<div class='modal' style='display:none'><p>Sign in to continue</p></div></div></body></html>")
+
+
+def test_a_page_that_hides_its_whole_body_until_a_script_runs_is_read_shown() -> None:
+    for style in ('style="display: none"', 'style="VISIBILITY:hidden;min-height:100vh"', "hidden"):
+        page = load(_gated("", style))
+        texts = [block.text for block in page.blocks]
+        assert texts[:2] == ["Shop", "The product"], style
+        assert "Sign in to continue" not in texts  # hidden inside the shown body: still hidden
+        gate = page.tree.find(".//div[@class='gate-content']")
+        assert not is_hidden(gate) and gate.get("style") in (None, "", ";min-height:100vh"), style
+
+
+def test_a_hidden_menu_or_tab_on_a_page_with_text_stays_hidden() -> None:
+    # the page shows enough text: the tree is not searched, whatever it hides
+    assert "The product" not in [b.text for b in load(_gated(_ARTICLE * 3)).blocks]
+    # little text shown, but the hidden element holds no more than a few times it
+    visible = "<p>" + "Visible words of a short page. " * 8 + "</p>"
+    assert "The product" not in [b.text for b in load(_gated(visible, paragraphs=1)).blocks]
+
+
+def test_show_hidden_body_changes_nothing_where_nothing_is_hidden() -> None:
+    page = load("<html><body><p>short</p></body></html>")
+    assert not show_hidden_body(page.tree, page.blocks)
+    assert not show_hidden_body(None, ())
