@@ -117,7 +117,7 @@ HIDDEN_PAGE_CHARS = 1000
 #: an element that big is the page, not a menu, a modal or a tab that a reader opens
 #: (on the 3 724 pages of the LODO datasets, 14 show under HIDDEN_PAGE_CHARS and hide
 #: something: the 11 menus, tabs and modals hold at most 0.6 times the text shown, the
-#: 3 hidden bodies 15 times to 10 000 times; /tmp-free check: benchmarks/studies/hidden_bodies.py)
+#: 3 hidden bodies 15 to 10 000 times: benchmarks/studies/hidden_pages.py)
 HIDDEN_BODY_RATIO = 5
 
 #: the elements that may be hidden (:func:`~detourage.segment.is_hidden` decides)

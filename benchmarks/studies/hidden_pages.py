@@ -1,0 +1,123 @@
+"""The shared pages read as their scripts show them, and how the methods clean them.
+
+    PYTHONPATH=benchmarks python benchmarks/studies/hidden_pages.py        # ~2 min on 2 cores
+
+Three kinds of page hide, as served, what every reader sees once the scripts have run,
+and :func:`detourage.loading.load` reads each as shown:
+
+- ``noscript``: a page that shows (almost) no text without JavaScript, while its
+  ``<noscript>`` holds more (:func:`detourage.segment.show_noscript`: every Discourse
+  forum thread);
+- ``streamed``: a page React streams, whose late segments wait in hidden ``<div>`` s
+  for a script to move them into place (:func:`detourage.reveal.place_streamed`);
+- ``hidden body``: a page that shows under :data:`~detourage.reveal.HIDDEN_PAGE_CHARS`
+  characters and hides many times that in one element until a script has run
+  (:func:`detourage.reveal.show_hidden_body`).
+
+This lists which pages of ``../shared/datasets`` and ``datasets-extra/wcxb-dev`` take
+each path, prints for every page searched by ``hidden body`` the ratio its rule reads
+(its hidden element's text over the text shown: the evidence for
+:data:`~detourage.reveal.HIDDEN_BODY_RATIO`), then scores ``learned``, ``boilerpipe`` and
+the peers on the pages of each path: shingle F1 (page-averaged P and R).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import _common
+from train_learned import dataset_paths
+
+from detourage import loading, reveal
+from detourage.evaluation import metrics
+from detourage.evaluation.evaluate import evaluate
+from detourage.gold import load_dataset
+
+METHODS = ("learned", "boilerpipe", "peer-trafilatura", "peer-readability")
+
+#: the loading steps watched, by the name of the path they open
+PATHS = {"noscript": "show_noscript", "streamed": "place_streamed", "hidden body": "show_hidden_body"}
+
+
+def paths_taken(html: bytes | str, ratios: list[float]) -> list[str]:
+    """The paths :func:`detourage.loading.load` takes on this page; the ratio read by the
+    hidden-body rule appended to ``ratios`` when it searched the page."""
+    taken: list[str] = []
+    real = {name: getattr(loading, attr) for name, attr in PATHS.items()}
+
+    def spy(name: str) -> Callable[..., bool]:
+        def call(*args: Any) -> bool:
+            if name == "hidden body":
+                ratios.extend(_ratio(*args))
+            done = bool(real[name](*args))
+            if done:
+                taken.append(name)
+            return done
+        return call
+
+    for name, attr in PATHS.items():
+        setattr(loading, attr, spy(name))
+    try:
+        loading.load(html)
+    finally:
+        for name, attr in PATHS.items():
+            setattr(loading, attr, real[name])
+    return taken
+
+
+def _ratio(root: Any, blocks: tuple[Any, ...]) -> list[float]:
+    """What :func:`~detourage.reveal.show_hidden_body` weighs on a page it searches: its
+    largest hidden element's text over the text shown (none when it does not search)."""
+    shown = sum(len(block.text) for block in blocks)
+    if root is None or shown >= reveal.HIDDEN_PAGE_CHARS:
+        return []
+    hidden = [reveal._text_chars(el) for el in reveal._HIDDEN_CANDIDATES(root)
+              if el.tag not in reveal.INVISIBLE and reveal.is_hidden(el)
+              and not any(reveal.is_hidden(parent) for parent in el.iterancestors())]
+    return [max(hidden) / max(shown, 1)] if hidden else []
+
+
+def main() -> int:
+    datasets = [load_dataset(p) for p in dataset_paths()]
+    total = 0
+    chosen: dict[str, list[Any]] = {name: [] for name in PATHS}
+    searched: list[tuple[float, str]] = []
+    for ds in datasets:
+        by_path: dict[str, list[Any]] = {name: [] for name in PATHS}
+        for doc in ds.scorable:
+            ratios: list[float] = []
+            for name in paths_taken(doc.read_html(), ratios):
+                by_path[name].append(doc)
+            searched += [(ratio, f"{ds.name}/{doc.id}") for ratio in ratios]
+        total += len(ds.scorable)
+        for name, docs in by_path.items():
+            if docs:
+                chosen[name].append(replace(ds, documents=tuple(docs)))
+    print(f"{len(searched)} of {total} scorable pages searched for a hidden body "
+          f"(under {reveal.HIDDEN_PAGE_CHARS} characters shown, something hidden); "
+          f"hidden text over shown, shown at {reveal.HIDDEN_BODY_RATIO} and above:")
+    for ratio, page in sorted(searched):
+        print(f"  {ratio:9.1f}  {page}")
+    for name, sets in chosen.items():
+        ids = [f"{ds.name}/{d.id}" for ds in sets for d in ds.documents]
+        print(f"\n{name}: {len(ids)} of {total} scorable pages: {', '.join(ids)}")
+        if ids:
+            _scores(sets)
+    return 0
+
+
+def _scores(sets: list[Any]) -> None:
+    run = evaluate(sets, list(METHODS), workers=2)
+    print(_common.table_head(["method", "pages", "shingle F1", "P", "R"], "lrrrr"))
+    for method in METHODS:
+        rows = [r for r in run.pages if r["method"] == method]
+        s = metrics.shingle_summary([metrics.ShingleCounts(r["shingle_tp"], r["shingle_fp"], r["shingle_fn"])
+                                     for r in rows], n_bootstrap=0)
+        print(f"| {method} | {len(rows)} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
