@@ -133,8 +133,10 @@ def show_hidden_body(root: etree._Element | None, blocks: tuple[Block, ...]) -> 
     element holding :data:`HIDDEN_BODY_RATIO` times the visible text is shown (its own
     hidden descendants stay hidden).  True when it did, and the page must be segmented
     again."""
+    if root is None or len(blocks) >= HIDDEN_PAGE_CHARS:  # a block holds a character at least
+        return False
     shown = sum(len(block.text) for block in blocks)
-    if root is None or shown >= HIDDEN_PAGE_CHARS:
+    if shown >= HIDDEN_PAGE_CHARS:
         return False
     best, best_chars = None, 0
     for el in cast("list[etree._Element]", _HIDDEN_CANDIDATES(root)):
