@@ -145,7 +145,8 @@ ATTRS = ["", " href='#'", " href", " name='n'", " alt='x  y'", " src='s.png'", "
          " srcset='a.png 1x, b.png 2x'", " src='data:,x'", " width='16'", " class='avatar'", " class='token-line'",
          " hidden", " style='display:none'", " style='visibility: hidden'", " style='color:red'",
          " style='DISPLAY :NONE'", " style='visıbility: hıdden'", " style='font: hidden none'",
-         " style='x:\u00e9'", " style",
+         " style='x:\u00e9'", " style", " hidden role='region'", " style='display:none' role='tabpanel'",
+         " role='tabpanel'", " hidden role='button'",
          " class='c'", " src='s.png' alt=' an  image '", " class='x line'", " data-line"]
 TEXT = st.lists(st.sampled_from([*"ab \n\t\r\x0b\x1f\u00a0\u2003é中\u00ad\u200b\u0308", "&amp;", "&lt;", "&nbsp;",
                                  "&bogus;", "&#169;", "<!-- c -->", "<?pi x?>"]),

@@ -28,7 +28,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
 from .model import Block
-from .segment import (PAUSE_BLOCKS, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+from .segment import (PANEL_ROLES, PAUSE_BLOCKS, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
                       _picture_source, clean_text, cleaned, count_line_end, image_of, line_break, lines,
@@ -49,6 +49,7 @@ cdef extern from "Python.h":
     Py_ssize_t _tuple_size "PyTuple_GET_SIZE" (object o)
 
 cdef object _search_hidden = _HIDDEN_STYLE.search
+cdef frozenset _PANEL_ROLES = PANEL_ROLES
 cdef object _search_line_class = _LINE_CLASS.search
 cdef object _is_normalized = unicodedata.is_normalized
 
@@ -201,23 +202,28 @@ cdef dict _attributes(cetree._Document doc, xmlNode* c_node):
 
 
 cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
-    """``is_hidden``, read from the attribute list in one pass."""
+    """``is_hidden``, read from the attribute list in one pass (the role only of an
+    element that hides)."""
     cdef xmlAttr* attr = c_node.properties
     cdef xmlAttr* style = NULL
+    cdef bint hidden = False
     while attr is not NULL:
         if attr.ns is NULL:
             if strcmp(<const char*> attr.name, b"hidden") == 0:
-                return True
-            if style is NULL and strcmp(<const char*> attr.name, b"style") == 0:
+                hidden = True
+            elif style is NULL and strcmp(<const char*> attr.name, b"style") == 0:
                 style = attr
         attr = attr.next
-    if style is NULL:
-        return False
-    if (style.children is not NULL and style.children.next is NULL and _is_text(style.children)
-            and not _may_hide(<const unsigned char*> style.children.content)):
-        return False
-    value = _attr_value(doc, c_node, b"style")
-    return bool(value) and _search_hidden(value) is not None
+    if not hidden:
+        if style is NULL:
+            return False
+        if (style.children is not NULL and style.children.next is NULL and _is_text(style.children)
+                and not _may_hide(<const unsigned char*> style.children.content)):
+            return False
+        value = _attr_value(doc, c_node, b"style")
+        if not value or _search_hidden(value) is None:
+            return False
+    return _attr_value(doc, c_node, b"role") not in _PANEL_ROLES
 
 
 cdef bint _may_hide(const unsigned char* s) noexcept:
