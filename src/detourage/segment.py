@@ -84,7 +84,8 @@ def is_hidden(el: etree._Element) -> bool:
 def unhide(el: etree._Element) -> None:
     """Show ``el`` (not its descendants) as :func:`is_hidden` reads it: its ``hidden``
     attribute and the hiding declarations of its inline style taken out."""
-    el.attrib.pop("hidden", None)
+    if el.get("hidden") is not None:
+        del el.attrib["hidden"]
     style = el.get("style")
     if style is not None:
         el.set("style", _HIDDEN_STYLE.sub("", style))
