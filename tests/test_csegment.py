@@ -146,7 +146,8 @@ ATTRS = ["", " href='#'", " href", " name='n'", " alt='x  y'", " src='s.png'", "
          " hidden", " style='display:none'", " style='visibility: hidden'", " style='color:red'",
          " style='DISPLAY :NONE'", " style='visıbility: hıdden'", " style='font: hidden none'",
          " style='x:\u00e9'", " style", " hidden role='region'", " style='display:none' role='tabpanel'",
-         " role='tabpanel'", " hidden role='button'",
+         " role='tabpanel'", " hidden role='button'", " class='sr-only'", " class='btn visually-hidden'",
+         " class='sr-onlyx user reader'", " class='screen-reader-text' role='region'",
          " class='c'", " src='s.png' alt=' an  image '", " class='x line'", " data-line"]
 TEXT = st.lists(st.sampled_from([*"ab \n\t\r\x0b\x1f\u00a0\u2003é中\u00ad\u200b\u0308", "&amp;", "&lt;", "&nbsp;",
                                  "&bogus;", "&#169;", "<!-- c -->", "<?pi x?>"]),
@@ -304,3 +305,9 @@ def test_shared_pages() -> None:
             assert_same(root, Limits(max_nodes=300, max_depth=20))
         except AssertionError as exc:
             raise AssertionError(f"{path}: {exc}") from None
+
+
+def test_every_screen_reader_class_passes_the_compiled_prefilter() -> None:
+    """The compiled segmenter reads a ``class`` value only when it holds one of these parts."""
+    parts = ("sr", "reader", "isually", "invisible", "assistive", "a11y")
+    assert all(any(part in name for part in parts) for name in seg.SCREEN_READER_CLASSES)

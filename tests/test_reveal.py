@@ -110,3 +110,10 @@ def test_show_hidden_body_changes_nothing_where_nothing_is_hidden() -> None:
     page = load("<html><body><p>short</p></body></html>")
     assert not show_hidden_body(page.tree, page.blocks)
     assert not show_hidden_body(None, ())
+
+
+def test_text_for_screen_readers_only_is_not_read() -> None:
+    page = load('<body><p>Read <a href="/r">the report<span class="sr-only"> (opens in a new tab)</span></a> now.</p>'
+                '<a class="screen-reader-text skip-link" href="#c">Skip to content</a>'
+                '<h2 class="title visually-hidden">Main menu</h2><p class="reader">A reader\'s letter.</p></body>')
+    assert [block.text for block in page.blocks] == ["Read", "the report", "now.", "A reader's letter."]

@@ -28,7 +28,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
 from .model import Block
-from .segment import (PANEL_ROLES, PAUSE_BLOCKS, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+from .segment import (PANEL_ROLES, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
                       _picture_source, clean_text, cleaned, count_line_end, image_of, line_break, lines,
@@ -206,6 +206,7 @@ cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
     element that hides)."""
     cdef xmlAttr* attr = c_node.properties
     cdef xmlAttr* style = NULL
+    cdef xmlAttr* classes = NULL
     cdef bint hidden = False
     while attr is not NULL:
         if attr.ns is NULL:
@@ -213,17 +214,39 @@ cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
                 hidden = True
             elif style is NULL and strcmp(<const char*> attr.name, b"style") == 0:
                 style = attr
+            elif classes is NULL and strcmp(<const char*> attr.name, b"class") == 0:
+                classes = attr
         attr = attr.next
-    if not hidden:
-        if style is NULL:
-            return False
-        if (style.children is not NULL and style.children.next is NULL and _is_text(style.children)
-                and not _may_hide(<const unsigned char*> style.children.content)):
-            return False
-        value = _attr_value(doc, c_node, b"style")
-        if not value or _search_hidden(value) is None:
-            return False
+    if not hidden and not _styled_hidden(doc, c_node, style) and not _screen_reader_only(doc, c_node, classes):
+        return False
     return _attr_value(doc, c_node, b"role") not in _PANEL_ROLES
+
+
+cdef bint _styled_hidden(cetree._Document doc, xmlNode* c_node, xmlAttr* style) except -1:
+    """Whether the inline ``style`` (NULL: none) hides the element."""
+    if style is NULL:
+        return False
+    if (style.children is not NULL and style.children.next is NULL and _is_text(style.children)
+            and not _may_hide(<const unsigned char*> style.children.content)):
+        return False
+    value = _attr_value(doc, c_node, b"style")
+    return bool(value) and _search_hidden(value) is not None
+
+
+cdef bint _screen_reader_only(cetree._Document doc, xmlNode* c_node, xmlAttr* classes) except -1:
+    """Whether the ``class`` attribute (NULL: none) names text for screen readers only
+    (``segment.SCREEN_READER_CLASSES``); a value holding none of their distinctive parts
+    is answered without making its Python string."""
+    cdef const char* value
+    if classes is NULL or classes.children is NULL:
+        return False
+    if classes.children.next is NULL and _is_text(classes.children):
+        value = <const char*> classes.children.content
+        if (strstr(value, b"sr") is NULL and strstr(value, b"reader") is NULL and strstr(value, b"isually") is NULL
+                and strstr(value, b"invisible") is NULL and strstr(value, b"assistive") is NULL
+                and strstr(value, b"a11y") is NULL):
+            return False
+    return _is_screen_reader_only(_attr_value(doc, c_node, b"class"))
 
 
 cdef bint _may_hide(const unsigned char* s) noexcept:
