@@ -135,9 +135,11 @@ def show_hidden_body(root: etree._Element | None, blocks: tuple[Block, ...]) -> 
     again."""
     if root is None or len(blocks) >= HIDDEN_PAGE_CHARS:  # a block holds a character at least
         return False
-    shown = sum(len(block.text) for block in blocks)
-    if shown >= HIDDEN_PAGE_CHARS:
-        return False
+    shown = 0
+    for block in blocks:  # most pages pass the bar within their first blocks
+        shown += len(block.text)
+        if shown >= HIDDEN_PAGE_CHARS:
+            return False
     best, best_chars = None, 0
     for el in cast("list[etree._Element]", _HIDDEN_CANDIDATES(root)):
         if el.tag in INVISIBLE or not is_hidden(el) or any(is_hidden(parent) for parent in el.iterancestors()):

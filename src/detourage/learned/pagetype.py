@@ -142,7 +142,9 @@ def _shown(para: features.Paragraphs) -> str:
     # that stops at the PRICES-th: a page of 50 000 lines costs a regular expression's
     # scan, not 50 000 calls
     short = "\x1f".join(line for line in lower_case(para) if len(line) <= PRICE_LINE)
-    if sum(1 for _ in islice(_PRICE_LINE.finditer(short), PRICES)) >= PRICES:
+    # every price holds a currency's sign or code: most pages, holding none, skip the scan
+    priced = any(mark in short for mark in _CURRENCY_MARKS)
+    if priced and sum(1 for _ in islice(_PRICE_LINE.finditer(short), PRICES)) >= PRICES:
         return "collection"
     code = column(para, "dist_t_code") == 0
     if float(para.chars[code].sum()) >= CODE_SHARE * max(float(para.chars.sum()), 1.0):
@@ -156,6 +158,8 @@ _PRICE = r"(?:[$€£¥][^\S\x1f]?\d|\d(?:[.,]\d{2})?[^\S\x1f]?(?:€|\$|zł|kč
 #: a line holding a price, among lines joined by "\x1f" (a space for ``\s``, so the
 #: price's spaces leave it out): one match a line at most
 _PRICE_LINE = re.compile(r"(?:^|\x1f)[^\x1f]*?" + _PRICE)
+#: what every match of ``_PRICE`` holds, one of them at least
+_CURRENCY_MARKS = ("$", "€", "£", "¥", "zł", "kč", "руб", "usd", "eur", "gbp")
 #: …this many times is a shop's list of products
 PRICES = 8
 #: code holding this share of the page's text is documentation
