@@ -41,7 +41,6 @@ cetree.import_lxml__etree()
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
-    Py_ssize_t PyUnicode_FindChar(object o, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end, int direction) except -2
     # borrowed references, compared by address only
     PyObject* _list_item "PyList_GET_ITEM" (object o, Py_ssize_t i)
     PyObject* _tuple_item "PyTuple_GET_ITEM" (object o, Py_ssize_t i)
@@ -574,8 +573,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
 
 cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except -1:
     """The text step at the end of the Python loop; returns the new pending-space state."""
-    if not PyUnicode_IS_ASCII(text) or _has_control(text):
-        text = _clean(text)
+    if _needs_cleaning(text):
+        text = clean_text(text)
         if not text:  # only invisible characters: no text, and no space either
             return pending_space
     if w.pre:
@@ -673,43 +672,56 @@ _read_invisible()
 
 
 cdef str _clean(str text):
-    """``clean_text(text)``, called only when it can change ``text``: when it holds an
-    invisible or a control character, or is not NFC.  Below U+0300 every character is NFC, none
-    combines and no two compose (``tests/test_csegment.py`` checks it over Unicode): a
-    text of Latin letters needs no NFC check, and most texts none of the work."""
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
-    cdef int k
-    for k in range(_invisible_count):
-        if PyUnicode_FindChar(text, _invisible[k], 0, n, 1) >= 0:
-            return clean_text(text)
-    if _has_control(text):
-        return clean_text(text)
-    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND and _from_u0300(text) and not _is_normalized("NFC", text):
-        return clean_text(text)
-    return text
+    """``clean_text(text)``, called only when it can change ``text``
+    (:func:`_needs_cleaning`)."""
+    return clean_text(text) if _needs_cleaning(text) else text
 
 
-cdef bint _has_control(str text) noexcept:
-    """Whether ``text`` holds a character of ``segment.CONTROL_CHARS`` (C0 and C1 controls
-    that are not whitespace, and DEL); ``tests/test_csegment.py`` checks the two agree."""
+cdef bint _needs_cleaning(str text) except -1:
+    """Whether ``clean_text`` can change ``text``: it holds an invisible character
+    (``segment._INVISIBLE_CHARS``) or a control one (``segment.CONTROL_CHARS``: C0 and C1
+    controls that are not whitespace, and DEL), or is not NFC.  One pass over the
+    characters; below U+0300 every character is NFC, none combines and no two compose
+    (``tests/test_csegment.py`` checks it over Unicode), so a text of Latin letters needs
+    no NFC check, and most texts none of the work."""
     cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
     cdef unsigned int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
+    cdef const unsigned char* narrow
     cdef Py_UCS4 c
+    cdef bint combining = False
+    if kind == PyUnicode_1BYTE_KIND:
+        narrow = <const unsigned char*> data
+        for i in range(n):
+            c = narrow[i]
+            if c < 0xa0:
+                if _control(c):
+                    return True
+            elif _invisible_char(c):
+                return True
+        return False
     for i in range(n):
         c = PyUnicode_READ(kind, data, i)
-        if c < 0xa0 and (c < 9 or 14 <= c < 28 or (127 <= c and c != 0x85)):
+        if c < 0xa0:
+            if _control(c):
+                return True
+        elif _invisible_char(c):
             return True
-    return False
+        elif c >= 0x300:
+            combining = True
+    return combining and not _is_normalized("NFC", text)
 
 
-cdef bint _from_u0300(str text) noexcept:
-    """Whether ``text`` holds a character from U+0300 up."""
-    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
-    cdef unsigned int kind = PyUnicode_KIND(text)
-    cdef void* data = PyUnicode_DATA(text)
-    for i in range(n):
-        if PyUnicode_READ(kind, data, i) >= 0x300:
+cdef inline bint _control(Py_UCS4 c) noexcept:
+    """A character below U+00A0 of ``segment.CONTROL_CHARS``."""
+    return c < 9 or 14 <= c < 28 or (127 <= c and c != 0x85)
+
+
+cdef inline bint _invisible_char(Py_UCS4 c) noexcept:
+    """A character of ``segment._INVISIBLE_CHARS``."""
+    cdef int k
+    for k in range(_invisible_count):
+        if _invisible[k] == c:
             return True
     return False
 
