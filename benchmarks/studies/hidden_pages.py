@@ -14,15 +14,21 @@ and :func:`detourage.loading.load` reads each as shown:
   characters and hides many times that in one element until a script has run
   (:func:`detourage.reveal.show_hidden_body`).
 
+And one kind of text is on the page but no reader sees it: the text for screen readers
+only (:data:`detourage.segment.SCREEN_READER_CLASSES`), which segmentation leaves out.
+
 This lists which pages of ``../shared/datasets`` and ``datasets-extra/wcxb-dev`` take
 each path, prints for every page searched by ``hidden body`` the ratio its rule reads
 (its hidden element's text over the text shown: the evidence for
 :data:`~detourage.reveal.HIDDEN_BODY_RATIO`), then scores ``learned``, ``boilerpipe`` and
-the peers on the pages of each path: shingle F1 (page-averaged P and R).
+the peers on the pages of each path: shingle F1 (page-averaged P and R).  Last, for each
+dataset, how many pages hold text for screen readers only and how many of its pieces
+(an element of such a class, its words as one string) the gold holds.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -31,10 +37,11 @@ from typing import Any
 import _common
 from train_learned import dataset_paths
 
-from detourage import loading, reveal
+from detourage import loading, reveal, segment
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import evaluate
 from detourage.gold import load_dataset
+from detourage.parse import parse
 
 METHODS = ("learned", "boilerpipe", "peer-trafilatura", "peer-readability")
 
@@ -106,7 +113,41 @@ def main() -> int:
         print(f"\n{name}: {len(ids)} of {total} scorable pages: {', '.join(ids)}")
         if ids:
             _scores(sets)
+    print("\ntext for screen readers only: pages holding some, and its pieces in the gold or not")
+    print(_common.table_head(["dataset", "pages", "with some", "pieces not in the gold", "in the gold"], "lrrrr"))
+    for ds in datasets:
+        counts = [_screen_reader_pieces(doc) for doc in ds.scorable]
+        print(f"| {ds.name} | {len(counts)} | {sum(1 for c in counts if sum(c))} | {sum(c[0] for c in counts)} "
+              f"| {sum(c[1] for c in counts)} |")
     return 0
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
+def _screen_reader_pieces(doc: Any) -> tuple[int, int]:
+    """Of the page's elements of a screen-reader-only class (outermost ones, three
+    characters of words at least): how many the gold does not hold, and how many it does
+    (their words, lower-cased, found in the gold's as a run)."""
+    root = parse(doc.read_html())
+    if root is None:
+        return 0, 0
+    gold = _words(" ".join(text for _, text in doc.gold_blocks) if doc.gold_blocks
+                  else doc.gold_path.read_text(encoding="utf-8", errors="replace"))
+    out = [0, 0]
+    for el in root.iter():
+        if not _screen_reader_only(el) or any(_screen_reader_only(a) for a in el.iterancestors()):
+            continue
+        piece = _words(" ".join(el.itertext()))
+        if len(piece.strip()) >= 3:
+            out[piece in gold] += 1
+    return out[0], out[1]
+
+
+def _screen_reader_only(el: Any) -> bool:
+    classes = el.get("class") if isinstance(el.tag, str) else None
+    return bool(classes) and not segment.SCREEN_READER_CLASSES.isdisjoint(classes.split())
 
 
 def _scores(sets: list[Any]) -> None:
