@@ -81,10 +81,8 @@ def _ratio(root: Any, blocks: tuple[Any, ...]) -> list[float]:
     shown = sum(len(block.text) for block in blocks)
     if root is None or shown >= reveal.HIDDEN_PAGE_CHARS:
         return []
-    hidden = [reveal._text_chars(el) for el in reveal._HIDDEN_CANDIDATES(root)
-              if el.tag not in reveal.INVISIBLE and reveal.is_hidden(el)
-              and not any(reveal.is_hidden(parent) for parent in el.iterancestors())]
-    return [max(hidden) / max(shown, 1)] if hidden else []
+    element, chars = reveal.largest_hidden(root)
+    return [chars / max(shown, 1)] if element is not None else []
 
 
 def main() -> int:

@@ -140,16 +140,24 @@ def show_hidden_body(root: etree._Element | None, blocks: tuple[Block, ...]) -> 
         shown += len(block.text)
         if shown >= HIDDEN_PAGE_CHARS:
             return False
+    best, best_chars = largest_hidden(root)
+    if best is None or best_chars < HIDDEN_BODY_RATIO * max(shown, 1):
+        return False
+    unhide(best)
+    return True
+
+
+def largest_hidden(root: etree._Element) -> tuple[etree._Element | None, int]:
+    """The hidden element of the page (none of its ancestors hidden) holding the most
+    text were it shown, and how many characters (:func:`_text_chars`); (None, 0) when
+    the page hides nothing."""
     best, best_chars = None, 0
     for el in cast("list[etree._Element]", _HIDDEN_CANDIDATES(root)):
         if el.tag in INVISIBLE or not is_hidden(el) or any(is_hidden(parent) for parent in el.iterancestors()):
             continue
         if (chars := _text_chars(el)) > best_chars:
             best, best_chars = el, chars
-    if best is None or best_chars < HIDDEN_BODY_RATIO * max(shown, 1):
-        return False
-    unhide(best)
-    return True
+    return best, best_chars
 
 
 def _text_chars(el: etree._Element) -> int:
