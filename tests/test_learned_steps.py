@@ -397,8 +397,10 @@ def test_the_article_s_figures_and_captions_are_kept():
     result = extract(figures(), LONG_LINES)
     images = [b.image for b, label in zip(result.page.blocks, result.labels.labels) if b.image and label.kept]
     assert images == ["/img/lead.jpg", *(f"/img/photo{i}.jpg" for i in range(4))]
-    assert all(f"View {i} of the harbour. Photo: Ann Smith" in result.text for i in range(4))
     markdown = render(result, "markdown")
+    # the captions are kept with their images; the text outputs leave them out with the images
+    assert all(f"View {i} of the harbour. Photo: Ann Smith" in markdown for i in range(4))
+    assert not any(f"View {i} of the harbour" in result.text for i in range(4))
     assert "](https://gazette.example/img/photo2.jpg)" in markdown and "icon_razz" not in markdown
     assert "Advertisement" not in result.text
 

@@ -138,6 +138,12 @@ class Unit:
     blocks: tuple[Block, ...]
 
     @property
+    def caption(self) -> bool:
+        """Whether the unit is a figure's caption (its blocks inside a ``<figcaption>``):
+        shown under its image in the structured formats, left out of the text ones."""
+        return bool(self.blocks) and all("figcaption" in b.path for b in self.blocks)
+
+    @property
     def illustrations(self) -> tuple[Block, ...]:
         """The image blocks that illustrate (a decorative image counts as its alt text)."""
         return tuple(b for b in self.blocks if b.illustration)
@@ -166,5 +172,13 @@ class Result:
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
+    def text_units(self) -> tuple[Unit, ...]:
+        """The units the text outputs hold (txt, CleanEval, every ``text`` field, the
+        evaluation): those with text, a figure's caption aside.  Text is what a reader
+        reads of the page's own text: an illustration's alt text and its caption stand
+        with the image, which the structured formats show."""
+        return tuple(u for u in self.units if u.text and not u.caption)
+
+    @property
     def text(self) -> str:
-        return "\n".join(u.text for u in self.units if u.text)
+        return "\n".join(u.text for u in self.text_units)

@@ -104,11 +104,12 @@ def render(result: Result, format: str = "txt", **options: Any) -> str:
 
 def render_txt(result: Result, *, options: RenderOptions = RenderOptions()) -> str:
     """One unit per line; a table row on one line, cells joined by `` | ``; ``<pre>`` lines
-    as the page has them.  Text is what a reader reads: an illustration's alt text is
-    left out (a decorative image's, an emoji or an icon's word, is read in its sentence)."""
+    as the page has them.  Text is what a reader reads of the page's own text: an
+    illustration's alt text and a figure's caption are left out (:attr:`Result.text_units`; a
+    decorative image's alt text, an emoji or an icon's word, is read in its sentence)."""
     root, ctx = document(result, options, TEXT_KINDS)
     if not ctx.targets and not ctx.formulas:  # no data table, <pre> nor formula: the units, one per line
-        return "".join(u.text + "\n" for u in result.units if u.text)
+        return "".join(u.text + "\n" for u in result.text_units)
     lines: list[str] = []
     _txt(root, ctx, lines)
     return "".join(line + "\n" for line in lines)
@@ -117,7 +118,7 @@ def render_txt(result: Result, *, options: RenderOptions = RenderOptions()) -> s
 def _txt(node: Node, ctx: Context, lines: list[str]) -> None:
     for child in node.children:
         if isinstance(child, Unit):
-            if text := plain(child, ctx):
+            if not child.caption and (text := plain(child, ctx)):
                 lines.append(text)
         elif child.kind == "pre":
             lines.extend(pre_lines(child, ctx))
@@ -137,7 +138,7 @@ def _cell_text(cell: Node | Unit, ctx: Context) -> str:
 
 def render_cleaneval(result: Result, *, id: str | None = None, url_line: bool = False) -> str:
     """CleanEval lines (``<h> ``, ``<p> ``, ``<l> ``), optionally wrapped for submission."""
-    lines = [f"<{MARKERS[u.kind]}> {u.text}" for u in result.units if u.text]
+    lines = [f"<{MARKERS[u.kind]}> {u.text}" for u in result.text_units]
     if url_line:
         lines.insert(0, f"URL: {result.page.url or ''}")
     if id is not None:

@@ -454,15 +454,17 @@ def _numbers(ol: Element) -> dict[Element, int]:
 
 def document(result: Result, options: RenderOptions = RenderOptions(),
              kinds: frozenset[str] | None = None) -> tuple[Node, Context]:
-    """The tree of the kept content; ``kinds`` limits the tags that count (default: all)."""
+    """The tree of the kept content; ``kinds`` limits the tags that count (default: all).
+    With images off, a figure's caption goes with its image (:attr:`Unit.caption`)."""
     ctx = Context(result, options, kinds)
     root = Node("document", None)
     members = ctx.members
+    units = result.units if options.images else tuple(u for u in result.units if not u.caption)
     if members is not None and not members:  # nothing can make a node: the units
-        root.children = list(result.units)
+        root.children = list(units)
         return root, ctx
     open_: list[Node] = [root]  # the open nodes, the root first
-    for unit in result.units:
+    for unit in units:
         if members is not None and all(b.node not in members for b in unit.blocks):
             del open_[1:]  # a unit outside every data table and <pre>: at the top
             root.children.append(unit)

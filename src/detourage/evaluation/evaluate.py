@@ -77,7 +77,7 @@ class PageScorer(SettingsBounds):
 def _clean(job: PageJob, settings: Settings) -> list[GoldBlock]:
     result = page_result(job.doc.read_html(settings.limits.max_bytes), settings, url=job.doc.meta.get("url"),
                          method=job.method)
-    return [(MARKERS[u.kind], u.text) for u in result.units if u.text]
+    return [(MARKERS[u.kind], u.text) for u in result.text_units]
 
 
 def score_page(pred: Sequence[GoldBlock], doc: GoldPage) -> Record:

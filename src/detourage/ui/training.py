@@ -201,7 +201,7 @@ def _scores(doc: Any, model: Any) -> tuple[metrics.Counts, metrics.Counts]:
 
     settings = Settings(method="learned", options=(("learned", learned.Options(model=model)),))
     result = pipeline.result(doc.read_html(), settings, url=doc.meta.get("url"))
-    pred = [(MARKERS[u.kind], u.text) for u in result.units if u.text]
+    pred = [(MARKERS[u.kind], u.text) for u in result.text_units]
     gold = list(doc.gold_blocks)
     return (metrics.cleaneval_scores(pred, gold, metrics.Mode.TO),
             metrics.cleaneval_scores(pred, gold, metrics.Mode.TM))
