@@ -117,3 +117,17 @@ def test_text_for_screen_readers_only_is_not_read() -> None:
                 '<a class="screen-reader-text skip-link" href="#c">Skip to content</a>'
                 '<h2 class="title visually-hidden">Main menu</h2><p class="reader">A reader\'s letter.</p></body>')
     assert [block.text for block in page.blocks] == ["Read", "the report", "now.", "A reader's letter."]
+
+
+def test_many_segments_in_one_parent_land_in_order() -> None:
+    # each move is made beside its placeholder: a page of thousands stays linear (a move
+    # at a child's index would count the siblings every time)
+    n = 3000
+    html = ("<body><main>" + "".join(f'<template id="B:{i}"></template>' for i in range(n)) + "</main>"
+            + "".join(f'<div hidden id="S:{i}">t{i} <b>b{i}</b> </div><script>$RC("B:{i}","S:{i}")</script>'
+                      for i in range(n)) + "</body>")
+    moved, root = _placed(html)
+    main = root.find(".//main")
+    assert moved and main is not None
+    assert " ".join(main.itertext()).split() == [w for i in range(n) for w in (f"t{i}", f"b{i}")]
+    assert root.find(".//template") is None and root.find(".//div") is None

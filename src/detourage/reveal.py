@@ -74,39 +74,37 @@ def _streamed_pair(placeholder: etree._Element | None, segment: etree._Element |
 
 def _put_in_place(placeholder: etree._Element, segment: etree._Element) -> None:
     """The segment's content (its text and children, not the hidden ``<div>``) where
-    the placeholder was; the placeholder and the emptied segment gone, every tail kept."""
-    content_text, children, placeholder_tail = segment.text, list(segment), placeholder.tail
+    the placeholder was; the placeholder and the emptied segment gone, every tail kept.
+    Each move is made beside an element, never at a child's index (which lxml finds by
+    counting: a page of many placeholders in one parent would take quadratic time)."""
+    content_text, children = segment.text, list(segment)
     _remove(segment)
-    parent = placeholder.getparent()
-    assert parent is not None
-    index = parent.index(placeholder)
-    parent.remove(placeholder)
-    _add_text(parent, index, content_text)
-    for offset, child in enumerate(children):
-        parent.insert(index + offset, child)  # the child's tail moves with it
-    _add_text(parent, index + len(children), placeholder_tail)
+    _text_before(placeholder, content_text)
+    for child in children:
+        placeholder.addprevious(child)  # the child's tail moves with it
+    _remove(placeholder)
 
 
 def _remove(el: etree._Element) -> None:
     """Take ``el`` out of the tree, its tail left where it was."""
+    _text_before(el, el.tail)
     parent = el.getparent()
     assert parent is not None
-    index = parent.index(el)
-    tail = el.tail
     parent.remove(el)
-    _add_text(parent, index, tail)
 
 
-def _add_text(parent: etree._Element, index: int, text: str | None) -> None:
-    """Put ``text`` in ``parent`` just before its child number ``index`` (at its end when
-    there is none): the previous child's tail, or the parent's own text."""
+def _text_before(el: etree._Element, text: str | None) -> None:
+    """Put ``text`` just before ``el``: the previous sibling's tail, or the parent's own
+    text."""
     if not text:
         return
-    if index == 0:
-        parent.text = (parent.text or "") + text
-    else:
-        before = parent[index - 1]
+    before = el.getprevious()
+    if before is not None:
         before.tail = (before.tail or "") + text
+    else:
+        parent = el.getparent()
+        assert parent is not None
+        parent.text = (parent.text or "") + text
 
 
 #: a page whose blocks hold fewer characters than this may be one that hides its body;
@@ -151,9 +149,12 @@ def largest_hidden(root: etree._Element) -> tuple[etree._Element | None, int]:
     """The hidden element of the page (none of its ancestors hidden) holding the most
     text were it shown, and how many characters (:func:`_text_chars`); (None, 0) when
     the page hides nothing."""
+    hidden = [el for el in cast("list[etree._Element]", _HIDDEN_CANDIDATES(root))
+              if el.tag not in INVISIBLE and is_hidden(el)]
+    inside = set(hidden)  # a hidden element under another stops its walk up at once
     best, best_chars = None, 0
-    for el in cast("list[etree._Element]", _HIDDEN_CANDIDATES(root)):
-        if el.tag in INVISIBLE or not is_hidden(el) or any(is_hidden(parent) for parent in el.iterancestors()):
+    for el in hidden:
+        if any(parent in inside for parent in el.iterancestors()):
             continue
         if (chars := _text_chars(el)) > best_chars:
             best, best_chars = el, chars
