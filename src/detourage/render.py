@@ -53,20 +53,25 @@ MARKERS = {Label.HEADER: "h", Label.PARAGRAPH: "p", Label.LIST: "l"}
 
 def units(blocks: Sequence[Block], labels: Sequence[Label]) -> tuple[Unit, ...]:
     """Group kept blocks into units: a header, paragraph or list label opens one, and
-    continuations join it (a continuation with nothing open opens a paragraph)."""
+    continuations join it (a continuation with nothing open opens a paragraph).  A
+    figure's caption is a unit of its own: a continuation into or out of a
+    ``<figcaption>`` opens a paragraph, so that a unit is all caption (:attr:`Unit.caption`,
+    which the text outputs leave out) or none."""
     out: list[Unit] = []
     current: list[Block] = []
     kind = Label.PARAGRAPH
     other, continuation = Label.OTHER, Label.CONTINUATION
+    in_caption = False
     for block, label in zip(blocks, labels, strict=True):
         if label is other:
             continue
-        if label is continuation and current:
+        caption = "figcaption" in block.path
+        if label is continuation and current and caption is in_caption:
             current.append(block)
             continue
         if current:
             out.append(Unit(kind, join(current), tuple(current)))
-        current = [block]
+        current, in_caption = [block], caption
         kind = Label.PARAGRAPH if label is continuation else label
     if current:
         out.append(Unit(kind, join(current), tuple(current)))
