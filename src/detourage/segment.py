@@ -96,7 +96,11 @@ def is_hidden(el: etree._Element) -> bool:
 
 
 def _screen_reader_only(classes: str | None) -> bool:
-    return bool(classes) and not SCREEN_READER_CLASSES.isdisjoint(classes.split())  # type: ignore[union-attr]
+    return classes is not None and not SCREEN_READER_CLASSES.isdisjoint(classes.split())
+
+
+#: the attributes :func:`is_hidden` reads: an element with none of them is shown
+_MAY_HIDE = frozenset({"hidden", "style", "class"})
 
 
 def unhide(el: etree._Element) -> None:
@@ -286,8 +290,7 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
             if tag.__class__ is not str:  # an entity node: only its tail is text
                 continue
             keys = el.keys()
-            if tag in INVISIBLE or (keys and ("hidden" in keys or "style" in keys or "class" in keys)
-                                    and is_hidden(el)):
+            if tag in INVISIBLE or (keys and not _MAY_HIDE.isdisjoint(keys) and is_hidden(el)):
                 walker.skip_subtree()
                 skipped, skip_space = el, True
                 if tag == "noscript" and (shown := noscript_image(el)) is not None:
