@@ -8,10 +8,12 @@ whole (:mod:`detourage.learned.rules.cards`)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from test_learned_steps import _split  # a model splitting paragraphs by length
 
 from detourage.api import load, run
@@ -120,6 +122,16 @@ def test_the_kind_is_read_from_the_declared_type_then_the_address(head, url, kin
 def test_many_prices_make_a_collection():
     items = "".join(f"<li><a href='/p/{i}'>Mug {i}</a><span>$1{i}.99</span></li>" for i in range(10))
     assert _kind(page(f"<ul>{items}</ul>"), "https://shop.example/mugs") == ("collection", "text")
+
+
+@settings(deadline=None)
+@given(st.lists(st.text(alphabet="$€£¥0123456789.,usdeurgbpzłkčруб \t", max_size=12), max_size=30),
+       st.integers(min_value=1, max_value=10))
+def test_priced_lines_are_the_lines_holding_a_price(lines, most):
+    """Searching only the lines that hold a currency's sign or code counts what a search of
+    every line counts."""
+    each = sum(1 for line in lines if re.search(pagetype._PRICE, line))
+    assert pagetype._priced_lines("\x1f".join(lines), most) == min(each, most)
 
 
 def test_a_listing_keeps_the_lines_an_article_would_drop():

@@ -141,7 +141,8 @@ class Unit:
     def caption(self) -> bool:
         """Whether the unit is a figure's caption (its blocks inside a ``<figcaption>``):
         shown under its image in the structured formats, left out of the text ones."""
-        return bool(self.blocks) and all("figcaption" in b.path for b in self.blocks)
+        blocks = self.blocks  # most units are no caption: their first block tells
+        return bool(blocks) and "figcaption" in blocks[0].path and all("figcaption" in b.path for b in blocks)
 
     @property
     def illustrations(self) -> tuple[Block, ...]:

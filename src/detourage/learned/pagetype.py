@@ -18,7 +18,6 @@ line).
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -138,13 +137,10 @@ def _shown(para: features.Paragraphs) -> str:
 
     if not len(para.texts):
         return ""
-    # the short lines, joined by "\x1f" (which no block text holds), searched in one pass
-    # that stops at the PRICES-th: a page of 50 000 lines costs a regular expression's
-    # scan, not 50 000 calls
-    short = "\x1f".join(line for line in lower_case(para) if len(line) <= PRICE_LINE)
-    # every price holds a currency's sign or code: most pages, holding none, skip the scan
-    priced = any(mark in short for mark in _CURRENCY_MARKS)
-    if priced and sum(1 for _ in islice(_PRICE_LINE.finditer(short), PRICES)) >= PRICES:
+    # the short lines, joined by "\x1f" (which no block text holds): a page of 50 000
+    # lines costs a few substring searches, not 50 000 calls
+    short = "\x1f".join([line for line in lower_case(para) if len(line) <= PRICE_LINE])
+    if _priced_lines(short, PRICES) >= PRICES:
         return "collection"
     code = column(para, "dist_t_code") == 0
     if float(para.chars[code].sum()) >= CODE_SHARE * max(float(para.chars.sum()), 1.0):
@@ -152,12 +148,32 @@ def _shown(para: features.Paragraphs) -> str:
     return ""
 
 
+def _priced_lines(lines: str, most: int) -> int:
+    """How many of ``lines`` (joined by "\x1f") hold a price, counted up to ``most``.  Every
+    price holds a currency's sign or code (:data:`_CURRENCY_MARKS`): only the lines where
+    one is found are searched, so that a page pays a few substring searches, not a
+    regular expression tried at each of its digits."""
+    starts: set[int] = set()
+    for mark in _CURRENCY_MARKS:
+        at = lines.find(mark)
+        while at >= 0:
+            starts.add(lines.rfind("\x1f", 0, at) + 1)
+            at = lines.find("\x1f", at)  # on to the next line
+            at = lines.find(mark, at) if at >= 0 else -1
+    count = 0
+    for start in sorted(starts):
+        end = lines.find("\x1f", start)
+        if _PRICE_RE.search(lines, start, len(lines) if end < 0 else end) is not None:
+            count += 1
+            if count == most:
+                break
+    return count
+
+
 #: a short line holding a price…
 PRICE_LINE = 40
 _PRICE = r"(?:[$€£¥][^\S\x1f]?\d|\d(?:[.,]\d{2})?[^\S\x1f]?(?:€|\$|zł|kč|руб|usd|eur|gbp)\b)"
-#: a line holding a price, among lines joined by "\x1f" (a space for ``\s``, so the
-#: price's spaces leave it out): one match a line at most
-_PRICE_LINE = re.compile(r"(?:^|\x1f)[^\x1f]*?" + _PRICE)
+_PRICE_RE = re.compile(_PRICE)
 #: what every match of ``_PRICE`` holds, one of them at least
 _CURRENCY_MARKS = ("$", "€", "£", "¥", "zł", "kč", "руб", "usd", "eur", "gbp")
 #: …this many times is a shop's list of products

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...formulas import mark
+from ...formulas import mark, math_script
 from ...model import Page
 from .. import features
 from .paragraphs import column
@@ -72,13 +72,13 @@ def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray) -> N
     """Keep the paragraphs holding a formula that lie in kept text (:func:`in_context`, a
     run of them judged together): a displayed equation is a short line of symbols,
     which the model reads as no prose.
-    A page with no ``<math>`` nor ``<mjx-container>`` pays a scan of its tree in C and
-    one of its blocks' distinct paths (a MathJax source is a block of its own, under
-    ``script``: :mod:`detourage.segment`)."""
+    A page with no ``<math>``, ``<mjx-container>`` nor MathJax source (a
+    ``<script type="math/tex">``, whose TeX is a block of its own: :mod:`detourage.segment`)
+    pays a scan of its tree in C and a look at the type of each of its scripts."""
     tree = page.tree
     assert tree is not None
     if next(tree.iter("math", "mjx-container"), None) is None and \
-            not any("script" in path for path in {block.path for block in page.blocks}):
+            all(math_script(el) is None for el in tree.iter("script")):
         return
     holding = [i for i in range(len(keep)) if _holds_formula(page, para, i)]
     run: list[int] = []

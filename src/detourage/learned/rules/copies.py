@@ -24,7 +24,7 @@ def drop_later_copies(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     # every line of a copy repeats on the page (``repeated``, the features' count of the
     # same lower-cased text elsewhere): most pages have no such run, and pay nothing more
     repeats = column(para, "repeated") > 0
-    if not keep.any() or int(repeats.sum()) < 2 * COPY_LINES:
+    if not keep.any() or _RUN not in repeats.tobytes() or int(repeats.sum()) < 2 * COPY_LINES:
         return 0
     lowered = lower_case(para)
     quoted = column(para, "dist_t_quote") < 99
@@ -49,9 +49,10 @@ def _elements(para: features.Paragraphs, repeats: np.ndarray) -> list[tuple[int,
     hold at least :data:`COPY_LINES` paragraphs, every one of them among ``repeats``, in
     document order, the largest first where they start together (a box before the part
     of it that is also a box)."""
-    first, end = para.spans[:, 0].ravel().astype(np.int64), para.spans[:, 1].ravel().astype(np.int64)
+    first, end = para.spans[:, 0], para.spans[:, 1]  # one row an ancestor level
     counted = running(repeats)
-    whole = (end - first >= COPY_LINES) & (counted[end] - counted[first] == end - first)
+    size = end - first
+    whole = (size >= COPY_LINES) & (counted[end] - counted[first] == size)
     ranges = set(zip(first[whole].tolist(), end[whole].tolist()))
     return sorted(ranges, key=lambda r: (r[0], -r[1]))
 
@@ -60,3 +61,6 @@ def _elements(para: features.Paragraphs, repeats: np.ndarray) -> list[tuple[int,
 COPY_LINES = 3
 #: …and this many characters
 COPY_CHARS = 80
+#: COPY_LINES repeated paragraphs in a row, as the bytes of ``repeats`` (bools): every
+#: copy holds such a run, and a page without one has no copy
+_RUN = b"\x01" * COPY_LINES
