@@ -14,7 +14,7 @@ import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from test_learned_steps import _split  # a model splitting paragraphs by length
+from test_learned_steps import _constant, _split  # a model splitting paragraphs by length; one keeping all
 
 from detourage.api import load, run
 from detourage.learned import features, pagetype
@@ -84,6 +84,57 @@ def test_a_run_the_model_left_out_stays_out():
     related = cards(4).replace("<p>Teaser", "<p class='x'>Teaser").replace(TEASER, "Short.")
     text = extract(page(body + related), ONLY_LONG, url=LISTING).text
     assert "Lead." in text and "Story number" not in text
+
+
+# ------------------------------------------------------------------ product carousels
+
+
+PRODUCT = "https://shop.example/products/blue-mug-123"
+#: the model keeps every line
+EVERYTHING = _constant(9.0)
+
+
+def product_page(others: str) -> str:
+    own = (f"<main><h1>Blue mug</h1><p class='price'>$14.99</p><p>About the mug. {TEASER}</p>"
+           f"<p>Care. {TEASER}</p></main>")
+    return page(own + others).replace("News - The Gazette", "Blue mug")
+
+
+def carousel(n: int, tag: str = "ul", card: str = "li") -> str:
+    items = "".join(f"<{card}{' class=snap' if i % 4 == 0 else ''}><a href='/products/mug-{i}'>Green mug {i}</a>"
+                    f"<span>${i + 10}.99</span></{card}>" for i in range(n))
+    return f"<section><h2>Customers also bought</h2><{tag} class='carousel'>{items}</{tag}></section>"
+
+
+def test_a_product_page_leaves_out_the_carousel_of_other_products():
+    result = extract(product_page(carousel(8)), EVERYTHING, url=PRODUCT)
+    details = result.labels.details["learned"]
+    assert details["page_type"] == "product"
+    assert "About the mug." in result.text and "$14.99" in result.text  # its own price is one line
+    assert "Green mug" not in result.text and "$10.99" not in result.text
+    assert details["product_carousels"] == 8  # 8 cards, a line each (a title and its price)
+
+
+def test_two_carousels_are_two_runs():
+    # one box holding both would hold the page's title: each is judged on its own box
+    html = product_page(carousel(4) + f"<p>Between. {TEASER}</p>" + carousel(5))
+    text = extract(html, EVERYTHING, url=PRODUCT).text
+    assert "Green mug" not in text and "Between." in text
+
+
+def test_a_carousel_stays_on_other_kinds_and_below_three_cards():
+    assert "Green mug 0" in extract(product_page(carousel(8)), EVERYTHING).text  # an article
+    assert "Green mug 0" in extract(product_page(carousel(2)), EVERYTHING, url=PRODUCT).text
+
+
+def test_a_comparison_of_prices_stays():
+    # a table compares the product with others; a grid of cells holds few prices among them
+    row = "".join(f"<td>${i + 10}.99</td>" for i in range(4))
+    table = f"<table><tr><th>Price</th>{row}</tr><tr><th>Size</th>{'<td>Large mug</td>' * 4}</tr></table>"
+    cells = "".join(f"<div>${i + 10}.99</div>" for i in range(4)) + "".join(
+        f"<div>Holds {i} cups of tea</div>" for i in range(12))
+    text = extract(product_page(table + f"<div class='grid'>{cells}</div>"), EVERYTHING, url=PRODUCT).text
+    assert "$10.99" in text and "Large mug" in text and "Holds 3 cups" in text
 
 
 # ------------------------------------------------------------------ page types

@@ -20,7 +20,9 @@ part of the article goes, and is *barred*: no later step brings it back:
 3. **other articles**: the stories an infinite scroll appended beside the page's own,
    siblings of its title's container that look the same, and the boxes beside the
    article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
-   and a publisher's box closing the text with a call to action (:mod:`.promos`);
+   on a product page, the runs of other products' cards, each with its price ("customers
+   also bought": :func:`~.cards.drop_product_carousels`); and a publisher's box closing
+   the text with a call to action (:mod:`.promos`);
 4. **copies**: a box whose lines repeat, one for one, a box kept before it (a product's
    description twice, for desktop and for mobile) is read once (:mod:`.copies`).
 
@@ -62,7 +64,7 @@ from ...model import Page
 from .. import features
 from .articles import drop_appended_articles, drop_boxes_beside
 from .boundary import keep_boundary_lines
-from .cards import keep_whole_cards
+from .cards import drop_product_carousels, keep_whole_cards
 from .code_blocks import whole_code_blocks
 from .comments import drop_comments
 from .controls import drop_controls
@@ -105,6 +107,10 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     if appended:
         details["appended_articles"] = appended
     drop_boxes_beside(para, keep, barred)
+    if kind == "product":
+        carousels = drop_product_carousels(page, para, keep, barred)
+        if carousels:
+            details["product_carousels"] = carousels
     promo = drop_closing_promos(para, keep, barred)
     if promo:
         details["closing_promo"] = promo

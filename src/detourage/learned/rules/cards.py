@@ -2,7 +2,8 @@
 content is the run of repeated cards (a title, a date, a teaser, a price), and a model
 that keeps each card's teaser while it lets its title go (a line that is one link) cuts
 every card in half.  :func:`keep_whole_cards` gives each card of a run the model mostly
-kept the parts the cards share."""
+kept the parts the cards share.  On a product page a run of cards with a price each is
+the shop's other products, and :func:`drop_product_carousels` leaves it out."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
+from ..pagetype import PRICE_LINE, price_in
+from .paragraphs import column, lower_case
 
 
 def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, closed: np.ndarray,
@@ -81,16 +84,92 @@ def _complete(page: Page, para: features.Paragraphs, members: np.ndarray, keep: 
     return len(chosen)
 
 
-def _cards(holder: etree._Element, nodes: Sequence[etree._Element]) -> set[int]:
+def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
+    """On a product page, leave out (and bar) each run of other products' cards: a
+    structure repeated at least :data:`CARDS` times that is a short line holding a price
+    (each card's price), whose cards look alike (:func:`_cards`), and whose box holds
+    neither the page's title nor most of the text the model kept ("customers also
+    bought", "similar items", a shop's carousel of its other products); how many lines
+    were left out.  The product's own price is one line, no run; at least
+    :data:`CARD_SHARE` of the box's children must be cards holding a price, and a
+    table's row of prices (or a grid of cells, few of them prices) compares the product
+    with others, and stays."""
+    if not keep.any():
+        return 0
+    lowered = lower_case(para)
+    priced = [i for i, line in enumerate(lowered) if len(line) <= PRICE_LINE and price_in(line)]
+    if len(priced) < CARDS:
+        return 0
+    by_structure: dict[int, list[int]] = {}
+    for i in priced:
+        by_structure.setdefault(int(para.signature[i]), []).append(i)
+    title = np.flatnonzero(column(para, "is_title") > 0).tolist()
+    weight = para.chars * keep
+    total = float(weight.sum())
+    dropped = 0
+    runs = [run for members in by_structure.values() if len(members) >= CARDS
+            for run in _runs(members, [_node(page, para, i) for i in members])]
+    for members, holder, nodes in runs:
+        if _in_table(holder) or len(_cards(holder, nodes, classes=False)) < CARD_SHARE * len(holder):
+            continue
+        lines = _lines_of(page, para, holder, members[0], members[-1])
+        first, end = lines[0], lines[-1] + 1
+        if any(first <= t < end for t in title) or float(weight[first:end].sum()) > CAROUSEL_SHARE * total:
+            continue
+        dropped += int(keep[first:end].sum())
+        keep[first:end] = False
+        barred[first:end] = True
+    return dropped
+
+
+#: a run of one structure's lines: their paragraphs, the box holding them, their nodes
+Run = tuple[list[int], etree._Element, list[etree._Element]]
+
+
+def _runs(members: list[int], nodes: list[etree._Element]) -> list[Run]:
+    """The lines of one structure (``members``, their ``nodes``) split by the box each run
+    of them lies in: a line's box is its nearest ancestor holding at least :data:`CARDS`
+    of them (a page's two carousels are two runs, not one box holding the page); each run
+    with its box and its lines' nodes, in document order.  Lines in no such box are in
+    no run."""
+    chains = [list(node.iterancestors()) for node in nodes]  # nearest first; the proxies stay alive
+    counts: dict[int, int] = {}
+    for chain in chains:
+        for ancestor in chain:
+            counts[id(ancestor)] = counts.get(id(ancestor), 0) + 1
+    runs: dict[int, Run] = {}
+    for i, node, chain in zip(members, nodes, chains):
+        box = next((a for a in chain if counts[id(a)] >= CARDS), None)
+        if box is not None:
+            run = runs.setdefault(id(box), ([], box, []))
+            run[0].append(i)
+            run[2].append(node)
+    return list(runs.values())
+
+
+def _in_table(el: etree._Element) -> bool:
+    """Whether ``el`` is a table's part or lies inside a table."""
+    return el.tag in ("table", "thead", "tbody", "tfoot", "tr", "td", "th") or \
+        next(el.iterancestors("table"), None) is not None
+
+
+#: a run of product cards holding more than this share of the kept text is the page's
+#: content (a product page that is a list of its variants), not a carousel beside it
+CAROUSEL_SHARE = 0.5
+
+
+def _cards(holder: etree._Element, nodes: Sequence[etree._Element], classes: bool = True) -> set[int]:
     """The cards of a run (by their place among ``holder``'s children): the children of ``holder`` holding its lines
     (``nodes``), when at least :data:`CARDS` of them look alike (one tag and class, that
     of at least :data:`ALIKE` of them) and hold each at most two of its lines on average
-    (a card holds one teaser; a list of a policy's clauses is no run of cards), else none."""
+    (a card holds one teaser; a list of a policy's clauses is no run of cards), else none.
+    Without ``classes`` the tag alone is compared (a carousel marks every few cards
+    with a class of its own)."""
     held = [_child_towards(holder, node) for node in nodes]
     distinct = {holder.index(card): card for card, node in zip(held, nodes) if card is not None and card is not node}
     if len(distinct) < CARDS or len(nodes) > 2 * len(distinct):
         return set()
-    looks = [(card.tag, card.get("class")) for card in distinct.values()]
+    looks = [(card.tag, card.get("class") if classes else None) for card in distinct.values()]
     common = max(set(looks), key=looks.count)
     if looks.count(common) < ALIKE * len(looks):
         return set()
