@@ -128,6 +128,26 @@ def test_illustrations_render_with_absolute_sources_and_decorations_as_their_alt
     assert "<p>Lol :P indeed</p>" in html
 
 
+DESCRIBED = ("<html><body><p>Before the pictures.</p>"
+             "<p><img alt='Screenshot of the editor with two panes'></p>"
+             "<p><img src='data:image/png;base64,iVBORw0KGgo=' alt='The gallery page in dark mode'></p>"
+             "<p><img src='/img/acme-logo.png' alt='Acme Corporation company logo'></p>"
+             "<p>Read the <img src='data:image/svg+xml,%3Csvg%3E' alt='PDF'> guide "
+             "<img src='/icons/pdf-icon.png' alt='(PDF)'></p></body></html>")
+
+
+def test_an_alt_text_that_describes_a_picture_is_no_text_wherever_the_picture_comes_from() -> None:
+    # no source yet (a script names it), a data URI (a stand-in, or the picture inlined),
+    # a logo: a reader sees a picture, and its description is no text; a word stays an
+    # icon's, read in its sentence
+    txt = detourage.extract(DESCRIBED, "fulltext")
+    assert txt == "Before the pictures.\nRead the PDF guide (PDF)\n"
+    markdown = detourage.extract(DESCRIBED, "fulltext", "markdown")
+    assert "Read the PDF guide (PDF)" in markdown
+    # none of them is shown as a picture: no source, a data URI, a decoration
+    assert "Screenshot" not in markdown and "gallery" not in markdown and "Acme" not in markdown
+
+
 def test_json_units_carry_their_images_with_absolute_sources_and_captions() -> None:
     record = json.loads(detourage.extract(FIGURES, "fulltext", "json", url="https://example.org/a/post.html",
                                           blocks=True))

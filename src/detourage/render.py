@@ -430,7 +430,7 @@ class _Markdown:
         if shows_image(block, self.options):
             src = self.ctx.url(block.image or "").translate(_MD_DEST)
             return f"![{self.escape(block.text)}]({src})"
-        return "" if block.illustration else self.escape(block.text)
+        return "" if block.silent else self.escape(block.text)
 
     def escape(self, text: str) -> str:
         if _may_hold_tex(text):
@@ -573,11 +573,11 @@ def _document(result: Result, body: str) -> str:
 
 def _html_piece(block: Block, src: str | None) -> str:
     """The block as an image of source ``src``, or as its text when ``src`` is None (an
-    illustration's alt text is no text: nothing)."""
+    alt text that stands for a picture is no text: nothing, :attr:`Block.silent`)."""
     esc = htmllib.escape
     if src is not None:
         return f'<img src="{esc(src)}" alt="{esc(block.text)}">'
-    return "" if block.illustration else esc(block.text)
+    return "" if block.silent else esc(block.text)
 
 
 _HTML_SPANS = {"em": "em", "strong": "strong", "code": "code"}
@@ -926,7 +926,7 @@ class _Json:
         if isinstance(item, Block):
             if shows_image(item, self.ctx.options):
                 return [{"type": "image", "src": self.ctx.url(item.image or ""), "alt": item.text}]
-            return [{"type": "text", "text": item.text}] if item.text and not item.illustration else []
+            return [{"type": "text", "text": item.text}] if item.text and not item.silent else []
         if item.kind == "math":
             found = self.ctx.formula(item.el)
             return [] if found is None else [

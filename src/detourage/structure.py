@@ -610,13 +610,14 @@ def _open(open_: list[Node], chain: tuple[Element, ...], pres: list[Element]) ->
 def join(blocks: Sequence[Block]) -> str:
     """The text of consecutive runs, with a space where the page had one: what a reader
     reads, so an illustration's alt text is left out (it stands for the image, which the
-    structured formats show as an image); a decorative image's alt text (an emoji, an
-    icon's word) is read in the sentence that holds it."""
+    structured formats show as an image), as is any alt text that describes a picture
+    (:attr:`~detourage.model.Block.silent`); a decorative image's short alt text (an
+    emoji, an icon's word) is read in the sentence that holds it."""
     if len(blocks) == 1:
-        return "" if blocks[0].illustration else blocks[0].text
+        return "" if blocks[0].silent else blocks[0].text
     parts: list[str] = []
     for block in blocks:
-        if not block.text or block.illustration:
+        if not block.text or block.silent:
             continue
         if parts and block.space_before:
             parts.append(" ")
@@ -661,7 +662,7 @@ def _plain(items: Sequence[Span | Block], ctx: Context) -> str:
     for item in items:
         block = item if isinstance(item, Block) else item.first
         if isinstance(item, Block):
-            text = "" if item.illustration else item.text
+            text = "" if item.silent else item.text
         elif item.kind == "math":
             text = tex_text(ctx.formula(item.el))
         else:
@@ -792,7 +793,7 @@ def pipe_table(rows: Sequence[Node]) -> bool:
 
 def _paragraphs(cell: Node) -> int:
     """How many paragraphs of the page (``Block.paragraph``) the kept text of ``cell`` spans."""
-    return len({b.paragraph for leaf in _leaves(cell) for b in leaf.blocks if b.text and not b.illustration})
+    return len({b.paragraph for leaf in _leaves(cell) for b in leaf.blocks if b.text and not b.silent})
 
 
 def cells(row: Node, ctx: Context) -> list[tuple[int, Node | Unit]]:
