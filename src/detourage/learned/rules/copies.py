@@ -27,11 +27,10 @@ def drop_later_copies(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     if not keep.any() or _RUN not in repeats.tobytes() or int(repeats.sum()) < 2 * COPY_LINES:
         return 0
     lowered = lower_case(para)
-    quoted = column(para, "dist_t_quote") < 99
     seen: dict[tuple[str, ...], tuple[int, bool]] = {}  # an element's lines -> its first copy's end, kept
     dropped = 0
-    for first, end in _elements(para, repeats):
-        if barred[first] or bool(quoted[first:end].any()) or int(para.chars[first:end].sum()) < COPY_CHARS:
+    for first, end in _elements(para, repeats, column(para, "dist_t_quote") < 99):
+        if barred[first]:
             continue
         lines = tuple(lowered[first:end])
         earlier = seen.get(lines)
@@ -44,16 +43,24 @@ def drop_later_copies(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     return dropped
 
 
-def _elements(para: features.Paragraphs, repeats: np.ndarray) -> list[tuple[int, int]]:
+def _elements(para: features.Paragraphs, repeats: np.ndarray, quoted: np.ndarray) -> list[tuple[int, int]]:
     """The paragraph ranges (first, end) of the paragraphs' containers and ancestors that
-    hold at least :data:`COPY_LINES` paragraphs, every one of them among ``repeats``, in
+    may be a copy: at least :data:`COPY_LINES` paragraphs, every one of them among
+    ``repeats`` and none ``quoted``, and at least :data:`COPY_CHARS` characters; in
     document order, the largest first where they start together (a box before the part
-    of it that is also a box)."""
+    of it that is also a box).  Each test is one array operation over every range."""
     first, end = para.spans[:, 0], para.spans[:, 1]  # one row an ancestor level
     counted = running(repeats)
     size = end - first
     whole = (size >= COPY_LINES) & (counted[end] - counted[first] == size)
-    ranges = set(zip(first[whole].tolist(), end[whole].tolist()))
+    if not whole.any():
+        return []
+    first, end = first[whole], end[whole]
+    quotes = running(quoted)
+    chars = np.zeros(len(para.chars) + 1)
+    np.cumsum(para.chars, out=chars[1:])
+    fit = (quotes[end] == quotes[first]) & (chars[end] - chars[first] >= COPY_CHARS)
+    ranges = set(zip(first[fit].tolist(), end[fit].tolist()))
     return sorted(ranges, key=lambda r: (r[0], -r[1]))
 
 
