@@ -112,7 +112,8 @@ def test_a_product_page_leaves_out_the_carousel_of_other_products():
     assert details["page_type"] == "product"
     assert "About the mug." in result.text and "$14.99" in result.text  # its own price is one line
     assert "Green mug" not in result.text and "$10.99" not in result.text
-    assert details["product_carousels"] == 8  # 8 cards, a line each (a title and its price)
+    assert "Customers also bought" not in result.text  # its heading goes with it
+    assert details["product_carousels"] == 9  # 8 cards, a line each (a title and its price), and the heading
 
 
 def test_two_carousels_are_two_runs():

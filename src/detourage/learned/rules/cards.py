@@ -15,7 +15,7 @@ from lxml import etree
 from ...model import Page
 from .. import features
 from ..pagetype import PRICE_LINE, price_in
-from .paragraphs import column, lower_case
+from .paragraphs import lower_case
 
 
 def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, closed: np.ndarray,
@@ -89,8 +89,8 @@ def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarr
     structure repeated at least :data:`CARDS` times that is a short line holding a price
     (each card's price), whose cards look alike (:func:`_cards`), and whose box holds
     neither the page's title nor most of the text the model kept ("customers also
-    bought", "similar items", a shop's carousel of its other products); how many lines
-    were left out.  The product's own price is one line, no run; at least
+    bought", "similar items", a shop's carousel of its other products), with the heading
+    just before it; how many lines were left out.  The product's own price is one line, no run; at least
     :data:`CARD_SHARE` of the box's children must be cards holding a price, and a
     table's row of prices (or a grid of cells, few of them prices) compares the product
     with others, and stays."""
@@ -103,7 +103,7 @@ def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarr
     by_structure: dict[int, list[int]] = {}
     for i in priced:
         by_structure.setdefault(int(para.signature[i]), []).append(i)
-    title = np.flatnonzero(column(para, "is_title") > 0).tolist()
+    title = para.title_index
     weight = para.chars * keep
     total = float(weight.sum())
     dropped = 0
@@ -114,8 +114,10 @@ def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarr
             continue
         lines = _lines_of(page, para, holder, members[0], members[-1])
         first, end = lines[0], lines[-1] + 1
-        if any(first <= t < end for t in title) or float(weight[first:end].sum()) > CAROUSEL_SHARE * total:
+        if first <= title < end or float(weight[first:end].sum()) > CAROUSEL_SHARE * total:
             continue
+        if first > 0 and para.heading[first - 1] and first - 1 != title:
+            first -= 1  # the carousel's heading ("Similar items") goes with it
         dropped += int(keep[first:end].sum())
         keep[first:end] = False
         barred[first:end] = True
