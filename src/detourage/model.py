@@ -104,10 +104,9 @@ class Block:
         has no source yet (none, or the data URI a lazy loader or an inline placeholder
         holds: "Screenshot of the editor").  A decorative image's short alt text (an
         emoji's ":)", an icon's "PDF") is read in the sentence that holds it."""
-        image = self.image
-        if image is None:
+        if self.image is None:
             return False
-        return (bool(image) and not self.decorative) or len(self.text.split()) >= DESCRIBED_WORDS
+        return self.illustration or len(self.text.split()) >= DESCRIBED_WORDS
 
     def within(self, *tags: str) -> bool:
         """True when one of ``tags`` encloses the block."""

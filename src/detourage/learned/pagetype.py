@@ -170,16 +170,15 @@ def _priced_lines(lines: str, most: int) -> int:
     return count
 
 
-#: a short line holding a price…
-PRICE_LINE = 40
-_PRICE = r"(?:[$€£¥][^\S\x1f]?\d|\d(?:[.,]\d{2})?[^\S\x1f]?(?:€|\$|zł|kč|руб|usd|eur|gbp)\b)"
-_PRICE_RE = re.compile(_PRICE)
-
-
 def price_in(line: str) -> bool:
     """Whether a lower-cased line holds a price ("$12.99", "12,99 €", "1 200 руб")."""
     return _PRICE_RE.search(line) is not None
 
+
+#: a short line holding a price…
+PRICE_LINE = 40
+_PRICE = r"(?:[$€£¥][^\S\x1f]?\d|\d(?:[.,]\d{2})?[^\S\x1f]?(?:€|\$|zł|kč|руб|usd|eur|gbp)\b)"
+_PRICE_RE = re.compile(_PRICE)
 #: what every match of ``_PRICE`` holds, one of them at least
 _CURRENCY_MARKS = ("$", "€", "£", "¥", "zł", "kč", "руб", "usd", "eur", "gbp")
 #: …this many times is a shop's list of products

@@ -90,10 +90,10 @@ def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarr
     (each card's price), whose cards look alike (:func:`_cards`), and whose box holds
     neither the page's title nor most of the text the model kept ("customers also
     bought", "similar items", a shop's carousel of its other products), with the heading
-    just before it; how many lines were left out.  The product's own price is one line, no run; at least
-    :data:`CARD_SHARE` of the box's children must be cards holding a price, and a
-    table's row of prices (or a grid of cells, few of them prices) compares the product
-    with others, and stays."""
+    just before it; how many lines were left out.  The product's own price is one line,
+    no run; at least :data:`CARD_SHARE` of the box's children must be cards holding a
+    price, and a table's row of prices (or a grid of cells, few of them prices) compares
+    the product with others, and stays."""
     if not keep.any():
         return 0
     lowered = lower_case(para)
