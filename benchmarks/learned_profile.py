@@ -17,10 +17,13 @@ one process), so that work on its speed aims at the step that costs:
 ``steps``
     the rest of :func:`detourage.methods.learned.label`, and inside it (the steps of
     :func:`detourage.learned.rules.apply`) the comment
-    section's cut (``s:comments``), the related boxes (``s:related``), the closing
-    promotional box (``s:promos``), code blocks (``s:code``), the title (``s:title``), the
-    fallback (``s:fallback``), the standfirst (``s:standfirst``), permalinks
-    (``s:permalinks``), the labels of the blocks (``s:labels``) and ``s:rest`` (threshold,
+    section's cut (``s:comments``), the related boxes (``s:related``), a product's
+    carousels (``s:carousels``), the closing promotional box (``s:promos``), the later
+    copies (``s:copies``), code blocks and formulas (``s:code``), the title (``s:title``),
+    the fallback (``s:fallback``), the standfirst (``s:standfirst``), whole cards
+    (``s:cards``), permalinks (``s:permalinks``), the page-type guess (``s:type``,
+    :func:`detourage.learned.pagetype.guess`), the labels of the blocks (``s:labels``) and
+    ``s:rest`` (threshold,
     comment containers, details);
 ``units``
     the kept blocks grouped into output units (:func:`detourage.render.units`, which
@@ -67,12 +70,15 @@ PASSES = {"f:text": "_text", "f:kind": "_kind", "f:walk": "_Tree.__init__", "f:d
 #: the method's page-level steps: attribute of detourage.learned.rules (the names its
 #: ``apply`` calls them by); the labels of the blocks: of detourage.methods.learned
 RULE_STEPS = {"s:comments": "drop_comments", "s:related": "drop_related_boxes", "s:appended": "drop_appended_articles",
-              "s:beside": "drop_boxes_beside", "s:promos": "drop_closing_promos", "s:code": "whole_code_blocks",
+              "s:beside": "drop_boxes_beside", "s:carousels": "drop_product_carousels",
+              "s:promos": "drop_closing_promos", "s:copies": "drop_later_copies", "s:code": "whole_code_blocks",
               "s:title": "keep_title", "s:fallback": "fall_back", "s:standfirst": "keep_standfirst",
-              "s:boundary": "keep_boundary_lines", "s:parents": "keep_parent_items", "s:controls": "drop_controls",
+              "s:boundary": "keep_boundary_lines", "s:cards": "keep_whole_cards", "s:parents": "keep_parent_items", "s:controls": "drop_controls",
               "s:figures": "keep_figures", "s:permalinks": "drop_permalinks"}
 LABELS = {"s:labels": "label_paragraphs"}
-STEPS = {**RULE_STEPS, **LABELS}
+#: the page-type guess: attribute of detourage.learned.pagetype
+TYPE_STEPS = {"s:type": "guess"}
+STEPS = {**RULE_STEPS, **LABELS, **TYPE_STEPS}
 
 
 class Clock:
@@ -96,7 +102,7 @@ class Clock:
 def instrument(clock: Clock, patch: Callable[[object, str, object], None] = setattr) -> None:
     """Wrap the learned method's steps with ``clock``, replacing them by ``patch``
     (``setattr``; a test passes its undoable ``monkeypatch.setattr``)."""
-    from detourage.learned import features, rules
+    from detourage.learned import features, pagetype, rules
     from detourage.learned.forest import Model
     from detourage import pipeline
     from detourage.methods import learned
@@ -105,7 +111,7 @@ def instrument(clock: Clock, patch: Callable[[object, str, object], None] = seta
         owner_name, _, func_name = attr.rpartition(".")
         owner = getattr(features, owner_name) if owner_name else features
         patch(owner, func_name, clock.wrap(name, getattr(owner, func_name)))
-    for owner, steps in ((rules, RULE_STEPS), (learned, LABELS)):
+    for owner, steps in ((rules, RULE_STEPS), (learned, LABELS), (pagetype, TYPE_STEPS)):
         for name, attr in steps.items():
             patch(owner, attr, clock.wrap(name, getattr(owner, attr)))
     patch(pipeline, "units", clock.wrap("units", pipeline.units))  # as pipeline.run calls it
@@ -138,7 +144,8 @@ def profile(pages: list, warmup: int, patch: Callable[[object, str, object], Non
         t2 = wall()
         render(result, "txt")
         t3 = wall()
-        spent = dict(clock.spent)
+        spent = dict.fromkeys(STEPS, 0.0)  # a step the page's type skips costs it nothing
+        spent.update(clock.spent)
         spent.update({"parse-only": parsed, "load": t1 - t0, "learned": t3 - t1, "render": t3 - t2})
         spent["steps"] = (t2 - t1) - sum(spent.get(k, 0.0) for k in ("features", "forests", "units"))
         spent["f:rest"] = spent.get("features", 0.0) - sum(spent.get(k, 0.0) for k in PASSES)

@@ -120,18 +120,17 @@ def test_presentation_mathml_to_tex(mathml: str, tex: str) -> None:
 
 def test_a_math_script_is_a_block_in_both_segmentations() -> None:
     root = parse(MATHJAX2)
-    python = [(b.text, b.path[-1], b.node.tag) for b in seg._segment(root, seg.DEFAULT_LIMITS)]
+    python = [(b.text, b.path[-1], b.node.tag) for b in seg._segment(root, seg.DEFAULT_LIMITS)[0]]
     assert ("E=mc^2", "script", "script") in python
     if seg._compiled is not None:
-        assert [(b.text, b.path[-1], b.node.tag) for b in seg._compiled(root, seg.DEFAULT_LIMITS)] == python
-    assert all(b.path[-1] != "script" for b in seg._segment(parse("<script>var x;</script><p>a</p>"),
-                                                             seg.DEFAULT_LIMITS))
+        assert [(b.text, b.path[-1], b.node.tag) for b in seg._compiled(root, seg.DEFAULT_LIMITS)[0]] == python
+    assert all(b.path[-1] != "script" for b in seg.segment(parse("<script>var x;</script><p>a</p>")))
     # spaced as the page spaces it: "point <script>θ</script>, each" reads "point $θ$, each"
     tight = parse("<p>a point <script type='math/tex'>x_0</script>, each<script type='math/tex'>y</script>z</p>")
-    python = [(b.text, b.space_before) for b in seg._segment(tight, seg.DEFAULT_LIMITS)]
+    python = [(b.text, b.space_before) for b in seg._segment(tight, seg.DEFAULT_LIMITS)[0]]
     assert python == [("a point", True), ("x_0", True), (", each", False), ("y", False), ("z", False)]
     if seg._compiled is not None:
-        assert [(b.text, b.space_before) for b in seg._compiled(tight, seg.DEFAULT_LIMITS)] == python
+        assert [(b.text, b.space_before) for b in seg._compiled(tight, seg.DEFAULT_LIMITS)[0]] == python
 
 
 def test_a_page_without_formulas_walks_no_further() -> None:
@@ -155,11 +154,11 @@ def test_tex_left_in_the_text_is_not_escaped(text: str, markdown: str) -> None:
 def test_a_formula_image_is_spaced_as_the_page_spaces_it_in_both_segmentations() -> None:
     root = parse("<p>sides <span><img src='a.svg' alt='{\\displaystyle a}'></span>, <img src='b.svg' "
                  "alt='{\\displaystyle b}'>and <img src='p.png' alt='a photo'>, end</p>")
-    python = [(b.text, b.space_before) for b in seg._segment(root, seg.DEFAULT_LIMITS)]
+    python = [(b.text, b.space_before) for b in seg._segment(root, seg.DEFAULT_LIMITS)[0]]
     assert python == [("sides", True), ("{\\displaystyle a}", True), (",", False), ("{\\displaystyle b}", True),
                       ("and", False), ("a photo", True), (", end", True)]  # a photo's alt text stays apart
     if seg._compiled is not None:
-        assert [(b.text, b.space_before) for b in seg._compiled(root, seg.DEFAULT_LIMITS)] == python
+        assert [(b.text, b.space_before) for b in seg._compiled(root, seg.DEFAULT_LIMITS)[0]] == python
     assert extract(WIKIPEDIA.replace("</span> holds", "</span>, holds")) == "Mass $E=mc^{2}$, holds.\n"
 
 
@@ -179,3 +178,29 @@ def test_json_gives_the_tex_left_in_the_text_as_formula_records() -> None:
         ("strong", None, None, None), ("text", None, None, None)]
     assert unit["content"][5]["content"] == [{"type": "formula", "tex": "x_2", "display": False, "source": "text"}]
     assert unit["content"][-1]["text"] == ", costs $5 and $10."
+
+
+@pytest.mark.parametrize(("html", "shown"), [
+    ("<p>No formula here, <b>only</b> text <img src='a.png' alt='a cat'></p>", False),
+    ("<p>Hidden <span hidden><math><mi>x</mi></math></span> and gone.</p>", False),
+    ("<p>Area <math><mi>A</mi></math> of it.</p>", True),
+    ("<p>Its tail <mjx-container><span>x</span></mjx-container> counts</p>", True),
+    ("<p>Source <script type='math/tex'>E=mc^2</script> read.</p>", True),
+    ("<p>An image <img src='f.png' alt='{\\displaystyle x^{2}}'> of TeX.</p>", True),
+])
+def test_segmentation_tells_whether_a_block_may_show_a_formula(html: str, shown: bool) -> None:
+    """Both walkers find it as they go (``segmented``), and it is what asking every block
+    (:func:`formulas.on_page` on a page built by hand) says; the steps that read
+    formulas skip a page without one on its word."""
+    import dataclasses
+
+    from detourage.api import load
+    from detourage.formulas import on_page
+
+    root = parse(html)
+    assert seg._segment(root, seg.DEFAULT_LIMITS)[1] is shown
+    if seg._compiled is not None:
+        assert seg._compiled(root, seg.DEFAULT_LIMITS)[1] is shown
+    page = load(html)
+    assert page.formulas is shown and on_page(page) is shown
+    assert on_page(dataclasses.replace(page, formulas=None)) is shown

@@ -27,6 +27,7 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from .errors import LimitExceeded
+from .formulas import MARKS
 from .model import Block
 from .segment import (PANEL_ROLES, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
@@ -58,6 +59,7 @@ cdef class _Tag:
     cdef str name
     cdef str closing
     cdef bint invisible, void, block, is_a, is_pre, is_img, is_br, is_noscript, is_script
+    cdef bint is_mark  # a formula's element (formulas.MARKS): a block inside one shows a formula
 
 
 cdef _Tag _new_tag(str name):
@@ -73,6 +75,7 @@ cdef _Tag _new_tag(str name):
     info.is_noscript = name == "noscript"
     info.is_script = name == "script"
     info.is_br = name == "br"
+    info.is_mark = name in MARKS
     return info
 
 
@@ -322,6 +325,10 @@ cdef class _Walk:
     cdef int line_ends, line_depth
     cdef bint line_start
     cdef bint breaks  # a block-level tag or <br> is among ``crossed``
+    # the open elements that mark a formula (``is_mark``), and whether a block showed one
+    # (``segment.segmented``: a block whose path holds a mark, or an image with TeX alt text)
+    cdef int marks
+    cdef bint formulas
     # name pointer → _Tag (open addressing; names are interned by libxml2, and a name
     # seen at two addresses merely takes two slots); ``held`` keeps the values alive
     cdef const void* tag_keys[256]
@@ -373,6 +380,8 @@ cdef class _Walk:
                                  space or self.breaks or not count, self.paragraph, image, decorative))
         self.crossed.clear()
         self.breaks = False
+        if not self.formulas and (self.marks or image is not None and tex_alt(text)):
+            self.formulas = True
 
     cdef tuple path(self):
         path = self.paths[-1] if self.paths else ()
@@ -430,6 +439,7 @@ cdef class _Walk:
             return False
         path = tuple(self.stack) + ("script",)
         self.add(space, tex, self.shared.setdefault(path, path), node)
+        self.formulas = True  # its path holds "script", one of the marks
         return True
 
 
@@ -453,7 +463,8 @@ cdef _Tag _tag(xmlNode* c_node):
 
 
 def segment(cetree._Element root not None, limits):  # noqa: C901 - one event loop, the twin of segment._segment, kept whole for speed
-    """The blocks of ``root``, identical to ``detourage.segment._segment(root, limits)``.
+    """The blocks of ``root`` and whether one may show a formula, identical to
+    ``detourage.segment._segment(root, limits)``.
 
     One loop over start and end events, like the Python one and for the same reason: it
     runs for every node of every page.  ``starting`` tells which event ``c_node`` is at;
@@ -478,6 +489,8 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
     w.max_blocks = limits.max_blocks
     w.links = w.pre = w.paragraph = w.line_ends = w.line_depth = 0
     w.breaks = w.line_start = False
+    w.marks = 0
+    w.formulas = False
     w.held = []
     while True:
         skip = False
@@ -508,6 +521,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
                     else:
                         w.stack.append(info.name)
                         w.paths.append(None)
+                        w.marks += info.is_mark
                         if len(w.stack) > max_depth:
                             raise LimitExceeded("depth", len(w.stack), max_depth)
                         if info.is_a:
@@ -526,6 +540,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
                 if not info.void:
                     w.paths.pop()
                     w.stack.pop()
+                    w.marks -= info.is_mark
                     w.cross(info.closing, info.block)
                     if info.is_a:
                         w.links -= _plain_attr(c_node, b"href") is not NULL
@@ -568,7 +583,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
             starting = True
         else:
             c_node = c_node.parent
-    return w.blocks
+    return w.blocks, w.formulas
 
 
 cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except -1:

@@ -23,8 +23,12 @@ from __future__ import annotations
 import html as htmllib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lxml import etree
+
+if TYPE_CHECKING:
+    from .model import Page
 
 Element = etree._Element
 
@@ -75,6 +79,15 @@ def mark(block_path: tuple[str, ...], alt: str | None) -> bool:
     formula is on the page: one inside ``<math>``, ``<mjx-container>`` or a math script,
     or an image whose alt text is Wikipedia's TeX."""
     return not MARKS.isdisjoint(block_path) or (alt is not None and tex_alt(alt))
+
+
+def on_page(page: Page) -> bool:
+    """Whether a block of ``page`` may show a formula (:func:`mark`): what segmentation
+    found (:attr:`Page.formulas <detourage.model.Page.formulas>`), or, on a page built
+    by hand, its blocks asked one by one."""
+    if page.formulas is not None:
+        return page.formulas
+    return any(mark(block.path, None if block.image is None else block.text) for block in page.blocks)
 
 
 def formula(el: Element) -> Formula | None:

@@ -24,7 +24,7 @@ from .errors import LimitExceeded, NotHTML
 from .model import Decoded, Page
 from .parse import parse, repaired
 from .reveal import place_streamed, show_hidden_body
-from .segment import page_title, segment, show_noscript
+from .segment import page_title, segmented, show_noscript
 from .settings import DEFAULT_LIMITS, Limits, Settings
 
 #: the settings of a page loaded with none given: the default limits, no repair
@@ -59,16 +59,16 @@ def load(html: str | bytes, settings: Settings = DEFAULT_SETTINGS, *, url: str |
     tree = parse(decoded.text, limits)
     place_streamed(tree, decoded.text)  # a React page's late content, where it belongs
     t2 = time.perf_counter()
-    blocks = segment(tree, limits)
+    blocks, formulas = segmented(tree, limits)
     if not blocks and decoded.text.strip():
         tree = parse(repaired(decoded.text), limits)
         place_streamed(tree, decoded.text)
-        blocks = segment(tree, limits)
+        blocks, formulas = segmented(tree, limits)
     if show_noscript(tree, blocks) or show_hidden_body(tree, blocks):  # a page whose text is all
-        blocks = segment(tree, limits)  # in <noscript>, or in an element its scripts show
+        blocks, formulas = segmented(tree, limits)  # in <noscript>, or in an element its scripts show
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}
-    return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits)
+    return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits, formulas)
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,6 +134,10 @@ class Page:
     timings: dict[str, float] = field(default_factory=dict)
     #: the limits it was loaded within (a chain's next step loads its output within them too)
     limits: Limits | None = None
+    #: whether a block may show a formula, as segmentation found
+    #: (:func:`detourage.segment.segmented`); None on a page built by hand, whose blocks
+    #: are then asked (:func:`detourage.formulas.on_page`)
+    formulas: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

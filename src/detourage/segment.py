@@ -37,7 +37,7 @@ from lxml import etree
 
 from .compiled import optional
 from .errors import LimitExceeded
-from .formulas import math_script, tex_alt
+from .formulas import mark, math_script, tex_alt
 from .model import Block
 from .settings import DEFAULT_LIMITS, Limits
 
@@ -188,12 +188,21 @@ def page_title(root: etree._Element | None) -> str:
 
 def segment(root: etree._Element | None, limits: Limits = DEFAULT_LIMITS) -> tuple[Block, ...]:
     """Cut the page into text blocks in document order."""
+    return segmented(root, limits)[0]
+
+
+def segmented(root: etree._Element | None, limits: Limits = DEFAULT_LIMITS) -> tuple[tuple[Block, ...], bool]:
+    """The page's blocks (:func:`segment`), and whether one of them may show a formula
+    (:func:`~detourage.formulas.mark` is True of it: a ``<math>`` or ``<mjx-container>``
+    holds it, it is a MathJax source's TeX, or an image whose alt text is TeX).  The walk
+    finds it for nothing (a count of the open elements that mark a formula), where a look
+    at every block afterwards cost a page tens of microseconds, twice: the learned
+    method's formula step and the renderers ask it of every page."""
     if root is None:
-        return ()
+        return (), False
     with collector_paused():  # the walkers pause it once a page has PAUSE_BLOCKS blocks
-        if _compiled is not None:
-            return tuple(_compiled(root, limits))
-        return tuple(_segment(root, limits))
+        blocks, formulas = (_segment if _compiled is None else _compiled)(root, limits)
+        return tuple(blocks), formulas
 
 
 #: a page of this many blocks is segmented and rendered with Python's cycle collector
@@ -225,7 +234,7 @@ class _Out:
     block half): the tags crossed since the last block, the paragraph number, the
     block limit, and the tuples already made (equal paths and crossings are shared)."""
 
-    __slots__ = ("blocks", "crossed", "paragraph", "max_blocks", "shared")
+    __slots__ = ("blocks", "crossed", "paragraph", "max_blocks", "shared", "formulas")
 
     def __init__(self, max_blocks: int):
         self.blocks: list[Block] = []
@@ -233,6 +242,8 @@ class _Out:
         self.paragraph = 0
         self.max_blocks = max_blocks
         self.shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+        #: whether a block may show a formula (:func:`segmented`)
+        self.formulas = False
 
     def add(self, space: bool, text: str, path: tuple[str, ...], node: etree._Element | None,
             links: int, image: str | None = None, decorative: bool = False) -> None:
@@ -255,13 +266,15 @@ class _Out:
                             node,  # type: ignore[arg-type]  # a text has an element (a tail: its parent)
                             space or breaks or not blocks, self.paragraph, image, decorative))
         self.crossed.clear()
+        if not self.formulas and mark(path, None if image is None else text):
+            self.formulas = True
 
     def path(self, stack: list[str]) -> tuple[str, ...]:
         path = tuple(stack)
         return self.shared.setdefault(path, path)
 
 
-def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901 - inlined: the hottest loop
+def _segment(root: etree._Element, limits: Limits) -> tuple[list[Block], bool]:  # noqa: C901 - inlined: the hottest loop
     """One ``iterwalk`` pass; the body is inlined because it runs for every element.
 
     This is the hottest loop of the library (every method pays for it): hence local
@@ -363,7 +376,7 @@ def _segment(root: etree._Element, limits: Limits) -> list[Block]:  # noqa: C901
         pending_space = pending_space or text[0].isspace()
         out.add(pending_space, " ".join(words), path, node if node is not None else el.getparent(), links)
         pending_space = text[-1].isspace()
-    return out.blocks
+    return out.blocks, out.formulas
 
 
 _CLOSING = {tag: "/" + tag for tag in BLOCK_LEVEL | {"a", "b", "i", "span", "em", "strong", "font", "small"}}
@@ -664,6 +677,6 @@ def _captioned(img: etree._Element) -> bool:
 
 # the extension imports this module's sets: it is loaded after them
 _csegment = optional("_csegment")
-_compiled: Callable[[etree._Element, Limits], list[Block]] | None = None if _csegment is None else _csegment.segment
+_compiled: Callable[[etree._Element, Limits], tuple[list[Block], bool]] | None = None if _csegment is None else _csegment.segment
 #: which segmentation :func:`segment` runs: ``"compiled"`` or ``"python"``
 IMPLEMENTATION = "python" if _compiled is None else "compiled"

@@ -28,8 +28,8 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from .formulas import ROOT_TAGS, Formula, formula, mark
-from .model import Block, Label, Result, Unit
+from .formulas import ROOT_TAGS, Formula, formula, mark, on_page
+from .model import Block, Label, Page, Result, Unit
 from .segment import (
     BLOCK_LEVEL,
     INVISIBLE,
@@ -112,7 +112,7 @@ class Context:
         #: whether a kept block shows a formula (:func:`~detourage.formulas.mark`): only
         #: then are the elements that can hold one walked up (a page without pays a look
         #: at each distinct path of its kept blocks)
-        self.formulas = _shows_formulas(result.units)
+        self.formulas = _shows_formulas(result.units, result.page)
         self._tags = _tags(options, kinds) | ROOT_TAGS if self.formulas else _tags(options, kinds)
         self._formulas: dict[Element, Formula] = {}  # the formula roots met
         self._claims: dict[Element, int] = {}
@@ -681,8 +681,11 @@ def tex_text(found: Formula | None) -> str:
     return f"$${found.tex}$$" if found.display else f"${found.tex}$"
 
 
-def _shows_formulas(units: Sequence[Unit]) -> bool:
-    """Whether a kept block shows a formula (each distinct path looked at once)."""
+def _shows_formulas(units: Sequence[Unit], page: Page) -> bool:
+    """Whether a kept block shows a formula (each distinct path looked at once); on a
+    page segmentation found none on (:func:`~detourage.formulas.on_page`), no look."""
+    if not on_page(page):
+        return False
     last = None
     for unit in units:
         for block in unit.blocks:

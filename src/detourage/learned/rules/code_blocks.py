@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...formulas import mark, math_script
+from ...formulas import mark, on_page
 from ...model import Page
 from .. import features
 from .paragraphs import column
@@ -72,13 +72,9 @@ def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray) -> N
     """Keep the paragraphs holding a formula that lie in kept text (:func:`in_context`, a
     run of them judged together): a displayed equation is a short line of symbols,
     which the model reads as no prose.
-    A page with no ``<math>``, ``<mjx-container>`` nor MathJax source (a
-    ``<script type="math/tex">``, whose TeX is a block of its own: :mod:`detourage.segment`)
-    pays a scan of its tree in C and a look at the type of each of its scripts."""
-    tree = page.tree
-    assert tree is not None
-    if next(tree.iter("math", "mjx-container"), None) is None and \
-            all(math_script(el) is None for el in tree.iter("script")):
+    A page that segmentation found no formula on (:func:`~detourage.formulas.on_page`)
+    costs nothing more."""
+    if not on_page(page):
         return
     holding = [i for i in range(len(keep)) if _holds_formula(page, para, i)]
     run: list[int] = []

@@ -3,6 +3,8 @@ a product's description, a tab's panel and the accordion that repeats it) is rea
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .. import features
@@ -22,9 +24,12 @@ def drop_later_copies(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     lines back (the rest of a repeated structure) would otherwise bring it back.
     The model sees that a line repeats (``repeated``) but not which copy comes first."""
     # every line of a copy repeats on the page (``repeated``, the features' count of the
-    # same lower-cased text elsewhere): most pages have no such run, and pay nothing more
+    # same lower-cased text elsewhere), and the first copy holds a kept line: most pages
+    # have no such run (a menu repeated in the footer is one the model left out), and pay
+    # nothing more
     repeats = column(para, "repeated") > 0
-    if not keep.any() or _RUN not in repeats.tobytes() or int(repeats.sum()) < 2 * COPY_LINES:
+    if int(repeats.sum()) < 2 * COPY_LINES or \
+            _KEPT_RUN.search(np.add(repeats, repeats & keep, dtype=np.uint8).tobytes()) is None:
         return 0
     lowered = lower_case(para)
     seen: dict[tuple[str, ...], tuple[int, bool]] = {}  # an element's lines -> its first copy's end, kept
@@ -68,6 +73,8 @@ def _elements(para: features.Paragraphs, repeats: np.ndarray, quoted: np.ndarray
 COPY_LINES = 3
 #: …and this many characters
 COPY_CHARS = 80
-#: COPY_LINES repeated paragraphs in a row, as the bytes of ``repeats`` (bools): every
-#: copy holds such a run, and a page without one has no copy
-_RUN = b"\x01" * COPY_LINES
+#: COPY_LINES repeated paragraphs in a row, one of them kept, in the bytes of a page's
+#: paragraphs coded 0 (not repeated), 1 (repeated) and 2 (repeated and kept): the first
+#: copy of a box holds such a run, and a page without one has no copy to leave out
+_KEPT_RUN = re.compile(b"|".join(b"[\x01\x02]{%d}\x02[\x01\x02]{%d}" % (k, COPY_LINES - 1 - k)
+                                 for k in range(COPY_LINES)))
