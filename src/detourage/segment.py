@@ -677,6 +677,7 @@ def _captioned(img: etree._Element) -> bool:
 
 # the extension imports this module's sets: it is loaded after them
 _csegment = optional("_csegment")
-_compiled: Callable[[etree._Element, Limits], tuple[list[Block], bool]] | None = None if _csegment is None else _csegment.segment
+_compiled: Callable[[etree._Element, Limits], tuple[list[Block], bool]] | None = \
+    None if _csegment is None else _csegment.segment
 #: which segmentation :func:`segment` runs: ``"compiled"`` or ``"python"``
 IMPLEMENTATION = "python" if _compiled is None else "compiled"
