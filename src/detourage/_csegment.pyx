@@ -586,9 +586,10 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
     return w.blocks, w.formulas
 
 
-cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space) except -1:
-    """The text step at the end of the Python loop; returns the new pending-space state."""
-    if _needs_cleaning(text):
+cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space, bint clean=False) except -1:
+    """The text step at the end of the Python loop; returns the new pending-space state
+    (``clean``: the caller's scan found nothing ``clean_text`` would change)."""
+    if not clean and _needs_cleaning(text):
         text = clean_text(text)
         if not text:  # only invisible characters: no text, and no space either
             return pending_space
@@ -665,7 +666,8 @@ cdef bint w_one_text(_Walk w, const unsigned char* content, xmlNode* holder,
     if flags & COLLAPSED:  # no leading or trailing whitespace
         w.add(pending_space, _utf8(<const char*> content), w.path(), w.node(holder))
         return False
-    return w_text(w, _utf8(<const char*> content), holder, pending_space)
+    # flags but none of them: ASCII without a control character, nothing to clean
+    return w_text(w, _utf8(<const char*> content), holder, pending_space, flags != 0)
 
 
 # ---------------------------------------------------------------------------- text hygiene
@@ -708,17 +710,13 @@ cdef bint _needs_cleaning(str text) except -1:
     if kind == PyUnicode_1BYTE_KIND:
         narrow = <const unsigned char*> data
         for i in range(n):
-            c = narrow[i]
-            if c < 0xa0:
-                if _control(c):
-                    return True
-            elif _invisible_char(c):
+            if _dirty[narrow[i]]:
                 return True
         return False
     for i in range(n):
         c = PyUnicode_READ(kind, data, i)
-        if c < 0xa0:
-            if _control(c):
+        if c < 256:
+            if _dirty[c]:
                 return True
         elif _invisible_char(c):
             return True
@@ -739,6 +737,20 @@ cdef inline bint _invisible_char(Py_UCS4 c) noexcept:
         if _invisible[k] == c:
             return True
     return False
+
+
+#: the characters below U+0100 that ``clean_text`` changes (a control, an invisible one),
+#: looked up in one step where a character of a wider text would be compared to each
+cdef bint _dirty[256]
+
+
+cdef void _fill_dirty() noexcept:
+    cdef int c
+    for c in range(256):
+        _dirty[c] = _control(c) or _invisible_char(c)
+
+
+_fill_dirty()
 
 
 # ---------------------------------------------------------------------------- images
