@@ -277,6 +277,17 @@ def test_text_hygiene(text: str) -> None:
     assert_same(parse(f"<p>{text}<b>{text}</b> x {text}</p><img alt='{text}'><pre>{text}\n{text}</pre>"))
 
 
+@pytest.mark.parametrize("around", ["{}", "a{}b", "\u0142{}", "{}\U0001F600"])
+def test_the_compiled_walk_cleans_exactly_what_clean_text_changes(around: str) -> None:
+    """Every character below U+3000 (Latin-1, the combining marks, the invisible ones)
+    and U+FEFF, in texts of one, two and four bytes a character: the walk's test says a
+    text needs ``clean_text`` exactly when it changes it (a looser test costs a clean
+    text the pass; a stricter one leaves dirt)."""
+    for code in [*range(1, 0x3000), 0xFEFF]:
+        text = around.format(chr(code))
+        assert _csegment.needs_cleaning(text) == (seg.clean_text(text) != text), hex(code)
+
+
 @pytest.mark.parametrize("code", [*range(0x01, 0x20), *range(0x7f, 0xa0)])
 @pytest.mark.parametrize("around", ["a{}b", "{}", " {} ", "caf\u00e9{}", "\u4e2d{}\u6587", "\U0001F600{}x"])
 def test_control_characters_are_cleaned_alike(code: int, around: str) -> None:

@@ -716,6 +716,13 @@ cdef str _clean(str text):
     return clean_text(text) if _needs_cleaning(text) else text
 
 
+def needs_cleaning(str text) -> bool:
+    """Whether the walk passes ``text`` through ``clean_text`` (:func:`_needs_cleaning`),
+    for the tests: it must be exactly when ``clean_text`` changes ``text``, or a clean
+    text pays for a pass that changes nothing."""
+    return _needs_cleaning(text)
+
+
 cdef bint _needs_cleaning(str text) except -1:
     """Whether ``clean_text`` can change ``text``: it holds an invisible character
     (``segment._INVISIBLE_CHARS``) or a control one (``segment.CONTROL_CHARS``: C0 and C1
@@ -769,7 +776,7 @@ cdef bint _dirty[256]
 cdef void _fill_dirty() noexcept:
     cdef int c
     for c in range(256):
-        _dirty[c] = _control(c) or _invisible_char(c)
+        _dirty[c] = (c < 0xa0 and _control(c)) or _invisible_char(c)  # _control reads below U+00A0
 
 
 _fill_dirty()
