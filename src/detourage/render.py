@@ -61,11 +61,14 @@ def units(blocks: Sequence[Block], labels: Sequence[Label]) -> tuple[Unit, ...]:
     current: list[Block] = []
     kind = Label.PARAGRAPH
     other, continuation = Label.OTHER, Label.CONTINUATION
-    in_caption = False
+    in_caption = caption = False
+    path = None
     for block, label in zip(blocks, labels, strict=True):
         if label is other:
             continue
-        caption = "figcaption" in block.path
+        if block.path is not path:  # the blocks of an element share its path: looked at once
+            path = block.path
+            caption = "figcaption" in path
         if label is continuation and current and caption is in_caption:
             current.append(block)
             continue
