@@ -210,14 +210,19 @@ cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
     cdef xmlAttr* style = NULL
     cdef xmlAttr* classes = NULL
     cdef bint hidden = False
+    cdef const char* name
     while attr is not NULL:
         if attr.ns is NULL:
-            if strcmp(<const char*> attr.name, b"hidden") == 0:
-                hidden = True
-            elif style is NULL and strcmp(<const char*> attr.name, b"style") == 0:
-                style = attr
-            elif classes is NULL and strcmp(<const char*> attr.name, b"class") == 0:
-                classes = attr
+            name = <const char*> attr.name  # its first letter first: most attributes are none of the three
+            if name[0] == b"h":
+                if strcmp(name, b"hidden") == 0:
+                    hidden = True
+            elif name[0] == b"s":
+                if style is NULL and strcmp(name, b"style") == 0:
+                    style = attr
+            elif name[0] == b"c":
+                if classes is NULL and strcmp(name, b"class") == 0:
+                    classes = attr
         attr = attr.next
     if not hidden and not _styled_hidden(doc, c_node, style) and not _screen_reader_only(doc, c_node, classes):
         return False
@@ -657,15 +662,33 @@ cdef inline bint _ascii_control(unsigned char c) noexcept:
     return c < 9 or 14 <= c < 28 or c == 127
 
 
+# what ``_scan`` makes of each byte, looked up in one step
+cdef enum:
+    WORD = 0    # an ASCII character of a word
+    SPACE = 1   # ASCII whitespace (``_ascii_space``)
+    STOP = 2    # not ASCII, or an ASCII control character (``_ascii_control``): the scan ends
+cdef unsigned char _byte_kind[256]
+
+
+cdef void _fill_byte_kinds() noexcept:
+    cdef int c
+    for c in range(256):
+        _byte_kind[c] = STOP if c >= 0x80 or _ascii_control(c) else SPACE if _ascii_space(c) else WORD
+
+
+_fill_byte_kinds()
+
+
 cdef int _scan(const unsigned char* s) noexcept:
     cdef int flags = ASCII | BLANK | COLLAPSED
-    cdef unsigned char c
+    cdef unsigned char c, kind
     cdef bint after_space = True  # a leading space is not collapsed either
     while s[0] != 0:
         c = s[0]
-        if c >= 0x80 or _ascii_control(c):  # not ASCII text, or text to clean
+        kind = _byte_kind[c]
+        if kind == STOP:  # not ASCII text, or text to clean
             return 0
-        if _ascii_space(c):
+        if kind == SPACE:
             if after_space or c != 32:
                 flags &= ~COLLAPSED
             after_space = True
