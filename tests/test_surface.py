@@ -58,3 +58,14 @@ def test_readme_starts_with_a_two_command_quick_start() -> None:
     assert len(commands) == 2, commands
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1] in ci
+
+
+def test_the_docs_home_page_shows_the_readme_results() -> None:
+    """docs/index.md repeats the README's results table (the site's home page): the two
+    must give the same figures, or one of them is days behind."""
+    def tables(path: Path) -> list[str]:
+        return [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+
+    readme = tables(README)
+    assert readme, "README.md has no results table"
+    assert tables(ROOT / "docs" / "index.md") == readme
