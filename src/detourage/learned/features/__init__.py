@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model import Page
-from .columns import Paragraphs, _Columns, names
+from .columns import Paragraphs, _Columns, names, positions
 from .hints import Hints, page_hints
 from .neighbours import WINDOW, _context, neighbours_numpy
 from .page import SHORT, _page, title_overlap_python
@@ -105,5 +105,5 @@ def compute(page: Page) -> Paragraphs:
 
 __all__ = ["CLASS_GROUPS", "CONTAINER_TAGS", "COPYRIGHT_MARKS", "GROUPS", "Hints", "LEVELS", "PAGE_TYPES",
            "Paragraphs", "SHORT", "TAG_GROUPS", "WINDOW", "char_stats_numpy", "compiled_vocabulary", "compute",
-           "group_pattern", "names", "neighbours_numpy", "page_hints", "regions_numpy", "title_overlap_python",
-           "walk_python"]
+           "group_pattern", "names", "neighbours_numpy", "page_hints", "positions", "regions_numpy",
+           "title_overlap_python", "walk_python"]

@@ -45,7 +45,14 @@ class Paragraphs:
 
     def column(self, name: str) -> np.ndarray:
         """One feature column, by name."""
-        return self.X[:, names().index(name)]
+        return self.X[:, positions()[name]]
+
+
+@lru_cache(maxsize=1)
+def positions() -> dict[str, int]:
+    """Each feature's column in :attr:`Paragraphs.X`, by name (one table, where a search
+    of :func:`names` compares up to every name)."""
+    return {name: i for i, name in enumerate(names())}
 
 
 @lru_cache(maxsize=1)

@@ -4,7 +4,6 @@ sums, the texts lower-cased, a digit."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import numpy as np
 
@@ -12,15 +11,12 @@ from .. import features
 
 
 def column(para: features.Paragraphs, name: str) -> np.ndarray:
-    """A feature column by name, its position looked up in a table
-    (``Paragraphs.column`` searches the names)."""
-    return para.X[:, column_positions()[name]]
+    """A feature column by name (:meth:`Paragraphs.column <detourage.learned.features.Paragraphs.column>`)."""
+    return para.X[:, features.positions()[name]]
 
 
-@lru_cache(maxsize=1)
-def column_positions() -> dict[str, int]:
-    """Each feature's column in :attr:`Paragraphs.X`, by name."""
-    return {name: i for i, name in enumerate(features.names())}
+#: each feature's column in :attr:`Paragraphs.X`, by name
+column_positions = features.positions
 
 
 def running(x: np.ndarray) -> np.ndarray:
