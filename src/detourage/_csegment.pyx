@@ -711,7 +711,8 @@ cdef bint w_one_text(_Walk w, const unsigned char* content, xmlNode* holder,
     if flags & COLLAPSED:  # no leading or trailing whitespace
         w.add(pending_space, _utf8(<const char*> content), w.path(), w.node(holder))
         return False
-    # flags but none of them: ASCII without a control character, nothing to clean
+    # any flag at all: the scan read the whole text as ASCII without a control
+    # character, which clean_text leaves as it is
     return w_text(w, _utf8(<const char*> content), holder, pending_space, flags != 0)
 
 
