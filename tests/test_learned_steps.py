@@ -505,7 +505,7 @@ def _random_boundary_page(seed: int) -> tuple[features.Paragraphs, np.ndarray, n
     rng = np.random.default_rng(seed)
     n, width = int(rng.integers(1, 120)), len(features.names())
     X = rng.integers(0, 6, (n, width)).astype(np.float32)
-    positions = rules.paragraphs.column_positions()
+    positions = features.positions()
     X[rng.random(n) < 0.5, positions["dist_media"]] = 2  # most lines no image
     X[:, positions["link_density"]] = rng.choice([0.0, 0.3, 0.5, 0.9, 1.0], n, p=[0.6, 0.1, 0.1, 0.1, 0.1])
     spans = np.sort(rng.integers(0, int(rng.integers(1, 5)), (features.LEVELS, 2, n)), axis=1).astype(np.int32)
@@ -541,7 +541,7 @@ def _edges_and_gaps(step) -> None:  # type: ignore[no-untyped-def]
 
     def page(n: int, kept: list[int]) -> tuple[features.Paragraphs, np.ndarray]:
         X = np.full((n, len(features.names())), 5.0, np.float32)  # no box, no image, no quote
-        X[:, rules.paragraphs.column_positions()["link_density"]] = 0.0
+        X[:, features.positions()["link_density"]] = 0.0
         texts = ["Walter Gibbs contributed reporting."] * n
         spans = np.zeros((features.LEVELS, 2, n), np.int32)
         spans[:, 1] = n  # one parent for every line
@@ -614,7 +614,7 @@ def _random_figure_page(seed: int) -> tuple[features.Paragraphs, np.ndarray, np.
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 120))
     X = rng.integers(0, 6, (n, len(features.names()))).astype(np.float32)
-    X[:, rules.paragraphs.column_positions()["is_image"]] = rng.random(n) < 0.3
+    X[:, features.positions()["is_image"]] = rng.random(n) < 0.3
     spans = np.sort(rng.integers(0, int(rng.integers(1, 5)), (features.LEVELS, 2, n)), axis=1).astype(np.int32)
     chars = rng.integers(0, 3, n).astype(np.int64) * 40
     para = features.Paragraphs(np.arange(n), np.arange(1, n + 1), [""] * n, X, chars, np.zeros(n, np.int64), -1,

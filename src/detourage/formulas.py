@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 if TYPE_CHECKING:
-    from .model import Page
+    from .model import Block, Page
 
 Element = etree._Element
 
@@ -81,13 +81,19 @@ def mark(block_path: tuple[str, ...], alt: str | None) -> bool:
     return not MARKS.isdisjoint(block_path) or (alt is not None and tex_alt(alt))
 
 
+def shows(block: Block) -> bool:
+    """Whether ``block`` shows a formula (:func:`mark` of its path and, for an image, its
+    alt text)."""
+    return mark(block.path, None if block.image is None else block.text)
+
+
 def on_page(page: Page) -> bool:
     """Whether a block of ``page`` may show a formula (:func:`mark`): what segmentation
     found (:attr:`Page.formulas <detourage.model.Page.formulas>`), or, on a page built
     by hand, its blocks asked one by one."""
     if page.formulas is not None:
         return page.formulas
-    return any(mark(block.path, None if block.image is None else block.text) for block in page.blocks)
+    return any(map(shows, page.blocks))
 
 
 def formula(el: Element) -> Formula | None:

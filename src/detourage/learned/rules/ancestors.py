@@ -15,7 +15,6 @@ import numpy as np
 
 from ...compiled import optional
 from .. import features
-from .paragraphs import column_positions
 
 _csteps = optional("learned.rules._csteps")
 
@@ -72,8 +71,8 @@ def clear_of_boilerplate(para: features.Paragraphs, lines: np.ndarray, others: n
     columns, social = boilerplate_boxes(allowed)
     if _csteps is not None:
         return _csteps.clear_of_boilerplate(para.X, _indices(lines), _indices(others), columns,
-                                            column_positions()["dist_t_quote"], social)
-    return clear_of_boilerplate_numpy(para.X, lines, others, columns, column_positions()["dist_t_quote"], social)
+                                            features.positions()["dist_t_quote"], social)
+    return clear_of_boilerplate_numpy(para.X, lines, others, columns, features.positions()["dist_t_quote"], social)
 
 
 def clear_of_boilerplate_numpy(X: np.ndarray, lines: np.ndarray, others: np.ndarray, columns: np.ndarray,
@@ -96,5 +95,5 @@ def boilerplate_boxes(allowed: tuple[str, ...] = ()) -> tuple[np.ndarray, int]:
 @lru_cache(maxsize=8)
 def group_columns(groups: tuple[str, ...]) -> np.ndarray:
     """The feature columns ``dist_<group>`` of ``groups``, in order."""
-    positions = column_positions()
+    positions = features.positions()
     return np.array([positions[f"dist_{group}"] for group in groups], np.int64)

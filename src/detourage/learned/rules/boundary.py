@@ -22,7 +22,7 @@ from ...compiled import optional
 from ...model import Page
 from .. import features
 from .ancestors import boilerplate_boxes, clear_of_boilerplate, share, span_keys
-from .paragraphs import DIGIT, column, column_positions
+from .paragraphs import DIGIT, column
 from .promos import promo_line
 
 _csteps = optional("learned.rules._csteps")
@@ -290,7 +290,7 @@ class BoundaryParameters:
 @lru_cache(maxsize=1)
 def boundary_parameters() -> BoundaryParameters:
     """The boundary step's :class:`BoundaryParameters` (the columns from the feature names)."""
-    positions = column_positions()
+    positions = features.positions()
     groups, social = boilerplate_boxes()
     groups_meta, social_meta = boilerplate_boxes(("meta",))
     return BoundaryParameters(

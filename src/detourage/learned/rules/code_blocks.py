@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...formulas import mark, on_page
+from ...formulas import on_page, shows
 from ...model import Page
 from .. import features
 from .paragraphs import column
@@ -88,5 +88,4 @@ def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray) -> N
 
 def _holds_formula(page: Page, para: features.Paragraphs, i: int) -> bool:
     """A block of paragraph ``i`` is a formula's (:func:`~detourage.formulas.mark`)."""
-    return any(mark(b.path, b.text if b.image is not None else None)
-               for b in page.blocks[int(para.starts[i]):int(para.ends[i])])
+    return any(map(shows, page.blocks[int(para.starts[i]):int(para.ends[i])]))

@@ -19,7 +19,7 @@ from ...model import Page
 from .. import features
 from .ancestors import boilerplate_boxes, clear_of_boilerplate, share, span_keys
 from .boundary import GAP
-from .paragraphs import column, column_positions
+from .paragraphs import column
 
 _csteps = optional("learned.rules._csteps")
 
@@ -116,7 +116,7 @@ class FigureParameters:
 @lru_cache(maxsize=1)
 def figure_parameters() -> FigureParameters:
     """The figure step's :class:`FigureParameters` (the columns from the feature names)."""
-    positions = column_positions()
+    positions = features.positions()
     groups, social = boilerplate_boxes(_FIGURE_ALLOWED)
     return FigureParameters(gap=GAP, edge=FIGURE_EDGE, lead=FIGURE_LEAD, image=positions["is_image"],
                             figure=positions["dist_t_figure"], quote=positions["dist_t_quote"],

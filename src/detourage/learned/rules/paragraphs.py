@@ -15,10 +15,6 @@ def column(para: features.Paragraphs, name: str) -> np.ndarray:
     return para.X[:, features.positions()[name]]
 
 
-#: each feature's column in :attr:`Paragraphs.X`, by name
-column_positions = features.positions
-
-
 def running(x: np.ndarray) -> np.ndarray:
     """0, then the running sums of ``x`` (int64): ``out[j] - out[i]`` sums ``x[i:j]``
     (``np.r_[0, np.cumsum(x)]`` without ``np.r_``'s parsing of its index, 5 µs a call)."""
