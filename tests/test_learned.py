@@ -11,12 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, strategies as st
 
 import detourage
 from detourage.api import load, run
 from detourage.cli import main
-from detourage.learned import context, features, forest, rules, train
 from detourage.errors import ModelError
+from detourage.learned import context, features, forest, rules, train
 from detourage.learned.forest import Forest, Model
 from detourage.methods import learned
 from detourage.segment import BLOCK_LEVEL
@@ -104,6 +105,26 @@ def test_features_of_empty_and_tiny_pages():
         para = features.compute(load(html))
         assert para.X.shape[1] == len(features.names())
         assert np.isfinite(para.X).all()
+
+
+_PATH_TAGS = st.sampled_from(["div", "h1", "h3", "h6", "li", "dd", "dt", "td", "th", "p", "span", "ul", "a"])
+
+
+@given(st.lists(_PATH_TAGS, max_size=12).map(tuple))
+def test_a_path_s_kind_is_read_from_its_innermost_tags(path):
+    """The heading level is the innermost heading's; a list item counts inside it (or
+    anywhere without one); a table cell anywhere: what a walk from the innermost tag
+    outwards finds."""
+    level = lst = cell = 0
+    for tag in reversed(path):
+        if not level and tag in features.vocabulary._HEADING_LEVEL:
+            level = features.vocabulary._HEADING_LEVEL[tag]
+        elif not lst and not level and tag in ("li", "dd", "dt"):
+            lst = 1
+        elif tag in ("td", "th"):
+            cell = 1
+    code = features.vocabulary._TAG_CODE.get(path[-1], 0) if path else 0
+    assert features.tree._path_kind.__wrapped__(path) == (level, lst, cell, code)
 
 
 def _toy_forest() -> Forest:

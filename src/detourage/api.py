@@ -9,7 +9,6 @@ both, a keyword that would build another is refused (:class:`UnknownOption`).
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import inspect
 from collections.abc import Mapping
@@ -278,7 +277,7 @@ def _render_keywords(format: str, render: RenderOptions | None, given: dict[str,
     if unknown:
         raise UnknownOption(f"unknown option{'s' * (len(unknown) > 1)} {', '.join(unknown)} for format "
                             f"{format!r} (valid: {', '.join(sorted(valid))})")
-    return {**(dataclasses.asdict(render) if render is not None else {}), **given}
+    return {**(render.as_dict() if render is not None else {}), **given}
 
 
 @cache

@@ -88,6 +88,11 @@ class RenderOptions:
     #: emphasis, strong, inline code and line breaks
     formatting: bool = True
 
+    def as_dict(self) -> dict[str, bool]:
+        """The options by name (:func:`dataclasses.asdict` without its deep copies: the
+        values are flags)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
@@ -119,7 +124,7 @@ class Settings:
 
     def render_options(self) -> dict[str, Any]:
         """The renderers' keywords (:func:`detourage.render.render`)."""
-        options = dataclasses.asdict(self.render)
+        options = self.render.as_dict()
         if self.with_metadata:
             options["with_metadata"] = True
         return options
@@ -131,7 +136,7 @@ class Settings:
         repair when on and the render options."""
         out: dict[str, Any] = {"method": self.method,
                                "options": {name: _changed(value) for name, value in self.options},
-                               "render": dataclasses.asdict(self.render), "max_bytes": self.limits.max_bytes,
+                               "render": self.render.as_dict(), "max_bytes": self.limits.max_bytes,
                                "timeout": self.timeout}
         if self.repair:
             out["repair"] = True

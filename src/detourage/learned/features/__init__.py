@@ -78,8 +78,9 @@ def compute(page: Page) -> Paragraphs:
     starts = np.flatnonzero(change)
     ends = np.append(starts[1:], n_blocks)
     block_texts = list(map(_TEXT, blocks))
-    texts = [block_texts[s] if e - s == 1 else " ".join(block_texts[s:e])
-             for s, e in zip(starts.tolist(), ends.tolist())]
+    texts = list(map(block_texts.__getitem__, starts.tolist()))  # most paragraphs are one block
+    for i in np.flatnonzero(ends - starts > 1).tolist():
+        texts[i] = " ".join(block_texts[starts[i]:ends[i]])
     link = np.fromiter(map(_LINK_CHARS, blocks), dtype=np.float64, count=n_blocks)
     link_chars = np.add.reduceat(link, starts)
     columns = _Columns()

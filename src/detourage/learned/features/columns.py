@@ -79,7 +79,8 @@ def names() -> tuple[str, ...]:
 
 class _Columns(dict):
     """The feature columns by name, as the passes make them: one array each, or tables
-    of consecutive columns (:meth:`table`), copied whole into the matrix."""
+    of consecutive columns (:meth:`table`), copied whole into the matrix; a column of a
+    table is read by its name too (made at the first read)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -89,31 +90,67 @@ class _Columns(dict):
     def table(self, columns: tuple[str, ...], values: np.ndarray) -> None:
         """``values`` (paragraphs, len(columns)): the columns ``columns``, consecutive in
         :func:`names`."""
-        at = _position()[columns[0]]
-        if names()[at:at + len(columns)] != columns:
-            raise ValueError(f"columns {columns[0]}… are not consecutive features")
+        _check_table(columns)
         self.tables[columns[0]] = values
-        for j, name in enumerate(columns):
-            self[name] = values[:, j]
+
+    def __missing__(self, name: str) -> np.ndarray:
+        """A column of a table, by its name."""
+        first, j = _TABLE_COLUMNS.get(name, ("", 0))
+        table = self.tables.get(first)
+        if table is None:
+            raise KeyError(name)
+        self[name] = column = table[:, j]
+        return column
 
     def matrix(self, n: int) -> np.ndarray:
         """float32 (n, features), rows contiguous for the forests: tables copied whole,
         the runs of single columns between them one C-level copy each."""
         order = names()
         X = np.empty((n, len(order)), np.float32)
-        at = 0
-        while at < len(order):
-            table = self.tables.get(order[at])
-            if table is not None:
-                X[:, at:at + table.shape[1]] = table
-                at += table.shape[1]
-                continue
-            end = at + 1
-            while end < len(order) and order[end] not in self.tables:
-                end += 1
-            X[:, at:end] = np.array([self[name] for name in order[at:end]]).T
-            at = end
+        for at, end, table in _layout(frozenset(self.tables)):
+            if table:
+                X[:, at:end] = self.tables[order[at]]
+            else:
+                X[:, at:end] = np.array([self[name] for name in order[at:end]]).T
         return X
+
+
+#: each column of a table (:meth:`_Columns.table`) → the table's first column and its place in it
+_TABLE_COLUMNS: dict[str, tuple[str, int]] = {}
+
+
+@lru_cache(maxsize=64)
+def _check_table(columns: tuple[str, ...]) -> None:
+    """Refuse a table whose columns are not consecutive in :func:`names`; learn where
+    each of its columns lies."""
+    at = _position()[columns[0]]
+    if names()[at:at + len(columns)] != columns:
+        raise ValueError(f"columns {columns[0]}… are not consecutive features")
+    _TABLE_COLUMNS.update((name, (columns[0], j)) for j, name in enumerate(columns))
+
+
+@lru_cache(maxsize=16)
+def _layout(tables: frozenset[str]) -> tuple[tuple[int, int, bool], ...]:
+    """The matrix's column ranges (first, one past the last, whether a table), given the
+    first columns of the tables: a table's width is known from :data:`_TABLE_COLUMNS`."""
+    order = names()
+    width = {name: 0 for name in tables}
+    for first, _ in _TABLE_COLUMNS.values():
+        if first in width:
+            width[first] += 1
+    out = []
+    at = 0
+    while at < len(order):
+        if order[at] in width:
+            out.append((at, at + width[order[at]], True))
+            at += width[order[at]]
+            continue
+        end = at + 1
+        while end < len(order) and order[end] not in width:
+            end += 1
+        out.append((at, end, False))
+        at = end
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)

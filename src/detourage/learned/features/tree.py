@@ -64,16 +64,19 @@ def _kind(firsts: Sequence[Block], paths: list[tuple[str, ...]], path_id: np.nda
 
 @lru_cache(maxsize=1 << 14)
 def _path_kind(path: tuple[str, ...]) -> tuple[int, int, int, int]:
-    """Heading level, list item, table cell and container tag code of a path."""
-    level = lst = cell = 0
-    for tag in reversed(path):
-        if not level and tag in _HEADING_LEVEL:
-            level = _HEADING_LEVEL[tag]
-        elif not lst and not level and tag in _LIST:
-            lst = 1
-        elif not cell and tag in _CELL:
-            cell = 1
-    return level, lst, cell, _TAG_CODE.get(path[-1], 0) if path else 0
+    """Heading level (the innermost heading's), list item (a list item inside that
+    heading, or anywhere when there is none), table cell and container tag code of a
+    path."""
+    if not path:
+        return 0, 0, 0, 0
+    cell = 0 if _CELL.isdisjoint(path) else 1
+    code = _TAG_CODE.get(path[-1], 0)
+    if _HEADING_LEVEL.keys().isdisjoint(path):  # most paths: no loop
+        return 0, 0 if _LIST.isdisjoint(path) else 1, cell, code
+    at = len(path) - 1
+    while path[at] not in _HEADING_LEVEL:
+        at -= 1
+    return _HEADING_LEVEL[path[at]], 0 if _LIST.isdisjoint(path[at + 1:]) else 1, cell, code
 
 
 def _signatures(path_id: np.ndarray, tree: _Tree, out: dict[str, np.ndarray]) -> np.ndarray:
