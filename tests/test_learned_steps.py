@@ -637,13 +637,13 @@ def test_related_heading_prefilter_loses_no_heading():
 
 
 def test_line_starts_are_found_by_one_search():
-    """``_starting`` finds the lines a pattern starts, as a match per line would, and only
+    """``starting`` finds the lines a pattern starts, as a match per line would, and only
     at a line's start."""
     texts = ["posted by: ann | 2 may", "not posted by", "  \xa0comments from readers", "", "user 12", "x\x1fposted"]
     lines = [0, 1, 2, 3, 4, 5]
     per_line = [i for i in lines if rules.comments._COMMENT_LINE_START.match("\x1f" + texts[i])]
-    assert rules.comments._starting(texts, lines, rules.comments._COMMENT_LINE_START) == per_line == [0, 2, 4]
-    assert rules.comments._starting(texts, [1, 3], rules.comments._COMMENT_LINE_START) == []
+    assert rules.paragraphs.starting(texts, lines, rules.comments._COMMENT_LINE_START) == per_line == [0, 2, 4]
+    assert rules.paragraphs.starting(texts, [1, 3], rules.comments._COMMENT_LINE_START) == []
 
 
 def test_a_list_item_heading_its_kept_sub_list_is_kept():

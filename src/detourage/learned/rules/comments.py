@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import features
 from .ancestors import span_keys
-from .paragraphs import DIGIT, column, lower_case
+from .paragraphs import DIGIT, column, lower_case, starting
 
 #: a comment section: a container at most this many levels up names comments
 COMMENT_LEVELS = 4
@@ -214,7 +214,7 @@ def _comment_lines(para: features.Paragraphs, lines: np.ndarray) -> tuple[list[i
     word (:data:`COMMENT_WORDS`: their texts joined, searched for the words' stems
     :data:`_COMMENT_STEMS`), and those starting
     like a comment's byline or an announcement of comments (:data:`_COMMENT_LINE_START`,
-    one search over the lines: :func:`_starting`)."""
+    one search over the lines: :func:`~.paragraphs.starting`)."""
     lowered_texts = lower_case(para)
     short = lines[para.chars[lines] <= MARK_CHARS]
     worded: list[int] = []
@@ -229,22 +229,7 @@ def _comment_lines(para: features.Paragraphs, lines: np.ndarray) -> tuple[list[i
             offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
             worded = [i for i in sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
                       if COMMENT_WORDS.search(lowered_texts[i])]
-    return worded, _starting(lowered_texts, lines.tolist(), _COMMENT_LINE_START)
-
-
-def _starting(lowered_texts: list[str], lines: list[int], pattern: re.Pattern[str]) -> list[int]:
-    """Those of ``lines`` whose lower-cased text ``pattern`` matches at its start: one
-    search over their texts, each led by ``\x1f`` (which ``pattern`` starts with, so the
-    search skips from one line start to the next), rather than a match per line."""
-    pieces = list(map(lowered_texts.__getitem__, lines))
-    joined = "\x1f" + "\x1f".join(pieces)
-    at = [found.start() for found in pattern.finditer(joined)]
-    if not at:
-        return []
-    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
-    offsets = np.cumsum(lengths) - lengths  # where each line's "\x1f" stands
-    k = np.searchsorted(offsets, at, side="right") - 1  # the line holding each match…
-    return [lines[j] for j in k[offsets[k] == at].tolist()]  # …that starts it
+    return worded, starting(lowered_texts, lines.tolist(), _COMMENT_LINE_START)
 
 
 def _finds(text: str, stem: str) -> list[int]:
@@ -260,6 +245,6 @@ def _finds(text: str, stem: str) -> list[int]:
 _COMMENT_STEMS = ("comment", "kommentar", "coment", "koment", "reactie", "leserbrief", "коммент", "σχόλι",
                   "yorum", "评论", "評論", "留言", "跟帖", "コメント", "댓글", "have your say")
 #: how a comment byline or an announcement of comments starts (lower case, after spaces),
-#: led by the "\x1f" that :func:`_starting` puts before each line
+#: led by the "\x1f" that :func:`~.paragraphs.starting` puts before each line
 _COMMENT_LINE_START = re.compile(r"\x1f[ \t\xa0]*(?:posted|written|submitted|added|comment|sent|the following"
                                  r"|following|reader|user)")

@@ -1,5 +1,5 @@
 """Reading the paragraphs' arrays as every rule does: a feature column by name, running
-sums, the texts lower-cased, a digit."""
+sums, the texts lower-cased, a digit, the lines a pattern starts."""
 
 from __future__ import annotations
 
@@ -31,3 +31,18 @@ def lower_case(para: features.Paragraphs) -> list[str]:
 
 #: a digit: a line without one holds no date, no time, no phone number
 DIGIT = re.compile(r"\d")
+
+
+def starting(lowered_texts: list[str], lines: list[int], pattern: re.Pattern[str]) -> list[int]:
+    """Those of ``lines`` whose lower-cased text ``pattern`` matches at its start: one
+    search over their texts, each led by ``\x1f`` (which ``pattern`` starts with, so the
+    search skips from one line start to the next), rather than a match per line."""
+    pieces = list(map(lowered_texts.__getitem__, lines))
+    joined = "\x1f" + "\x1f".join(pieces)
+    at = [found.start() for found in pattern.finditer(joined)]
+    if not at:
+        return []
+    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+    offsets = np.cumsum(lengths) - lengths  # where each line's "\x1f" stands
+    k = np.searchsorted(offsets, at, side="right") - 1  # the line holding each match…
+    return [lines[j] for j in k[offsets[k] == at].tolist()]  # …that starts it

@@ -9,7 +9,7 @@ import re
 import numpy as np
 
 from .. import features
-from .paragraphs import column, lower_case, running
+from .paragraphs import column, lower_case, running, starting
 
 #: the heading of a box of links to other pages, whole (lower case, spaces collapsed, a
 #: trailing ":", "»"… allowed), in the languages of the shipped stop lists and a few more;
@@ -66,6 +66,9 @@ def _literal_start(pattern: str) -> str:
 #: word: a line starting with none of them is no heading of the kind, without the pattern
 _RELATED_PREFIXES = tuple(sorted({_literal_start(phrase) for phrase in RELATED_PHRASES}))
 _RELATED_FIRST_WORDS = tuple(sorted({prefix.split(" ")[0] for prefix in _RELATED_PREFIXES}))
+#: a lower-cased line starting (after white space) with one of those words, led by the
+#: "\x1f" that :func:`~.paragraphs.starting` puts before each line
+_RELATED_START = re.compile(r"\x1f[^\S\x1f]*(?:" + "|".join(map(re.escape, _RELATED_FIRST_WORDS)) + ")")
 #: a related box's heading is at most this long…
 RELATED_CHARS = 50
 #: …and follows at least this many kept characters (teasers need an article to be teasers of)
@@ -97,9 +100,9 @@ def drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.n
                            & (column(para, "link_density") < 0.5))
     found = []
     lowered = lower_case(para)
-    for i in short.tolist():
-        # a phrase's first word first (whitespace collapsed or not, it starts the line)
-        if not lowered[i].lstrip().startswith(_RELATED_FIRST_WORDS) or not related_mark(para.texts[i]):
+    # a phrase's first word first (whitespace collapsed or not, it starts the line)
+    for i in starting(lowered, short.tolist(), _RELATED_START):
+        if not related_mark(para.texts[i]):
             continue
         end = _related_box_end(para, keep, i)
         if end > i + 1:
