@@ -28,11 +28,22 @@ about 50 times slower than the process alone: 20 pages per dataset take ~3 minut
 ``--phases`` counts each extraction in two, the page's load (decode, parse, segmentation
 and what ``load`` does beside them) and the method with its txt rendering, and compares
 each phase of the two trees apart: where a difference lies.
+
+``--functions N`` reads, in each count, the instructions every C function ran itself
+(its callees' not included: callgrind's self cost) and lists, for each step, the N
+functions whose count grew most from the other tree to this one and the N that fell most,
+summed over the pages. The Python interpreter is one function to callgrind: a change
+in Python code shows as the C functions it calls (a regular expression's
+``sre_ucs1_match``, a string search's ``any_find_slice``, numpy's ufuncs) and as
+``_PyEval_EvalFrameDefault``.
+
+    python benchmarks/instructions_ab.py --before ../before/src --phases --functions 15
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import math
 import os
 import re
@@ -49,6 +60,39 @@ SOURCE = _common.ROOT / "src"
 #: the C function whose calls close a count (``--dump-before``)
 MARK = "math_gcd"
 _TOTALS = re.compile(rb"^totals:\s*(\d+)", re.M)
+#: a callgrind name, given whole the first time and then by its number alone: "(12) name", "(12)"
+_NAMED = re.compile(r"\((\d+)\)(?: (.*))?")
+
+
+def self_costs(path: Path) -> collections.Counter[str]:
+    """The instructions each function ran itself in one callgrind dump (``fn=`` opens a
+    function's cost lines; the cost line after a ``calls=`` line is the call's, its
+    callee's whole cost, and is not the caller's own). One event (``Ir``) is counted."""
+    names: dict[str, str] = {}
+    out: collections.Counter[str] = collections.Counter()
+    function: str | None = None
+    call = False
+    with path.open("rb") as fh:
+        for raw in fh:
+            head = raw[:4]
+            if head.startswith(b"fn=") or head == b"cfn=":
+                found = _NAMED.fullmatch(raw[raw.index(b"=") + 1:].strip().decode("utf-8", "replace"))
+                if found is None:
+                    continue
+                if found.group(2):
+                    names[found.group(1)] = found.group(2)
+                if head.startswith(b"fn="):
+                    function = names.get(found.group(1), found.group(1))
+            elif raw.startswith(b"calls="):
+                call = True
+            elif raw[:1].isdigit() or raw[:1] in (b"+", b"-", b"*"):
+                if call:
+                    call = False
+                    continue
+                fields = raw.split()
+                if function is not None and len(fields) >= 2:
+                    out[function] += int(fields[1])
+    return out
 
 
 def child(method: str, sample: int, seed: int, phases: bool = False) -> None:
@@ -81,11 +125,12 @@ def child(method: str, sample: int, seed: int, phases: bool = False) -> None:
     math.gcd(1, 1)
 
 
-def count(src: Path, method: str, sample: int, seed: int, work: Path,
-          phases: bool = False) -> tuple[list[int], ...]:
+def count(src: Path, method: str, sample: int, seed: int, work: Path, phases: bool = False,
+          functions: bool = False) -> tuple[tuple[list[int], ...], tuple[collections.Counter[str], ...]]:
     """Run :func:`child` under callgrind with ``src`` first on the path: the instructions of
     each page's parse and of its extraction (with ``phases``: of its load and of its
-    method), in page order."""
+    method), in page order; with ``functions``, each step's instructions by function,
+    summed over the pages (:func:`self_costs`)."""
     env = {**os.environ, "PYTHONHASHSEED": "0",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))}
     out = work / "callgrind.out"
@@ -95,14 +140,28 @@ def count(src: Path, method: str, sample: int, seed: int, work: Path,
                    env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     dumps = sorted(work.glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
     counts = [int(_TOTALS.search(p.read_bytes()).group(1)) for p in dumps]  # type: ignore[union-attr]
-    for p in work.glob("callgrind.out*"):
-        p.unlink()
     # the first dump holds start-up, loading and warm-up; then parse, extract, parse, …
     # (with phases: parse, load, method, parse, …)
     steps, per_page = counts[1:], 3 if phases else 2
+    by_function = tuple(collections.Counter[str]() for _ in range(per_page))
+    if functions:
+        for k, dump in enumerate(dumps[1:]):
+            by_function[k % per_page].update(self_costs(dump))
+    for p in work.glob("callgrind.out*"):
+        p.unlink()
     if len(steps) % per_page:
         raise RuntimeError(f"callgrind closed {len(counts)} counts, not 1 + {per_page} a page")
-    return tuple(steps[k::per_page] for k in range(per_page))
+    return tuple(steps[k::per_page] for k in range(per_page)), by_function
+
+
+def function_changes(before: collections.Counter[str], this: collections.Counter[str],
+                     most: int) -> list[tuple[str, int, int]]:
+    """(function, before, this) of the ``most`` functions whose count grew most, then of the
+    ``most`` that fell most (each list largest change first; a function both in none)."""
+    change = sorted(((this[f] - before[f], f) for f in before.keys() | this.keys()), reverse=True)
+    grew = [f for d, f in change[:most] if d > 0]
+    fell = [f for d, f in reversed(change[-most:]) if d < 0 and f not in grew]
+    return [(f, before[f], this[f]) for f in grew + fell]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the draw, as speed.py's (default: 0)")
     ap.add_argument("--phases", action="store_true",
                     help="count each extraction in two, the page's load and the method, and compare each")
+    ap.add_argument("--functions", type=int, default=0, metavar="N",
+                    help="list the N C functions whose instructions grew most, and fell most, in each step")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -126,9 +187,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.exit(2, "instructions_ab: valgrind not found (Debian: apt install valgrind)\n")
     trees = {"before": args.before.resolve(), "this": SOURCE}
     counted: dict[str, tuple[list[int], ...]] = {}
+    functions: dict[str, tuple[collections.Counter[str], ...]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, src in trees.items():
-            steps = count(src, args.method, args.sample, args.seed, Path(tmp), args.phases)
+            steps, functions[name] = count(src, args.method, args.sample, args.seed, Path(tmp), args.phases,
+                                           args.functions > 0)
             if args.phases:  # parse-only, the extraction (its load and its method), the two
                 steps = (steps[0], [load + method for load, method in zip(steps[1], steps[2])], *steps[1:])
             counted[name] = steps
@@ -152,6 +215,15 @@ def main(argv: list[str] | None = None) -> int:
                                      f"{statistics.median(this) / 1e6:.1f}",
                                      f"{statistics.median(t / b for t, b in zip(this, before)):.3f}",
                                      f"{sum(this) / sum(before):.3f}"]))
+    if args.functions:
+        names = ["parse-only", *(("load", f"{args.method} and txt") if args.phases else (args.method,))]
+        for k, step in enumerate(names):
+            before_f, this_f = functions["before"][k], functions["this"][k]
+            print(f"\n{step}: the C functions whose instructions changed most, all {len(counted['this'][0])} pages "
+                  f"(millions; this tree over before: {sum(this_f.values()) / max(sum(before_f.values()), 1):.3f})")
+            print(_common.table_head(["function", "before", "this", "change"], "lrrr"))
+            for function, b, t in function_changes(before_f, this_f, args.functions):
+                print(_common.table_row([f"`{function}`", f"{b / 1e6:.2f}", f"{t / 1e6:.2f}", f"{(t - b) / 1e6:+.2f}"]))
     return 0
 
 

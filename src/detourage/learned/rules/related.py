@@ -62,13 +62,25 @@ def _literal_start(pattern: str) -> str:
     return pattern[:found.start() - (found.group() in "?*{")]
 
 
+def _by_first_letter(words: tuple[str, ...]) -> str:
+    """A pattern matching a line that starts with one of ``words``: one group a first
+    letter (a match tries the letters, not every word: "a(?:lso|rticles)|b(?:enzer)");
+    a one-letter word matches its letter alone."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(word[0], []).append(word[1:])
+    parts = [re.escape(first) + ("" if "" in rests else "(?:" + "|".join(map(re.escape, rests)) + ")")
+             for first, rests in groups.items()]
+    return "(?:" + "|".join(parts) + ")"
+
+
 #: the literal start of each phrase (up to its first pattern character), and its first
 #: word: a line starting with none of them is no heading of the kind, without the pattern
 _RELATED_PREFIXES = tuple(sorted({_literal_start(phrase) for phrase in RELATED_PHRASES}))
 _RELATED_FIRST_WORDS = tuple(sorted({prefix.split(" ")[0] for prefix in _RELATED_PREFIXES}))
 #: a lower-cased line starting (after white space) with one of those words, led by the
 #: "\x1f" that :func:`~.paragraphs.starting` puts before each line
-_RELATED_START = re.compile(r"\x1f[^\S\x1f]*(?:" + "|".join(map(re.escape, _RELATED_FIRST_WORDS)) + ")")
+_RELATED_START = re.compile(r"\x1f[^\S\x1f]*" + _by_first_letter(_RELATED_FIRST_WORDS))
 #: a related box's heading is at most this long…
 RELATED_CHARS = 50
 #: …and follows at least this many kept characters (teasers need an article to be teasers of)

@@ -1,0 +1,59 @@
+"""``benchmarks/instructions_ab.py --functions``: a callgrind dump read into each
+function's own instructions (its callees' not counted), and the functions that changed
+most between two trees."""
+
+from __future__ import annotations
+
+import collections
+import importlib.util
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))  # the script imports its neighbour _common
+_SPEC = importlib.util.spec_from_file_location("instructions_ab", BENCHMARKS / "instructions_ab.py")
+assert _SPEC is not None and _SPEC.loader is not None
+iab = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(iab)
+
+#: main runs 10 instructions itself and calls parse (30 in all: 25 its own, 5 in
+#: sre_match, which it calls twice); names are given once, then by number; positions
+#: may be relative ("+2") or repeated ("*")
+DUMP = """# callgrind format
+version: 1
+creator: callgrind-3.19.0
+events: Ir
+fl=(1) main.c
+fn=(1) main
+10 4
++2 6
+cfl=(2) parse.c
+cfn=(2) parse
+calls=1 20
+14 30
+fl=(2)
+fn=(2)
+20 20
+cfn=(3) sre_match
+calls=2 40
+* 5
+* 5
+fn=(3)
+40 5
+totals: 40
+"""
+
+
+def test_a_dump_gives_each_function_its_own_instructions(tmp_path):
+    path = tmp_path / "callgrind.out.3"
+    path.write_text(DUMP)
+    assert iab.self_costs(path) == {"main": 10, "parse": 25, "sre_match": 5}
+
+
+def test_the_functions_that_changed_most_come_first_each_way():
+    before = collections.Counter({"walk": 100, "hidden": 0, "clean": 50, "same": 7})
+    this = collections.Counter({"walk": 90, "hidden": 30, "clean": 45, "same": 7, "new": 2})
+    assert iab.function_changes(before, this, 2) == [("hidden", 0, 30), ("new", 0, 2),
+                                                     ("walk", 100, 90), ("clean", 50, 45)]
+    assert iab.function_changes(before, this, 1) == [("hidden", 0, 30), ("walk", 100, 90)]
+    assert iab.function_changes(before, before, 3) == []
