@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from detourage.api import load, run
 from detourage.learned import features, rules
@@ -644,6 +645,19 @@ def test_line_starts_are_found_by_one_search():
     per_line = [i for i in lines if rules.comments._COMMENT_LINE_START.match("\x1f" + texts[i])]
     assert rules.paragraphs.starting(texts, lines, rules.comments._COMMENT_LINE_START) == per_line == [0, 2, 4]
     assert rules.paragraphs.starting(texts, [1, 3], rules.comments._COMMENT_LINE_START) == []
+
+
+_WORD_STARTS = st.sampled_from(rules.related._RELATED_FIRST_WORDS).flatmap(
+    lambda w: st.integers(0, len(w) + 1).map(lambda k: w[:k]))
+
+
+@given(st.text(" \t\xa0\u2003\x1c", max_size=2), _WORD_STARTS, st.text("aeiosz 9", max_size=3))
+def test_a_related_heading_s_first_word_is_found_at_the_start_of_its_line(space, start, rest):
+    """The related-box step's one search finds a line where a heading's first word starts
+    it after white space, as ``startswith`` would, and no other."""
+    line = space + start + rest
+    found = rules.paragraphs.starting([line], [0], rules.related._RELATED_START) == [0]
+    assert found == line.lstrip().startswith(rules.related._RELATED_FIRST_WORDS)
 
 
 def test_a_list_item_heading_its_kept_sub_list_is_kept():
