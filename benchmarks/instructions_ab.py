@@ -216,15 +216,21 @@ def main(argv: list[str] | None = None) -> int:
                                      f"{statistics.median(t / b for t, b in zip(this, before)):.3f}",
                                      f"{sum(this) / sum(before):.3f}"]))
     if args.functions:
-        names = ["parse-only", *(("load", f"{args.method} and txt") if args.phases else (args.method,))]
-        for k, step in enumerate(names):
-            before_f, this_f = functions["before"][k], functions["this"][k]
-            print(f"\n{step}: the C functions whose instructions changed most, all {len(counted['this'][0])} pages "
-                  f"(millions; this tree over before: {sum(this_f.values()) / max(sum(before_f.values()), 1):.3f})")
-            print(_common.table_head(["function", "before", "this", "change"], "lrrr"))
-            for function, b, t in function_changes(before_f, this_f, args.functions):
-                print(_common.table_row([f"`{function}`", f"{b / 1e6:.2f}", f"{t / 1e6:.2f}", f"{(t - b) / 1e6:+.2f}"]))
+        steps = ["parse-only", *(("load", f"{args.method} and txt") if args.phases else (args.method,))]
+        print_functions(steps, functions["before"], functions["this"], args.functions, len(counted["this"][0]))
     return 0
+
+
+def print_functions(steps: list[str], before: tuple[collections.Counter[str], ...],
+                    this: tuple[collections.Counter[str], ...], most: int, pages: int) -> None:
+    """For each step, a table of the C functions whose instructions changed most
+    (:func:`function_changes`), in millions over the ``pages``."""
+    for step, before_f, this_f in zip(steps, before, this):
+        print(f"\n{step}: the C functions whose instructions changed most, all {pages} pages "
+              f"(millions; this tree over before: {sum(this_f.values()) / max(sum(before_f.values()), 1):.3f})")
+        print(_common.table_head(["function", "before", "this", "change"], "lrrr"))
+        for function, b, t in function_changes(before_f, this_f, most):
+            print(_common.table_row([f"`{function}`", f"{b / 1e6:.2f}", f"{t / 1e6:.2f}", f"{(t - b) / 1e6:+.2f}"]))
 
 
 if __name__ == "__main__":
