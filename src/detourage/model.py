@@ -113,9 +113,6 @@ class Block:
         return any(t in self.path for t in tags)
 
 
-#: the tag of a figure's caption, as a set: a path is tested by hashing, no string compared
-_FIGCAPTION = frozenset({"figcaption"})
-
 #: the alt text of a decorative image, or of one whose source is no picture yet, describes
 #: a picture and is not read when it holds at least this many words (on the shared pages,
 #: 4 811 such alt texts are not in the gold and 266 are: the ones with a decorative
@@ -170,8 +167,7 @@ class Unit:
         """Whether the unit is a figure's caption (its blocks inside a ``<figcaption>``):
         shown under its image in the structured formats, left out of the text ones."""
         blocks = self.blocks  # most units are no caption: their first block tells
-        return bool(blocks) and not _FIGCAPTION.isdisjoint(blocks[0].path) and \
-            not any(_FIGCAPTION.isdisjoint(b.path) for b in blocks)
+        return bool(blocks) and "figcaption" in blocks[0].path and all("figcaption" in b.path for b in blocks)
 
     @property
     def illustrations(self) -> tuple[Block, ...]:

@@ -47,8 +47,6 @@ from .structure import (
     with_breaks,
 )
 
-_FIGCAPTION = frozenset({"figcaption"})
-
 #: output unit kind → CleanEval marker
 MARKERS = {Label.HEADER: "h", Label.PARAGRAPH: "p", Label.LIST: "l"}
 
@@ -70,7 +68,7 @@ def units(blocks: Sequence[Block], labels: Sequence[Label]) -> tuple[Unit, ...]:
             continue
         if block.path is not path:  # the blocks of an element share its path: looked at once
             path = block.path
-            caption = not _FIGCAPTION.isdisjoint(path)  # hashed: no string compared
+            caption = "figcaption" in path
         if label is continuation and current and caption is in_caption:
             current.append(block)
             continue

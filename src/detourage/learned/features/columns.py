@@ -117,6 +117,8 @@ class _Columns(dict):
 
 #: each column of a table (:meth:`_Columns.table`) → the table's first column and its place in it
 _TABLE_COLUMNS: dict[str, tuple[str, int]] = {}
+#: a table's first column → how many columns the table holds
+_TABLE_WIDTH: dict[str, int] = {}
 
 
 @lru_cache(maxsize=64)
@@ -127,17 +129,15 @@ def _check_table(columns: tuple[str, ...]) -> None:
     if names()[at:at + len(columns)] != columns:
         raise ValueError(f"columns {columns[0]}… are not consecutive features")
     _TABLE_COLUMNS.update((name, (columns[0], j)) for j, name in enumerate(columns))
+    _TABLE_WIDTH[columns[0]] = len(columns)
 
 
 @lru_cache(maxsize=16)
 def _layout(tables: frozenset[str]) -> tuple[tuple[int, int, bool], ...]:
     """The matrix's column ranges (first, one past the last, whether a table), given the
-    first columns of the tables: a table's width is known from :data:`_TABLE_COLUMNS`."""
+    first columns of the tables (their widths: :data:`_TABLE_WIDTH`)."""
     order = names()
-    width = {name: 0 for name in tables}
-    for first, _ in _TABLE_COLUMNS.values():
-        if first in width:
-            width[first] += 1
+    width = {name: _TABLE_WIDTH[name] for name in tables}
     out = []
     at = 0
     while at < len(order):
