@@ -132,6 +132,23 @@ def test_train_learned_labels_once_then_reads_the_cache_until_the_gold_changes(t
     assert "labelled" in capsys.readouterr().err
 
 
+def test_the_labelled_pages_cache_key_follows_every_module_loading_reaches(tmp_path, monkeypatch):
+    """The key reads the whole package: reveal.py and the compiled walk's .pyx change what a
+    page's blocks are without being in loading.load or segment.py (they were not keyed
+    before, so a cache outlived a change to them)."""
+    from detourage import loading
+    from detourage.learned import train
+
+    root = Path(loading.__file__).parent
+    source = train._package_source(root)
+    assert (root / "reveal.py").read_text(encoding="utf-8") in source
+    assert (root / "_csegment.pyx").read_text(encoding="utf-8") in source
+    assert (root / "learned" / "features" / "__init__.py").read_text(encoding="utf-8") in source
+    key = train._cache_key([], None)
+    monkeypatch.setattr(train, "_package_source", lambda root: source + "# an edit to reveal.py\n")
+    assert train._cache_key([], None) != key
+
+
 def test_gold_conventions_shares_what_gold_keeps_of_bylines_and_captions():
     module = _bench("studies/gold_conventions")
     import numpy as np

@@ -15,7 +15,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import hashlib
-import inspect
 import math
 import os
 import pickle
@@ -29,7 +28,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from .. import loading, segment
+from .. import loading
 from ..errors import MissingExtra
 from ..gold import Dataset, GoldPage, align, load_dataset, split_of
 from . import context, features
@@ -153,18 +152,18 @@ def _label(datasets: Iterable[str | os.PathLike[str] | Dataset], workers: int, s
     return out
 
 
-def _package_source(package: Any) -> str:
-    """The source of a package's every module, in name order (a change in any of them
-    changes what is labelled)."""
-    root = Path(package.__file__).parent
-    return "".join(path.read_text(encoding="utf-8") for path in sorted(root.glob("*.py")))
+def _package_source(root: Path) -> str:
+    """The source of every module and compiled module's ``.pyx`` under ``root``, in path
+    order (a change in any of them may change what is labelled)."""
+    paths = sorted(p for p in root.rglob("*") if p.suffix in (".py", ".pyx"))
+    return "".join(path.read_text(encoding="utf-8") for path in paths)
 
 
 def _cache_key(datasets: Sequence[str | os.PathLike[str] | Dataset], split: str | None) -> str:
-    """What labelled pages depend on: the feature, labelling and page-loading code, the gold
-    files (names and sizes) and the split."""
-    code = (_package_source(features) + inspect.getsource(page_data) + str(CONTENT_SHARE)
-            + inspect.getsource(segment) + inspect.getsource(loading.load))
+    """What labelled pages depend on: the whole package's code (loading a page reaches
+    decoding, parsing, revealing and segmenting; labelling reaches the gold's alignment
+    and the features), the gold files (names and sizes) and the split."""
+    code = _package_source(Path(loading.__file__).parent) + str(CONTENT_SHARE)
     h = hashlib.sha256(code.encode())
     for ds in datasets:
         root = ds.path if isinstance(ds, Dataset) else Path(ds)
