@@ -53,6 +53,19 @@ def test_a_page_saved_without_its_scripts_pairs_boundary_n_with_segment_n() -> N
     assert root.find(".//main/p").text == "the article"
 
 
+def test_without_scripts_a_segment_with_no_boundary_goes_to_its_placeholder() -> None:
+    """The shape of a Next.js article saved without its scripts: each section a segment
+    whose placeholder ``P:n`` sits in another segment (the one of its table-of-contents
+    entry), which boundary ``B:n`` shows; no ``$RS`` kept to pair them."""
+    html = ('<body><main><h1>Index funds</h1><template id="B:2"></template><div>Loading paragraph...</div></main>'
+            '<div hidden id="S:2"><div id="toc_how"><template id="P:f"></template></div></div>'
+            '<div hidden id="S:f"><h2>How they work</h2><p>They track an index.</p></div></body>')
+    moved, root = _placed(html)
+    assert moved
+    assert "".join(root.find(".//main").itertext()) == "Index fundsHow they workThey track an index.Loading paragraph..."
+    assert root.find('.//div[@id="S:f"]') is None and root.find('.//template') is None
+
+
 def test_what_is_not_react_s_pattern_is_left_as_it_is() -> None:
     pages = [
         '<body><p>no streamed segment at all</p><div hidden id="menu">x</div></body>',

@@ -18,7 +18,10 @@ instructions on the parsed tree, in their order, once, before the page is segmen
 the blocks, the paths and every renderer then see the page a reader sees.  A page saved
 without its scripts (a crawler that strips them, a DOM snapshot) still has its hidden
 segments and placeholders: there segment ``S:n`` goes where boundary ``B:n`` stands,
-the pairing React's own instructions show on the pages that keep them.
+the pairing React's own instructions show on the pages that keep them, or, without such
+a boundary, where placeholder ``P:n`` stands (``$RS`` pairs them so): a segment streamed
+inside another (an article's sections, each a ``<template id="P:…">`` in the segment of
+its table of contents) lands once its parent has.
 
 What is not carried out: the fallback a boundary showed while it waited (a skeleton,
 "Loading…") is left beside the content, as the comments that delimit it are dropped at
@@ -52,8 +55,10 @@ def place_streamed(root: etree._Element | None, text: str) -> bool:
         return False
     instructions = _INSTRUCTION.findall(text)
     by_id = {name: el for el in root.iter("template", "div") if (name := el.get("id")) and name[1:2] == ":"}
-    if not instructions:  # the scripts were not kept: boundary B:n shows segment S:n
-        instructions = [("C", "B" + name[1:], name) for name in by_id if name.startswith("S:")]
+    if not instructions:  # the scripts were not kept: boundary B:n shows segment S:n,
+        # else placeholder P:n (a segment nested in another, once that one is in place)
+        instructions = [("C", "B" + name[1:], name) if "B" + name[1:] in by_id else ("S", name, "P" + name[1:])
+                        for name in by_id if name.startswith("S:")]
     moved = False
     for kind, first, second in instructions:
         if kind == "S":  # $RS names the segment first
