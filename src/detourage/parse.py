@@ -71,20 +71,17 @@ def one_root(root: etree._Element) -> None:
     """Move into ``root`` what libxml2 left beside it, as a browser reads it.
 
     Markup after a page's ``</html>`` (a second template appended, the article after a
-    premature ``</body></html>``, scripts) or after a broken ``<html …`` start tag goes,
-    for libxml2, into a second top-level ``<html>``, which nothing walking ``root`` sees:
-    3.5 % of the shared pages have one, some with all their text there.  A browser reads
-    every start tag after the body as part of it, so its content is moved there, in
+    premature ``</body></html>``, scripts) or after a broken ``<html …/>`` start tag goes,
+    for libxml2, into a second top-level ``<html>`` after the root (the root is the
+    document's first element), which nothing walking ``root`` sees: 3.5 % of the shared
+    pages have one, some with all their text there.  A browser reads every start tag
+    after the body as part of it, so its content is moved to the end of the body, in
     order: a ``<body>`` whole while the root has none, or else its content; any other
-    element or text to the end of the body (to its start for what stands before
-    ``root``).  Another ``<head>`` goes to the root while it has no body; after one,
-    what it holds shows nothing (a title, metadata, scripts) and is left out."""
-    for sibling in root.itersiblings(preceding=True):  # the nearest first, each put at the start
-        for part in reversed(_parts(sibling)):
-            _place(root, part, ahead=True)
+    element or text.  Another ``<head>`` goes to the root while it has no body; after
+    one, what it holds shows nothing (a title, metadata, scripts) and is left out."""
     for sibling in list(root.itersiblings()):
         for part in _parts(sibling):
-            _place(root, part, ahead=False)
+            _place(root, part)
 
 
 def _parts(sibling: etree._Element) -> list[etree._Element | str]:
@@ -97,43 +94,35 @@ def _parts(sibling: etree._Element) -> list[etree._Element | str]:
     return [*parts, *sibling]
 
 
-def _place(root: etree._Element, part: etree._Element | str, *, ahead: bool) -> None:
-    """Put ``part`` (an element, with its tail, or text) into ``root``: :func:`one_root`."""
+def _place(root: etree._Element, part: etree._Element | str) -> None:
+    """Put ``part`` (an element, with its tail, or text) at the end of ``root``'s body,
+    or where :func:`one_root` says."""
     body = root.find("body")
-    if isinstance(part, str):
-        _add_text(_body(root) if body is None else body, part, ahead)
-        return
-    if part.tag == "head":
+    if not isinstance(part, str) and part.tag == "head":
         if body is None and root.find("head") is None:
             root.insert(0, part)
         elif body is None:
             root.find("head").extend(part)  # type: ignore[union-attr]  # found just above
         return
-    if part.tag == "body" and body is None:
-        root.append(part)
+    if not isinstance(part, str) and part.tag == "body":
+        if body is None:
+            root.append(part)
+            return
+        if part.text and part.text.strip():  # its content, in order; the tag a browser ignores
+            _add_text(body, part.text)
+        body.extend(part)
         return
-    if part.tag == "body":  # its content, in order; the tag itself a browser ignores
-        content: list[etree._Element | str] = [part.text] if part.text and part.text.strip() else []
-        content += list(part)
-        for piece in reversed(content) if ahead else content:
-            _place(root, piece, ahead=ahead)
-        return
-    body = _body(root) if body is None else body
-    if ahead:
-        body.insert(0, part)
+    if body is None:
+        body = etree.SubElement(root, "body")
+    if isinstance(part, str):
+        _add_text(body, part)
     else:
         body.append(part)
 
 
-def _body(root: etree._Element) -> etree._Element:
-    return etree.SubElement(root, "body")
-
-
-def _add_text(body: etree._Element, text: str, ahead: bool) -> None:
-    """``text`` at the start or the end of ``body``'s content."""
-    if ahead:
-        body.text = text + (body.text or "")
-    elif len(body):
+def _add_text(body: etree._Element, text: str) -> None:
+    """``text`` at the end of ``body``'s content."""
+    if len(body):
         last = body[-1]
         last.tail = (last.tail or "") + text
     else:
