@@ -66,6 +66,47 @@ def test_without_scripts_a_segment_with_no_boundary_goes_to_its_placeholder() ->
     assert root.find('.//div[@id="S:f"]') is None and root.find('.//template') is None
 
 
+def test_a_completed_boundary_s_fallback_goes_as_react_takes_it_out() -> None:
+    """``$RC`` removes what stands between the placeholder and ``<!--/$-->``; the parse
+    drops the comments, so the fallback is read in the page's text and taken out when the
+    elements after the placeholder hold its text (React's ``<!-- -->`` between text pieces
+    and the tags do not count); the last one's tail, what follows the boundary, stays."""
+    html = ('<body><main><h1>T</h1><!--$?--><template id="B:0"></template><div>Loading <!-- -->paragraph'
+            '<!-- -->...</div><div class="skeleton"><span>&amp; more</span></div><!--/$--> after'
+            '<p>kept</p></main><div hidden id="S:0"><p>The paragraph.</p></div>'
+            '<script>$RC("B:0","S:0")</script></body>')
+    moved, root = _placed(html)
+    assert moved
+    assert "".join(root.find(".//main").itertext()) == "TThe paragraph. afterkept"
+
+
+def test_a_fallback_the_tree_does_not_match_is_left() -> None:
+    segment = '<div hidden id="S:0"><p>The paragraph.</p></div><script>$RC("B:0","S:0")</script>'
+    pages = {
+        # bare text: no element to take out
+        '<body><main><!--$?--><template id="B:0"></template>Loading...<!--/$--></main>' + segment: "Loading...",
+        # the parse moved the fallback away from the placeholder (a <div> closes the <p>)
+        '<body><main><p>intro<!--$?--><template id="B:0"></template><div>Loading</div><!--/$--></p></main>'
+        + segment: "Loading",
+        # a boundary with no closing comment
+        '<body><main><!--$?--><template id="B:0"></template><div>Loading</div><p>next</p></main>' + segment: "Loading",
+    }
+    for html, left in pages.items():
+        moved, root = _placed(html)
+        assert moved, html
+        text = "".join(root.find(".//main").itertext())
+        assert "The paragraph." in text and left in text
+
+
+def test_a_boundary_nested_in_a_fallback_is_counted_to_find_its_end() -> None:
+    html = ('<!--$?--><template id="B:0"></template><div>Wait <!--$--><b>inner</b><!--/$--></div><!--/$--><p>after</p>'
+            '<!--$?--><template id="B:1"></template><i>x</i><!--/$-->')
+    from detourage.reveal import _fallbacks
+
+    assert _fallbacks(html) == {"B:0": "<div>Wait <!--$--><b>inner</b><!--/$--></div>", "B:1": "<i>x</i>"}
+    assert _fallbacks('<!--$?--><template id="B:0"></template><div>never closed</div>') == {}
+
+
 def test_what_is_not_react_s_pattern_is_left_as_it_is() -> None:
     pages = [
         '<body><p>no streamed segment at all</p><div hidden id="menu">x</div></body>',

@@ -23,14 +23,17 @@ a boundary, where placeholder ``P:n`` stands (``$RS`` pairs them so): a segment 
 inside another (an article's sections, each a ``<template id="P:…">`` in the segment of
 its table of contents) lands once its parent has.
 
-What is not carried out: the fallback a boundary showed while it waited (a skeleton,
-"Loading…") is left beside the content, as the comments that delimit it are dropped at
-parsing; it seldom holds text.  A segment that is not a hidden ``<div>`` with its id, or
-a placeholder that is not a ``<template>`` with its id, is left as it is.
+The fallback a boundary showed while it waited ("Loading paragraph…", a skeleton) goes
+as ``$RC`` takes it out: the comments that delimit it (``<!--$?-->`` … ``<!--/$-->``)
+are dropped at parsing, so it is read in the page's text and the elements after the
+placeholder go when they hold its text (:func:`_drop_fallback`).  A page saved without
+those comments keeps its fallbacks.  A segment that is not a hidden ``<div>`` with its
+id, or a placeholder that is not a ``<template>`` with its id, is left as it is.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from operator import attrgetter
 from typing import cast
@@ -60,14 +63,73 @@ def place_streamed(root: etree._Element | None, text: str) -> bool:
         instructions = [("C", "B" + name[1:], name) if "B" + name[1:] in by_id else ("S", name, "P" + name[1:])
                         for name in by_id if name.startswith("S:")]
     moved = False
+    fallbacks: dict[str, str] | None = None
     for kind, first, second in instructions:
         if kind == "S":  # $RS names the segment first
             first, second = second, first
         placeholder, segment = by_id.get(first), by_id.get(second)
         if _streamed_pair(placeholder, segment):
+            if kind == "C":
+                fallbacks = _fallbacks(text) if fallbacks is None else fallbacks
+                _drop_fallback(placeholder, fallbacks.get(first))  # type: ignore[arg-type]  # checked by _streamed_pair
             _put_in_place(placeholder, segment)  # type: ignore[arg-type]  # checked by _streamed_pair
             moved = True
     return moved
+
+
+#: a boundary's opening comment (``<!--$-->``, ``<!--$?-->`` pending, ``<!--$!-->``
+#: client-rendered) or its closing one (``<!--/$-->``)
+_BOUNDARY_COMMENT = re.compile(r"<!--(/?)\$[?!]?-->")
+#: a pending boundary: its opening comment, then its placeholder
+_PENDING = re.compile(r'<!--\$\?--><template id="(B:[0-9a-z]+)"></template>')
+_TAG = re.compile(r"<[^>]*+>")
+
+
+def _fallbacks(text: str) -> dict[str, str]:
+    """The markup of each pending boundary's fallback, by its placeholder's id: from its
+    ``<template>`` to the comment closing the boundary (the boundaries opened on the way
+    closed first), read in the page's text, where the comments still are.  Two scans
+    of the text, whatever the number of boundaries."""
+    closes: dict[int, int] = {}
+    opened: list[int] = []
+    for found in _BOUNDARY_COMMENT.finditer(text):
+        if not found[1]:
+            opened.append(found.start())
+        elif opened:
+            closes[opened.pop()] = found.start()
+    return {found[1]: text[found.end():closes[found.start()]]
+            for found in _PENDING.finditer(text) if found.start() in closes}
+
+
+def _drop_fallback(placeholder: etree._Element, fallback: str | None) -> None:
+    """Take out the fallback a completed boundary showed while it waited ("Loading…", a
+    skeleton), as ``$RC`` does.  The comments that delimit it are gone from the tree, so
+    the elements after the placeholder are taken out only when their text is the
+    fallback's (:func:`_fallbacks`; compared without whitespace, which tags and comments
+    move), element after element; a fallback of bare text, or one they do not match, is
+    left.  The last one's tail, which no comment separates any more from what follows
+    the boundary, stays."""
+    if fallback is None or not fallback.lstrip().startswith("<") or placeholder.tail and placeholder.tail.strip():
+        return
+    want = _squeezed(html.unescape(_TAG.sub("", fallback)))
+    got = ""
+    taken: list[etree._Element] = []
+    for el in placeholder.itersiblings():
+        if not want or not isinstance(el.tag, str):
+            return
+        got += _squeezed("".join(str(piece) for piece in el.itertext()))
+        taken.append(el)
+        if got == want:
+            for done in taken:
+                _remove(done)
+            return
+        got += _squeezed(el.tail or "")
+        if not want.startswith(got):
+            return
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
 
 
 def _streamed_pair(placeholder: etree._Element | None, segment: etree._Element | None) -> bool:
