@@ -1,6 +1,6 @@
 """Leave-one-dataset-out: the learned extractor on datasets it never saw, beside the peers.
 
-    python benchmarks/learned_lodo.py                  # full run (~20 min on 2 idle cores)
+    python benchmarks/learned_lodo.py                  # full run (~45 min on 2 cores)
     python benchmarks/learned_lodo.py --flat           # the same with one-stage models
     python benchmarks/learned_lodo.py --quick --fold daniel   # paragraph-level proxy, one fold
     python benchmarks/learned_lodo.py --models build/folds  # also keep each fold's model
@@ -121,7 +121,14 @@ _PAGES: Sequence[train.PageData] = ()  # the labelled pages, shared with forked 
 
 
 def _fit_fold(job: tuple[str, list[int], dict, bool, str]) -> tuple[str, float]:
-    """Fit one fold's model on one core and save it; returns its path and fit seconds."""
+    """Fit one fold's model on one core and save it; returns its path and fit seconds.
+
+    scikit-learn's trees are loaded first: ``threadpool_limits`` limits only the thread
+    pools of the libraries already loaded, and the OpenMP runtime comes with them.  Loaded
+    later (inside the fit), it ran every fit on all cores beside the other worker's, and
+    the spinning threads made each fit about five times slower (two forked fits of 400
+    pages: 236 s each, against 46 s)."""
+    from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: F401  (see above)
     from threadpoolctl import threadpool_limits
 
     fold, training, params, stacked, path = job

@@ -111,6 +111,39 @@ def test_reuse_reads_each_folds_saved_model_and_names_the_missing_ones(tmp_path)
         lodo.main(["--threshold", "0.4", "--report", str(tmp_path / "none.json")])
 
 
+def test_a_fold_is_fitted_on_one_thread_in_a_fresh_process():
+    """threadpool_limits only limits the libraries already loaded: scikit-learn's OpenMP
+    runtime was loaded inside the fit, after the limit, and each fold then ran on every
+    core beside the other worker's (a full run took 6 298 s; 2 758 s once limited)."""
+    import subprocess
+    import textwrap
+
+    import pytest
+
+    pytest.importorskip("sklearn")
+    script = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(BENCH)!r})
+        import learned_lodo
+        from detourage.learned import train
+        assert "sklearn.ensemble" not in sys.modules
+        seen = {{}}
+        class Saved:
+            def save(self, path):
+                pass
+        def fit(pages, params, meta, stacked):
+            from threadpoolctl import threadpool_info
+            seen["openmp"] = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "openmp"]
+            return Saved()
+        train.fit = fit
+        learned_lodo._fit_fold(("fold", [], {{}}, True, "unused.zip"))
+        print(json.dumps(seen))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["openmp"] and set(seen["openmp"]) == {1}
+
+
 def test_train_learned_labels_once_then_reads_the_cache_until_the_gold_changes(tmp_path, capsys):
     """benchmarks/train_learned.py labels through train.collect, as `detourage train learned`
     does, with the cache: read while current, relabelled and rewritten when a gold file changes."""
