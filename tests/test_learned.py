@@ -606,6 +606,33 @@ def test_fallback_keeps_what_the_model_ranks_first():
     assert "Category" not in run(page, "learned", {"learned": learned.Options(model=everything)}).text
 
 
+def test_the_fallback_keeps_the_lists_of_links_of_the_content_it_rescued():
+    """A list page (an index of languages) the model ranks low all over: the rescue of
+    low-link paragraphs leaves its lists of links out; those ranked near the best guess
+    inside the element holding what was rescued come back, a menu's outside it do not."""
+    from detourage.learned.rules.fallback import fall_back
+
+    nav = "".join(f'<li><a href="/n{i}">Menu entry {i}</a></li>' for i in range(30))
+    items = "".join(f'<li><a href="/l{i}">Language number {i}</a></li>' for i in range(40))
+    intro = "".join(f"<p>Paragraph {i} says what the list below holds, in a few words.</p>" for i in range(2))
+    page = load(f"<html><body><header><ul>{nav}</ul></header><main><div class=content>{intro}"
+                f"<ul>{items}</ul></div></main><footer><p>Footer line of the site.</p></footer></body></html>")
+    para = features.compute(page)
+    texts = list(para.texts)
+    probability = np.array([0.3 if t.startswith("Paragraph") else 0.25 if t.startswith(("Language", "Menu"))
+                            else 0.01 for t in texts])
+    kept = {}
+    for with_page in (False, True):
+        keep = np.zeros(len(texts), bool)
+        found = fall_back(para, keep, probability, np.ones(len(texts), bool), np.zeros(len(texts), bool),
+                          page if with_page else None)
+        assert found["fallback"] == "model-ranked"
+        kept[with_page] = [t for t, k in zip(texts, keep) if k]
+    assert kept[False] == ["Paragraph 0 says what the list below holds, in a few words.",
+                           "Paragraph 1 says what the list below holds, in a few words."]
+    assert kept[True] == kept[False] + [f"Language number {i}" for i in range(40)]
+
+
 def _dataset(root: Path) -> Path:
     """A small dataset folder (one page gzipped) whose gold keeps the article."""
     (root / "html").mkdir(parents=True)

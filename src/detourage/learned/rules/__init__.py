@@ -33,9 +33,10 @@ Then what belongs to it comes back:
 6. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
    when it comes before or inside the kept content (:mod:`.headings`);
 7. **never empty by accident**: when the page has text and the model keeps almost none
-   of it, the paragraphs it ranks near its best guess are kept instead (or those of the
-   best Readability-style container, or the page's text it ranks best), never what a
-   step barred, and the details say so (``fallback``: :mod:`.fallback`);
+   of it, the paragraphs it ranks near its best guess are kept instead, with the lists
+   of links it ranks so inside the element that holds them (or those of the best
+   Readability-style container, or the page's text it ranks best), never what a step
+   barred, and the details say so (``fallback``: :mod:`.fallback`);
 8. **the standfirst** under the title (:mod:`.headings`), and the **boundary lines**: the
    lines the model doubts between kept paragraphs and just after them, in the same
    containers (a standfirst, a credit or source line, a line that is one link or an
@@ -120,7 +121,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     whole_code_blocks(para, keep, page)
     keep_title(para, keep)
     if fallback:
-        details.update(fall_back(para, keep, probability, choice, barred))
+        details.update(fall_back(para, keep, probability, choice, barred, page))
     closed = barred | ~choice  # what no step that adds lines back may take
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)

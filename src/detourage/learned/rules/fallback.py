@@ -1,11 +1,13 @@
 """Never empty by accident: when the model keeps almost none of a page's text, the
-paragraphs it ranks near its best guess (or the best container's, or the page's text it
-ranks best) are kept instead."""
+paragraphs it ranks near its best guess, with the lists of links it ranks so inside the
+element holding them (or the best container's, or the page's text it ranks best), are
+kept instead."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ...model import Page
 from .. import features
 from .paragraphs import column
 
@@ -20,7 +22,7 @@ RANKED_SHARE = 0.5
 
 
 def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray,
-              choice: np.ndarray, barred: np.ndarray) -> dict:
+              choice: np.ndarray, barred: np.ndarray, page: Page | None = None) -> dict:
     """When the model kept almost nothing of a page (or nothing at all of a small page
     that has text): keep the low-link paragraphs it ranks near its best guess, or else
     the best container's, or else the page's text it ranks best (of the paragraphs in
@@ -32,7 +34,10 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
     rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  The
     last makes sure a page with text never comes out empty: a small page whose few
-    lines the model all rejects (an opening-hours notice under a menu)."""
+    lines the model all rejects (an opening-hours notice under a menu).  With the
+    ``page``, the first rescue also keeps the list items and table cells of links ranked
+    as high inside the element that holds most of it (:func:`_linked_items`): on a list
+    page the content is lists of links, which the low-link rescue leaves out."""
     total = int(para.chars[~barred].sum())
     choice = choice & ~barred
     kept = int(para.chars[keep].sum())
@@ -41,7 +46,8 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     low_link = (column(para, "link_density") < 0.5) & choice
     probability = np.where(choice, probability, 0.0)
     reason = f"the model kept {kept} of {total} characters"
-    ranked = low_link & (probability >= FALLBACK_RELATIVE * probability.max())
+    ranked_any = choice & (probability >= FALLBACK_RELATIVE * probability.max())
+    ranked = low_link & ranked_any
     container = low_link & (column(para, "in_top") > 0)
     # a ranking that singles out no part of the page (most of its text near the best
     # guess) says nothing: the container then, and that ranking only when nothing else is
@@ -51,5 +57,38 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
                          ("best-paragraph", best)):
         if int(para.chars[rescue].sum()) > kept:
             keep |= rescue
+            if name == "model-ranked" and page is not None:
+                keep |= _linked_items(page, para, rescue, ranked_any)
             return {"fallback": name, "reason": reason}
     return {}
+
+
+#: the element holding this share of the rescued characters is the content's
+CONTENT_ELEMENT_SHARE = 0.8
+
+
+def _linked_items(page: Page, para: features.Paragraphs, rescued: np.ndarray, ranked: np.ndarray) -> np.ndarray:
+    """The list items and table cells of links the model ranks near its best guess, inside
+    the element that holds most of what the fallback rescued (a list page: an index of
+    languages, of laureates), which the rescue of low-link paragraphs leaves out."""
+    held: dict[int, list] = {}
+    total = 0
+    for i in np.flatnonzero(rescued).tolist():
+        chars = int(para.chars[i])
+        total += chars
+        node = page.blocks[int(para.starts[i])].node
+        for depth, el in enumerate(reversed([node, *node.iterancestors()])):
+            entry = held.setdefault(id(el), [el, depth, 0])
+            entry[2] += chars
+    inside = [entry for entry in held.values() if entry[2] >= CONTENT_ELEMENT_SHARE * total]
+    if not inside:
+        return np.zeros_like(rescued)
+    content = max(inside, key=lambda entry: entry[1])[0]
+    if content.tag in ("html", "body"):
+        return np.zeros_like(rescued)
+    out = np.zeros_like(rescued)
+    for i in np.flatnonzero(ranked & ~rescued).tolist():
+        block = page.blocks[int(para.starts[i])]
+        if ("li" in block.path or "td" in block.path) and any(a is content for a in block.node.iterancestors()):
+            out[i] = True
+    return out
