@@ -103,8 +103,27 @@ def test_a_boundary_nested_in_a_fallback_is_counted_to_find_its_end() -> None:
             '<!--$?--><template id="B:1"></template><i>x</i><!--/$-->')
     from detourage.reveal import _fallbacks
 
-    assert _fallbacks(html) == {"B:0": "<div>Wait <!--$--><b>inner</b><!--/$--></div>", "B:1": "<i>x</i>"}
+    assert {name: html[start:end] for name, (start, end) in _fallbacks(html).items()} == {
+        "B:0": "<div>Wait <!--$--><b>inner</b><!--/$--></div>", "B:1": "<i>x</i>"}
     assert _fallbacks('<!--$?--><template id="B:0"></template><div>never closed</div>') == {}
+
+
+def test_many_nested_boundaries_cost_linear_time() -> None:
+    """Each fallback is read once, and one longer than FALLBACK_CHARS is left: a page of
+    thousands of nested pending boundaries, each completed, takes no quadratic time."""
+    import time
+
+    n = 20_000  # each boundary's fallback runs to the end of all those opened after it
+    html = ("<body><main>" + "".join(f'<!--$?--><template id="B:{i:x}"></template><i>L</i>' for i in range(n))
+            + "<!--/$-->" * n + "</main>"
+            + "".join(f'<div hidden id="S:{i:x}"><p>part {i}</p></div>' for i in range(n)) + "</body>")
+    started = time.perf_counter()
+    moved, root = _placed(html)
+    assert moved and time.perf_counter() - started < 5.0
+    text = "".join(root.find(".//main").itertext())
+    # the outer fallbacks, over FALLBACK_CHARS, stay; an inner one, short, goes with the
+    # boundaries nested in it, as $RC takes them (their segments then land nowhere)
+    assert "part 0" in text and "part 19000" in text and "part 19999" not in text
 
 
 def test_what_is_not_react_s_pattern_is_left_as_it_is() -> None:

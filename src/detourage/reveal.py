@@ -63,7 +63,7 @@ def place_streamed(root: etree._Element | None, text: str) -> bool:
         instructions = [("C", "B" + name[1:], name) if "B" + name[1:] in by_id else ("S", name, "P" + name[1:])
                         for name in by_id if name.startswith("S:")]
     moved = False
-    fallbacks: dict[str, str] | None = None
+    fallbacks: dict[str, tuple[int, int]] | None = None
     for kind, first, second in instructions:
         if kind == "S":  # $RS names the segment first
             first, second = second, first
@@ -71,11 +71,17 @@ def place_streamed(root: etree._Element | None, text: str) -> bool:
         if _streamed_pair(placeholder, segment):
             if kind == "C":
                 fallbacks = _fallbacks(text) if fallbacks is None else fallbacks
-                _drop_fallback(placeholder, fallbacks.get(first))  # type: ignore[arg-type]  # checked by _streamed_pair
+                start, end = fallbacks.get(first, (0, 0))
+                if 0 < end - start <= FALLBACK_CHARS:
+                    _drop_fallback(placeholder, text[start:end])  # type: ignore[arg-type]  # checked by _streamed_pair
             _put_in_place(placeholder, segment)  # type: ignore[arg-type]  # checked by _streamed_pair
             moved = True
     return moved
 
+
+#: a fallback of more markup than this is left (React's are a line or a skeleton; a bound
+#: keeps a page of many nested boundaries linear)
+FALLBACK_CHARS = 5000
 
 #: a boundary's opening comment (``<!--$-->``, ``<!--$?-->`` pending, ``<!--$!-->``
 #: client-rendered) or its closing one (``<!--/$-->``)
@@ -85,11 +91,11 @@ _PENDING = re.compile(r'<!--\$\?--><template id="(B:[0-9a-z]+)"></template>')
 _TAG = re.compile(r"<[^>]*+>")
 
 
-def _fallbacks(text: str) -> dict[str, str]:
-    """The markup of each pending boundary's fallback, by its placeholder's id: from its
-    ``<template>`` to the comment closing the boundary (the boundaries opened on the way
-    closed first), read in the page's text, where the comments still are.  Two scans
-    of the text, whatever the number of boundaries."""
+def _fallbacks(text: str) -> dict[str, tuple[int, int]]:
+    """Where each pending boundary's fallback is in the page's text, by its placeholder's
+    id: from its ``<template>`` to the comment closing the boundary (the boundaries
+    opened on the way closed first), read in the text, where the comments still are.
+    Two scans of the text, whatever the number of boundaries."""
     closes: dict[int, int] = {}
     opened: list[int] = []
     for found in _BOUNDARY_COMMENT.finditer(text):
@@ -97,11 +103,11 @@ def _fallbacks(text: str) -> dict[str, str]:
             opened.append(found.start())
         elif opened:
             closes[opened.pop()] = found.start()
-    return {found[1]: text[found.end():closes[found.start()]]
+    return {found[1]: (found.end(), closes[found.start()])
             for found in _PENDING.finditer(text) if found.start() in closes}
 
 
-def _drop_fallback(placeholder: etree._Element, fallback: str | None) -> None:
+def _drop_fallback(placeholder: etree._Element, fallback: str) -> None:
     """Take out the fallback a completed boundary showed while it waited ("Loading…", a
     skeleton), as ``$RC`` does.  The comments that delimit it are gone from the tree, so
     the elements after the placeholder are taken out only when their text is the
@@ -109,23 +115,27 @@ def _drop_fallback(placeholder: etree._Element, fallback: str | None) -> None:
     move), element after element; a fallback of bare text, or one they do not match, is
     left.  The last one's tail, which no comment separates any more from what follows
     the boundary, stays."""
-    if fallback is None or not fallback.lstrip().startswith("<") or placeholder.tail and placeholder.tail.strip():
+    if not fallback.lstrip().startswith("<") or placeholder.tail and placeholder.tail.strip():
         return
     want = _squeezed(html.unescape(_TAG.sub("", fallback)))
-    got = ""
+    if not want:
+        return
+    matched = 0  # how much of it the elements taken so far hold: each compared once
     taken: list[etree._Element] = []
     for el in placeholder.itersiblings():
-        if not want or not isinstance(el.tag, str):
+        own = _squeezed("".join(str(part) for part in el.itertext())) if isinstance(el.tag, str) else None
+        if own is None or not want.startswith(own, matched):
             return
-        got += _squeezed("".join(str(piece) for piece in el.itertext()))
+        matched += len(own)
         taken.append(el)
-        if got == want:
+        if matched == len(want):
             for done in taken:
                 _remove(done)
             return
-        got += _squeezed(el.tail or "")
-        if not want.startswith(got):
+        tail = _squeezed(el.tail or "")
+        if not want.startswith(tail, matched):
             return
+        matched += len(tail)
 
 
 def _squeezed(text: str) -> str:
