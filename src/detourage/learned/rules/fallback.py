@@ -6,6 +6,7 @@ kept instead."""
 from __future__ import annotations
 
 import numpy as np
+from lxml import etree
 
 from ...model import Page
 from .. import features
@@ -70,23 +71,24 @@ CONTENT_ELEMENT_SHARE = 0.8
 def _linked_items(page: Page, para: features.Paragraphs, rescued: np.ndarray, ranked: np.ndarray) -> np.ndarray:
     """The list items and table cells of links the model ranks near its best guess, inside
     the element that holds most of what the fallback rescued (a list page: an index of
-    languages, of laureates), which the rescue of low-link paragraphs leaves out."""
-    held: dict[int, list] = {}
+    languages, of laureates), which the rescue of low-link paragraphs leaves out: the
+    deepest element holding :data:`CONTENT_ELEMENT_SHARE` of the rescued characters
+    (there is one: the root holds them all), unless that is the whole ``<body>``."""
+    chars_under: dict[int, int] = {}
+    depth_of: dict[int, tuple[int, etree._Element]] = {}
     total = 0
     for i in np.flatnonzero(rescued).tolist():
         chars = int(para.chars[i])
         total += chars
         node = page.blocks[int(para.starts[i])].node
         for depth, el in enumerate(reversed([node, *node.iterancestors()])):
-            entry = held.setdefault(id(el), [el, depth, 0])
-            entry[2] += chars
-    inside = [entry for entry in held.values() if entry[2] >= CONTENT_ELEMENT_SHARE * total]
-    if not inside:
-        return np.zeros_like(rescued)
-    content = max(inside, key=lambda entry: entry[1])[0]
-    if content.tag in ("html", "body"):
-        return np.zeros_like(rescued)
+            chars_under[id(el)] = chars_under.get(id(el), 0) + chars
+            depth_of[id(el)] = (depth, el)
+    content = max((depth_of[key] for key, chars in chars_under.items() if chars >= CONTENT_ELEMENT_SHARE * total),
+                  key=lambda found: found[0])[1]
     out = np.zeros_like(rescued)
+    if content.tag in ("html", "body"):
+        return out
     for i in np.flatnonzero(ranked & ~rescued).tolist():
         block = page.blocks[int(para.starts[i])]
         if ("li" in block.path or "td" in block.path) and any(a is content for a in block.node.iterancestors()):
