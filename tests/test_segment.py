@@ -262,6 +262,23 @@ def test_a_page_showing_nothing_without_javascript_is_read_in_its_noscript() -> 
             .blocks] == ["Hello"]
 
 
+def test_a_forum_header_beside_a_thread_in_noscript_does_not_hide_the_thread() -> None:
+    """A Discourse thread saved as its app shows its header and tagline (over
+    NOSCRIPT_PAGE_CHARS) and holds the posts, many times that, in <noscript>."""
+    from detourage.api import load
+    from detourage.segment import NOSCRIPT_PAGE_CHARS, NOSCRIPT_RATIO
+
+    header = "<header><p>" + "Community Forums. " * 14 + "</p></header>"
+    shown = len(("Community Forums. " * 14).strip())
+    assert NOSCRIPT_PAGE_CHARS < shown < NOSCRIPT_RATIO * shown
+    page = _APP_SHELL.replace('<div id="app"></div>', header + '<div id="app"></div>')
+    longer = page.replace("can we assume", "can we assume " + "and so on " * (NOSCRIPT_RATIO * shown // 10))
+    texts = [b.text for b in load(longer).blocks]
+    assert texts[1] == "Is changing the MSRV a non-breaking change?" and len(texts) == 4  # the header first
+    # a header beside a <noscript> holding less than NOSCRIPT_RATIO times its text keeps it out
+    assert [b.text for b in load(page).blocks] == [("Community Forums. " * 14).strip()]
+
+
 def test_words_of_a_query_string_do_not_name_an_image() -> None:
     [(_, _, decorative)] = images("<p><img src='/chart?ticker=X&logo_strength=light' alt='Twelve month chart'></p>")
     assert not decorative

@@ -6,8 +6,9 @@ Three kinds of page hide, as served, what every reader sees once the scripts hav
 and :func:`detourage.loading.load` reads each as shown:
 
 - ``noscript``: a page that shows (almost) no text without JavaScript, while its
-  ``<noscript>`` holds more (:func:`detourage.segment.show_noscript`: every Discourse
-  forum thread);
+  ``<noscript>`` holds more, or little text while its ``<noscript>`` holds
+  :data:`~detourage.segment.NOSCRIPT_RATIO` times as much
+  (:func:`detourage.segment.show_noscript`: every Discourse forum thread);
 - ``streamed``: a page React streams, whose late segments wait in hidden ``<div>`` s
   for a script to move them into place (:func:`detourage.reveal.place_streamed`);
 - ``hidden body``: a page that shows under :data:`~detourage.reveal.HIDDEN_PAGE_CHARS`
@@ -20,7 +21,9 @@ only (:data:`detourage.segment.SCREEN_READER_CLASSES`), which segmentation leave
 This lists which pages of ``../shared/datasets`` and ``datasets-extra/wcxb-dev`` take
 each path, prints for every page searched by ``hidden body`` the ratio its rule reads
 (its hidden element's text over the text shown: the evidence for
-:data:`~detourage.reveal.HIDDEN_BODY_RATIO`), then scores ``learned``, ``boilerpipe`` and
+:data:`~detourage.reveal.HIDDEN_BODY_RATIO`) and, for every page showing under
+:data:`NOSCRIPT_SEEN` characters, its ``<noscript>`` text over the text shown (the
+evidence for :data:`~detourage.segment.NOSCRIPT_RATIO`), then scores ``learned``, ``boilerpipe`` and
 the peers on the pages of each path: shingle F1 (page-averaged P and R).  Last, for each
 dataset, how many pages hold text for screen readers only and how many of its pieces
 (an element of such a class, its words as one string) the gold holds.
@@ -49,9 +52,11 @@ METHODS = ("learned", "boilerpipe", "peer-trafilatura", "peer-readability")
 PATHS = {"noscript": "show_noscript", "streamed": "place_streamed", "hidden body": "show_hidden_body"}
 
 
-def paths_taken(html: bytes | str, ratios: list[float]) -> list[str]:
+def paths_taken(html: bytes | str, ratios: list[float], noscript: list[tuple[float, int]] | None = None) -> list[str]:
     """The paths :func:`detourage.loading.load` takes on this page; the ratio read by the
-    hidden-body rule appended to ``ratios`` when it searched the page."""
+    hidden-body rule appended to ``ratios`` when it searched the page, and the page's
+    ``<noscript>`` text over its text shown (with the text shown) to ``noscript`` when it
+    shows under :data:`NOSCRIPT_SEEN` characters and its ``<noscript>`` holds some."""
     taken: list[str] = []
     real = {name: getattr(loading, attr) for name, attr in PATHS.items()}
 
@@ -59,6 +64,8 @@ def paths_taken(html: bytes | str, ratios: list[float]) -> list[str]:
         def call(*args: Any) -> bool:
             if name == "hidden body":
                 ratios.extend(_ratio(*args))
+            if name == "noscript" and noscript is not None:
+                noscript.extend(_noscript_ratio(*args))
             done = bool(real[name](*args))
             if done:
                 taken.append(name)
@@ -85,18 +92,38 @@ def _ratio(root: Any, blocks: tuple[Any, ...]) -> list[float]:
     return [chars / max(shown, 1)] if element is not None else []
 
 
+#: the pages whose ``<noscript>`` text is weighed against the text they show: those showing
+#: fewer characters than this (three times :data:`~detourage.segment.NOSCRIPT_SHOWN_CHARS`)
+NOSCRIPT_SEEN = 3000
+
+
+def _noscript_ratio(root: Any, blocks: tuple[Any, ...]) -> list[tuple[float, int]]:
+    """What :func:`~detourage.segment.show_noscript` weighs on a page showing under
+    :data:`NOSCRIPT_SEEN` characters: the text of its body's ``<noscript>`` s over the text
+    shown, and the text shown (none when it shows more, or holds no such text)."""
+    shown = sum(len(block.text) for block in blocks)
+    body = None if root is None else root.find("body")
+    if body is None or shown >= NOSCRIPT_SEEN:
+        return []
+    held = sum(len(" ".join(el.itertext()).strip()) for el in body.iter("noscript"))
+    return [(held / max(shown, 1), shown)] if held else []
+
+
 def main() -> int:
     datasets = [load_dataset(p) for p in dataset_paths()]
     total = 0
     chosen: dict[str, list[Any]] = {name: [] for name in PATHS}
     searched: list[tuple[float, str]] = []
+    weighed: list[tuple[float, int, str]] = []
     for ds in datasets:
         by_path: dict[str, list[Any]] = {name: [] for name in PATHS}
         for doc in ds.scorable:
             ratios: list[float] = []
-            for name in paths_taken(doc.read_html(), ratios):
+            noscript: list[tuple[float, int]] = []
+            for name in paths_taken(doc.read_html(), ratios, noscript):
                 by_path[name].append(doc)
             searched += [(ratio, f"{ds.name}/{doc.id}") for ratio in ratios]
+            weighed += [(ratio, shown, f"{ds.name}/{doc.id}") for ratio, shown in noscript]
         total += len(ds.scorable)
         for name, docs in by_path.items():
             if docs:
@@ -106,6 +133,11 @@ def main() -> int:
           f"hidden text over shown, shown at {reveal.HIDDEN_BODY_RATIO} and above:")
     for ratio, page in sorted(searched):
         print(f"  {ratio:9.1f}  {page}")
+    print(f"\n{len(weighed)} of {total} scorable pages show under {NOSCRIPT_SEEN} characters and hold text in "
+          f"<noscript>; its text over the text shown (the text shown), read at "
+          f"{segment.NOSCRIPT_RATIO} and above under {segment.NOSCRIPT_SHOWN_CHARS} characters shown:")
+    for ratio, shown, page in sorted(weighed):
+        print(f"  {ratio:9.1f}  ({shown:4d})  {page}")
     for name, sets in chosen.items():
         ids = [f"{ds.name}/{d.id}" for ds in sets for d in ds.documents]
         print(f"\n{name}: {len(ids)} of {total} scorable pages: {', '.join(ids)}")

@@ -35,13 +35,12 @@ from __future__ import annotations
 
 import html
 import re
-from operator import attrgetter
 from typing import cast
 
 from lxml import etree
 
 from .model import Block
-from .segment import INVISIBLE, is_hidden, unhide
+from .segment import INVISIBLE, is_hidden, shown_chars, unhide
 
 #: one instruction of React's inline runtime: completed boundary (``$RC``), completed
 #: segment (``$RS``); the first id names the placeholder or segment as React writes them
@@ -198,9 +197,6 @@ HIDDEN_PAGE_CHARS = 1000
 #: 3 hidden bodies 15 to 10 000 times: benchmarks/studies/hidden_pages.py)
 HIDDEN_BODY_RATIO = 5
 
-#: blocks whose characters are counted at a time (most pages pass the bar in their first)
-_STRIDE = 32
-_TEXT = attrgetter("text")
 
 #: the elements that may be hidden (:func:`~detourage.segment.is_hidden` decides)
 _HIDDEN_CANDIDATES = etree.XPath("//body//*[@hidden or contains(translate(@style, 'NOEHID', 'noehid'), 'none')"
@@ -217,11 +213,9 @@ def show_hidden_body(root: etree._Element | None, blocks: tuple[Block, ...]) -> 
     again."""
     if root is None or len(blocks) >= HIDDEN_PAGE_CHARS:  # a block holds a character at least
         return False
-    shown = 0
-    for first in range(0, len(blocks), _STRIDE):  # most pages pass the bar within their first blocks
-        shown += sum(map(len, map(_TEXT, blocks[first:first + _STRIDE])))
-        if shown >= HIDDEN_PAGE_CHARS:
-            return False
+    shown = shown_chars(blocks, HIDDEN_PAGE_CHARS)
+    if shown >= HIDDEN_PAGE_CHARS:
+        return False
     best, best_chars = largest_hidden(root)
     if best is None or best_chars < HIDDEN_BODY_RATIO * max(shown, 1):
         return False
