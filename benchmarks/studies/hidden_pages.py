@@ -102,10 +102,10 @@ def _noscript_ratio(root: Any, blocks: tuple[Any, ...]) -> list[tuple[float, int
     :data:`NOSCRIPT_SEEN` characters: the text of its body's ``<noscript>`` s over the text
     shown, and the text shown (none when it shows more, or holds no such text)."""
     shown = sum(len(block.text) for block in blocks)
-    body = None if root is None else root.find("body")
-    if body is None or shown >= NOSCRIPT_SEEN:
+    if root is None or shown >= NOSCRIPT_SEEN:
         return []
-    held = sum(len(" ".join(el.itertext()).strip()) for el in body.iter("noscript"))
+    body = root.find("body")  # as show_noscript reads them: the body's, or the page's without one
+    held = sum(len(" ".join(el.itertext()).strip()) for el in (root if body is None else body).iter("noscript"))
     return [(held / max(shown, 1), shown)] if held else []
 
 

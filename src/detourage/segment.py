@@ -160,9 +160,9 @@ def cleaned(text: str) -> str:
 NOSCRIPT_PAGE_CHARS = 200
 #: … and a page showing less than this, when its ``<noscript>`` holds this many times
 #: its text: a forum's header and tagline (201 characters on a Discourse thread) beside
-#: the thread's posts in ``<noscript>`` (forty times that).  On the shared pages showing
+#: the thread's posts in ``<noscript>`` (eighty times that).  On the shared pages showing
 #: under 3 000 characters, the other ``<noscript>``s hold "enable JavaScript" notices and
-#: tracking pixels' words, at most 0.9 times the text shown (``benchmarks/studies/hidden_pages.py``)
+#: tracking pixels' words, at most as much as the text shown (``benchmarks/studies/hidden_pages.py``)
 NOSCRIPT_SHOWN_CHARS = 1000
 NOSCRIPT_RATIO = 5
 
