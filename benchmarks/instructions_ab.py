@@ -29,6 +29,13 @@ about 50 times slower than the process alone: 20 pages per dataset take ~3 minut
 and what ``load`` does beside them) and the method with its txt rendering, and compares
 each phase of the two trees apart: where a difference lies.
 
+``--cache`` also simulates the caches and the branch predictor (callgrind's
+``--cache-sim=yes --branch-sim=yes``, about twice as slow) and weighs each count as
+callgrind's own estimate of cycles does (:func:`estimated_cycles`: an instruction 1, a
+first-level cache miss or a mispredicted branch 10, a last-level miss 100): what two trees
+that execute about as many instructions may still cost apart (a working set that leaves
+the cache, branches an interpreter predicts worse).  Still no clock: a model of one.
+
 ``--functions N`` reads, in each count, the instructions every C function ran itself
 (its callees' not included: callgrind's self cost) and lists, for each step, the N
 functions whose count grew most from the other tree to this one and the N that fell most,
@@ -38,6 +45,7 @@ in Python code shows as the C functions it calls (a regular expression's
 ``_PyEval_EvalFrameDefault``.
 
     python benchmarks/instructions_ab.py --before ../before/src --phases --functions 15
+    python benchmarks/instructions_ab.py --before ../before/src --cache
 """
 
 from __future__ import annotations
@@ -59,7 +67,29 @@ import _common
 SOURCE = _common.ROOT / "src"
 #: the C function whose calls close a count (``--dump-before``)
 MARK = "math_gcd"
-_TOTALS = re.compile(rb"^totals:\s*(\d+)", re.M)
+_TOTALS = re.compile(rb"^totals:((?:\s+\d+)+)", re.M)
+_EVENTS = re.compile(rb"^events:(.*)$", re.M)
+#: callgrind's estimate of cycles (its ``CEst``): each event's weight; events not named weigh 0
+CYCLE_WEIGHTS = {"Ir": 1, "I1mr": 10, "D1mr": 10, "D1mw": 10, "ILmr": 100, "DLmr": 100, "DLmw": 100,
+                 "Bcm": 10, "Bim": 10}
+
+
+def estimated_cycles(events: list[str], totals: list[int]) -> int:
+    """A count's cycles as callgrind estimates them (:data:`CYCLE_WEIGHTS`): its
+    instructions, ten for each first-level miss and mispredicted branch, a hundred for each
+    last-level miss; only the instructions when the caches were not simulated."""
+    return sum(CYCLE_WEIGHTS.get(name, 0) * value for name, value in zip(events, totals))
+
+
+def totals(dump: bytes) -> int | tuple[int, int]:
+    """One dump's instructions, or (instructions, estimated cycles) when it holds the
+    simulated caches' events."""
+    events = _EVENTS.search(dump)
+    values = [int(v) for v in _TOTALS.search(dump).group(1).split()]  # type: ignore[union-attr]  # every dump has totals
+    names = events.group(1).decode().split() if events else ["Ir"]
+    if len(names) == 1:
+        return values[0]
+    return values[names.index("Ir")], estimated_cycles(names, values)
 #: a callgrind name, given whole the first time and then by its number alone: "(12) name", "(12)"
 _NAMED = re.compile(r"\((\d+)\)(?: (.*))?")
 
@@ -126,20 +156,26 @@ def child(method: str, sample: int, seed: int, phases: bool = False) -> None:
 
 
 def count(src: Path, method: str, sample: int, seed: int, work: Path, phases: bool = False,
-          functions: bool = False) -> tuple[tuple[list[int], ...], tuple[collections.Counter[str], ...]]:
+          functions: bool = False, cache: bool = False) -> tuple[tuple[list[int], ...],
+                                                                    tuple[collections.Counter[str], ...],
+                                                                    tuple[list[int], ...]]:
     """Run :func:`child` under callgrind with ``src`` first on the path: the instructions of
     each page's parse and of its extraction (with ``phases``: of its load and of its
     method), in page order; with ``functions``, each step's instructions by function,
-    summed over the pages (:func:`self_costs`)."""
+    summed over the pages (:func:`self_costs`); with ``cache``, each step's estimated
+    cycles too (:func:`estimated_cycles`; else that third part is empty)."""
     env = {**os.environ, "PYTHONHASHSEED": "0",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))}
     out = work / "callgrind.out"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--dump-before={MARK}",
+    simulated = ["--cache-sim=yes", "--branch-sim=yes"] if cache else []
+    subprocess.run(["valgrind", "--tool=callgrind", *simulated, f"--callgrind-out-file={out}", f"--dump-before={MARK}",
                     sys.executable, __file__, "--child", "--method", method, "--sample", str(sample),
                     "--seed", str(seed), *(["--phases"] if phases else [])],
                    env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     dumps = sorted(work.glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
-    counts = [int(_TOTALS.search(p.read_bytes()).group(1)) for p in dumps]  # type: ignore[union-attr]
+    read = [totals(p.read_bytes()) for p in dumps]
+    counts = [r if isinstance(r, int) else r[0] for r in read]
+    cycles = [] if not cache else [r[1] for r in read if not isinstance(r, int)]
     # the first dump holds start-up, loading and warm-up; then parse, extract, parse, …
     # (with phases: parse, load, method, parse, …)
     steps, per_page = counts[1:], 3 if phases else 2
@@ -151,7 +187,8 @@ def count(src: Path, method: str, sample: int, seed: int, work: Path, phases: bo
         p.unlink()
     if len(steps) % per_page:
         raise RuntimeError(f"callgrind closed {len(counts)} counts, not 1 + {per_page} a page")
-    return tuple(steps[k::per_page] for k in range(per_page)), by_function
+    return (tuple(steps[k::per_page] for k in range(per_page)), by_function,
+            tuple(cycles[1:][k::per_page] for k in range(per_page)) if cycles else ())
 
 
 def function_changes(before: collections.Counter[str], this: collections.Counter[str],
@@ -176,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="count each extraction in two, the page's load and the method, and compare each")
     ap.add_argument("--functions", type=int, default=0, metavar="N",
                     help="list the N C functions whose instructions grew most, and fell most, in each step")
+    ap.add_argument("--cache", action="store_true",
+                    help="also simulate the caches and branch predictor and compare estimated cycles")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -188,10 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     trees = {"before": args.before.resolve(), "this": SOURCE}
     counted: dict[str, tuple[list[int], ...]] = {}
     functions: dict[str, tuple[collections.Counter[str], ...]] = {}
+    cycles: dict[str, tuple[list[int], ...]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, src in trees.items():
-            steps, functions[name] = count(src, args.method, args.sample, args.seed, Path(tmp), args.phases,
-                                           args.functions > 0)
+            steps, functions[name], cycles[name] = count(src, args.method, args.sample, args.seed, Path(tmp),
+                                                         args.phases, args.functions > 0, args.cache)
             if args.phases:  # parse-only, the extraction (its load and its method), the two
                 steps = (steps[0], [load + method for load, method in zip(steps[1], steps[2])], *steps[1:])
             counted[name] = steps
@@ -206,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     q1, q2, q3 = statistics.quantiles(per_page, n=4)
     print(f"\n{args.method}, this tree over before, page by page: median {q2:.3f}, "
           f"quartiles {q1:.3f}–{q3:.3f}, total {sum(this) / sum(before):.3f} ({len(per_page)} pages)")
+    if args.cache:
+        print_cycles(args.method, trees, cycles, args.phases)
     if args.phases:
         print("\nthe extraction in two (millions of instructions, median page; this over before):")
         print(_common.table_head(["phase", "before", "this", "this over before, median page", "all pages"], "lrrrr"))
@@ -219,6 +261,24 @@ def main(argv: list[str] | None = None) -> int:
         steps = ["parse-only", *(("load", f"{args.method} and txt") if args.phases else (args.method,))]
         print_functions(steps, functions["before"], functions["this"], args.functions, len(counted["this"][0]))
     return 0
+
+
+def print_cycles(method: str, trees: dict[str, Path], cycles: dict[str, tuple[list[int], ...]],
+                 phases: bool) -> None:
+    """The estimated cycles (``--cache``) as the instructions are shown: the median page of
+    each tree, its ratio to parse-only, and this tree over the other page by page."""
+    print("\nmillions of estimated cycles (simulated caches and branch predictor: "
+          "instructions + 10 × first-level misses and mispredicted branches + 100 × last-level misses):")
+    print(_common.table_head(["tree", "parse-only", method, "ratio"], "lrrr"))
+    whole: dict[str, list[int]] = {}
+    for name, steps in cycles.items():
+        whole[name] = [load + run for load, run in zip(steps[1], steps[2])] if phases else steps[1]
+        p, e = statistics.median(steps[0]), statistics.median(whole[name])
+        print(_common.table_row([f"{name} ({trees[name]})", f"{p / 1e6:.1f}", f"{e / 1e6:.1f}", f"{e / p:.3f}×"]))
+    per_page = sorted(t / b for t, b in zip(whole["this"], whole["before"]))
+    q1, q2, q3 = statistics.quantiles(per_page, n=4)
+    print(f"\n{method}, estimated cycles, this tree over before, page by page: median {q2:.3f}, "
+          f"quartiles {q1:.3f}–{q3:.3f}, total {sum(whole['this']) / sum(whole['before']):.3f} ({len(per_page)} pages)")
 
 
 def print_functions(steps: list[str], before: tuple[collections.Counter[str], ...],
