@@ -248,15 +248,8 @@ def main(argv: list[str] | None = None) -> int:
           f"quartiles {q1:.3f}–{q3:.3f}, total {sum(this) / sum(before):.3f} ({len(per_page)} pages)")
     if args.cache:
         print_cycles(args.method, trees, cycles, args.phases)
-    if args.phases:
-        print("\nthe extraction in two (millions of instructions, median page; this over before):")
-        print(_common.table_head(["phase", "before", "this", "this over before, median page", "all pages"], "lrrrr"))
-        for k, phase in ((2, "load: decode, parse, segment…"), (3, f"{args.method} and txt")):
-            before, this = counted["before"][k], counted["this"][k]
-            print(_common.table_row([phase, f"{statistics.median(before) / 1e6:.1f}",
-                                     f"{statistics.median(this) / 1e6:.1f}",
-                                     f"{statistics.median(t / b for t, b in zip(this, before)):.3f}",
-                                     f"{sum(this) / sum(before):.3f}"]))
+    if args.phases:  # counted holds parse-only, the whole extraction, the load, the method
+        print_phases("instructions", args.method, {name: (steps[0], *steps[2:]) for name, steps in counted.items()})
     if args.functions:
         steps = ["parse-only", *(("load", f"{args.method} and txt") if args.phases else (args.method,))]
         print_functions(steps, functions["before"], functions["this"], args.functions, len(counted["this"][0]))
@@ -279,6 +272,22 @@ def print_cycles(method: str, trees: dict[str, Path], cycles: dict[str, tuple[li
     q1, q2, q3 = statistics.quantiles(per_page, n=4)
     print(f"\n{method}, estimated cycles, this tree over before, page by page: median {q2:.3f}, "
           f"quartiles {q1:.3f}–{q3:.3f}, total {sum(whole['this']) / sum(whole['before']):.3f} ({len(per_page)} pages)")
+    if phases:
+        print_phases("estimated cycles", method, cycles)
+
+
+def print_phases(what: str, method: str, counted: dict[str, tuple[list[int], ...]]) -> None:
+    """The extraction in two (``--phases``): each phase's median page in each tree, and this
+    tree over the other (median page, all pages); ``counted`` holds parse-only, the load
+    and the method, in that order, for each tree."""
+    print(f"\nthe extraction in two (millions of {what}, median page; this over before):")
+    print(_common.table_head(["phase", "before", "this", "this over before, median page", "all pages"], "lrrrr"))
+    for k, phase in ((1, "load: decode, parse, segment…"), (2, f"{method} and txt")):
+        before, this = counted["before"][k], counted["this"][k]
+        print(_common.table_row([phase, f"{statistics.median(before) / 1e6:.1f}",
+                                 f"{statistics.median(this) / 1e6:.1f}",
+                                 f"{statistics.median(t / b for t, b in zip(this, before)):.3f}",
+                                 f"{sum(this) / sum(before):.3f}"]))
 
 
 def print_functions(steps: list[str], before: tuple[collections.Counter[str], ...],
