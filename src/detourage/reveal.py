@@ -197,7 +197,6 @@ HIDDEN_PAGE_CHARS = 1000
 #: 3 hidden bodies 15 to 10 000 times: benchmarks/studies/hidden_pages.py)
 HIDDEN_BODY_RATIO = 5
 
-
 #: the elements that may be hidden (:func:`~detourage.segment.is_hidden` decides)
 _HIDDEN_CANDIDATES = etree.XPath("//body//*[@hidden or contains(translate(@style, 'NOEHID', 'noehid'), 'none')"
                                   " or contains(translate(@style, 'NOEHID', 'noehid'), 'hidden')]")
@@ -211,7 +210,7 @@ def show_hidden_body(root: etree._Element | None, blocks: tuple[Block, ...]) -> 
     element holding :data:`HIDDEN_BODY_RATIO` times the visible text is shown (its own
     hidden descendants stay hidden).  True when it did, and the page must be segmented
     again."""
-    if root is None or len(blocks) >= HIDDEN_PAGE_CHARS:  # a block holds a character at least
+    if root is None or len(blocks) >= HIDDEN_PAGE_CHARS:  # a block holds a character (but an image without alt text)
         return False
     shown = shown_chars(blocks, HIDDEN_PAGE_CHARS)
     if shown >= HIDDEN_PAGE_CHARS:

@@ -192,7 +192,7 @@ def show_noscript(root: etree._Element | None, blocks: tuple[Block, ...]) -> boo
     segmented again.  On every other page ``<noscript>`` stays invisible (its usual
     content: "enable JavaScript", tracking pixels); the block count is checked first, so
     that a page of many blocks pays one comparison."""
-    if root is None or len(blocks) >= NOSCRIPT_SHOWN_CHARS:  # a block holds a character at least
+    if root is None or len(blocks) >= NOSCRIPT_SHOWN_CHARS:  # a block holds a character (but an image without alt text)
         return False
     shown = shown_chars(blocks, NOSCRIPT_SHOWN_CHARS)
     if shown >= NOSCRIPT_SHOWN_CHARS:
