@@ -243,7 +243,7 @@ def _settings(format: str, settings: Settings | None, method: str | None, option
     """The settings of a call, and the format's own keywords (``id``, ``url_line``,
     ``blocks``): ``settings`` as given, or built from the keywords.  Every keyword is
     checked before any work.  A call with none of them (``extract(html)``) takes the
-    default settings made once (building them costs 14 µs, a page a few ms)."""
+    default settings made once (built anew, they cost every call its keywords' checks)."""
     if (settings is None and method is None and options is None and model is None and limits is DEFAULT_LIMITS
             and not repair and render is None and not keywords):
         return _default_settings(format), {}
