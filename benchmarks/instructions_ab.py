@@ -69,6 +69,8 @@ SOURCE = _common.ROOT / "src"
 MARK = "math_gcd"
 _TOTALS = re.compile(rb"^totals:((?:\s+\d+)+)", re.M)
 _EVENTS = re.compile(rb"^events:(.*)$", re.M)
+#: a callgrind name, given whole the first time and then by its number alone: "(12) name", "(12)"
+_NAMED = re.compile(r"\((\d+)\)(?: (.*))?")
 #: callgrind's estimate of cycles (its ``CEst``): each event's weight; events not named weigh 0
 CYCLE_WEIGHTS = {"Ir": 1, "I1mr": 10, "D1mr": 10, "D1mw": 10, "ILmr": 100, "DLmr": 100, "DLmw": 100,
                  "Bcm": 10, "Bim": 10}
@@ -81,17 +83,13 @@ def estimated_cycles(events: list[str], totals: list[int]) -> int:
     return sum(CYCLE_WEIGHTS.get(name, 0) * value for name, value in zip(events, totals))
 
 
-def totals(dump: bytes) -> int | tuple[int, int]:
-    """One dump's instructions, or (instructions, estimated cycles) when it holds the
-    simulated caches' events."""
+def totals(dump: bytes) -> tuple[int, int]:
+    """One dump's instructions and estimated cycles (:func:`estimated_cycles`: its
+    instructions again when the caches were not simulated)."""
     events = _EVENTS.search(dump)
     values = [int(v) for v in _TOTALS.search(dump).group(1).split()]  # type: ignore[union-attr]  # every dump has totals
     names = events.group(1).decode().split() if events else ["Ir"]
-    if len(names) == 1:
-        return values[0]
     return values[names.index("Ir")], estimated_cycles(names, values)
-#: a callgrind name, given whole the first time and then by its number alone: "(12) name", "(12)"
-_NAMED = re.compile(r"\((\d+)\)(?: (.*))?")
 
 
 def self_costs(path: Path) -> collections.Counter[str]:
@@ -174,8 +172,8 @@ def count(src: Path, method: str, sample: int, seed: int, work: Path, phases: bo
                    env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     dumps = sorted(work.glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
     read = [totals(p.read_bytes()) for p in dumps]
-    counts = [r if isinstance(r, int) else r[0] for r in read]
-    cycles = [] if not cache else [r[1] for r in read if not isinstance(r, int)]
+    counts = [instructions for instructions, _ in read]
+    cycles = [estimate for _, estimate in read] if cache else []
     # the first dump holds start-up, loading and warm-up; then parse, extract, parse, …
     # (with phases: parse, load, method, parse, …)
     steps, per_page = counts[1:], 3 if phases else 2

@@ -60,7 +60,7 @@ def test_the_functions_that_changed_most_come_first_each_way():
 
 
 def test_a_dump_gives_its_instructions_and_with_simulated_caches_its_estimated_cycles():
-    assert iab.totals(DUMP.encode()) == 40
+    assert iab.totals(DUMP.encode()) == (40, 40)  # no simulated caches: the instructions alone
     cached = DUMP.replace("events: Ir", "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim")
     cached = cached.replace("totals: 40", "totals: 1000 300 200 4 20 6 1 2 3 150 12 10 2")
     # 1000 instructions, 10 × (4 + 20 + 6) first-level misses, 100 × (1 + 2 + 3) last-level

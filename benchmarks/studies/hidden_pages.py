@@ -104,8 +104,7 @@ def _noscript_ratio(root: Any, blocks: tuple[Any, ...]) -> list[tuple[float, int
     shown = sum(len(block.text) for block in blocks)
     if root is None or shown >= NOSCRIPT_SEEN:
         return []
-    body = root.find("body")  # as show_noscript reads them: the body's, or the page's without one
-    held = sum(len(" ".join(el.itertext()).strip()) for el in (root if body is None else body).iter("noscript"))
+    _, held = segment.noscript_text(root)
     return [(held / max(shown, 1), shown)] if held else []
 
 

@@ -197,14 +197,21 @@ def show_noscript(root: etree._Element | None, blocks: tuple[Block, ...]) -> boo
     shown = shown_chars(blocks, NOSCRIPT_SHOWN_CHARS)
     if shown >= NOSCRIPT_SHOWN_CHARS:
         return False
-    body = root.find("body")  # a <noscript> of the head holds links and styles, never text
-    hidden = list((root if body is None else body).iter("noscript"))
-    held = sum(len(" ".join(el.itertext()).strip()) for el in hidden)  # type: ignore[arg-type, misc]  # lxml-stubs: an HTML tree's names and texts are str
+    hidden, held = noscript_text(root)
     if held <= (NOSCRIPT_PAGE_CHARS if shown < NOSCRIPT_PAGE_CHARS else NOSCRIPT_RATIO * shown):
         return False
     for el in hidden:
         el.tag = "div"
     return True
+
+
+def noscript_text(root: etree._Element) -> tuple[list[etree._Element], int]:
+    """The page's ``<noscript>`` elements that :func:`show_noscript` may show (the body's,
+    or the page's without a body: one of the head holds links and styles, never text), and
+    the characters of their text."""
+    body = root.find("body")
+    hidden = list((root if body is None else body).iter("noscript"))
+    return hidden, sum(len(" ".join(el.itertext()).strip()) for el in hidden)  # type: ignore[arg-type, misc]  # lxml-stubs: an HTML tree's names and texts are str
 
 
 def page_title(root: etree._Element | None) -> str:
