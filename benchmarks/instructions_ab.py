@@ -42,10 +42,12 @@ functions whose count grew most from the other tree to this one and the N that f
 summed over the pages. The Python interpreter is one function to callgrind: a change
 in Python code shows as the C functions it calls (a regular expression's
 ``sre_ucs1_match``, a string search's ``any_find_slice``, numpy's ufuncs) and as
-``_PyEval_EvalFrameDefault``.
+``_PyEval_EvalFrameDefault``.  With ``--cache`` the functions are weighed by their
+estimated cycles instead: where the misses a change brings lie.
 
     python benchmarks/instructions_ab.py --before ../before/src --phases --functions 15
     python benchmarks/instructions_ab.py --before ../before/src --cache
+    python benchmarks/instructions_ab.py --before ../before/src --cache --phases --functions 15
 """
 
 from __future__ import annotations
@@ -93,17 +95,24 @@ def totals(dump: bytes) -> tuple[int, int]:
 
 
 def self_costs(path: Path) -> collections.Counter[str]:
-    """The instructions each function ran itself in one callgrind dump (``fn=`` opens a
-    function's cost lines; the cost line after a ``calls=`` line is the call's, its
-    callee's whole cost, and is not the caller's own). One event (``Ir``) is counted."""
+    """What each function cost itself in one callgrind dump (``fn=`` opens a function's
+    cost lines; the cost line after a ``calls=`` line is the call's, its callee's whole
+    cost, and is not the caller's own): its instructions, or, when the dump holds the
+    simulated caches' and branch predictor's events, its estimated cycles
+    (:func:`estimated_cycles`' weights)."""
     names: dict[str, str] = {}
     out: collections.Counter[str] = collections.Counter()
     function: str | None = None
     call = False
+    weights = [1]  # the events of a cost line, in the order the dump's "events:" line names them
     with path.open("rb") as fh:
         for raw in fh:
             head = raw[:4]
-            if head.startswith(b"fn=") or head == b"cfn=":
+            if raw.startswith(b"events:"):
+                events = raw[7:].decode().split()
+                simulated = len(events) > 1
+                weights = [CYCLE_WEIGHTS.get(name, 0) if simulated else int(name == "Ir") for name in events]
+            elif head.startswith(b"fn=") or head == b"cfn=":
                 found = _NAMED.fullmatch(raw[raw.index(b"=") + 1:].strip().decode("utf-8", "replace"))
                 if found is None:
                     continue
@@ -119,7 +128,7 @@ def self_costs(path: Path) -> collections.Counter[str]:
                     continue
                 fields = raw.split()
                 if function is not None and len(fields) >= 2:
-                    out[function] += int(fields[1])
+                    out[function] += sum(w * int(v) for w, v in zip(weights, fields[1:]))
     return out
 
 
@@ -250,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         print_phases("instructions", args.method, {name: (steps[0], *steps[2:]) for name, steps in counted.items()})
     if args.functions:
         steps = ["parse-only", *(("load", f"{args.method} and txt") if args.phases else (args.method,))]
-        print_functions(steps, functions["before"], functions["this"], args.functions, len(counted["this"][0]))
+        print_functions(steps, functions["before"], functions["this"], args.functions, len(counted["this"][0]),
+                        "estimated cycles" if args.cache else "instructions")
     return 0
 
 
@@ -289,11 +299,12 @@ def print_phases(what: str, method: str, counted: dict[str, tuple[list[int], ...
 
 
 def print_functions(steps: list[str], before: tuple[collections.Counter[str], ...],
-                    this: tuple[collections.Counter[str], ...], most: int, pages: int) -> None:
-    """For each step, a table of the C functions whose instructions changed most
-    (:func:`function_changes`), in millions over the ``pages``."""
+                    this: tuple[collections.Counter[str], ...], most: int, pages: int,
+                    what: str = "instructions") -> None:
+    """For each step, a table of the C functions whose cost (``what``: instructions, or
+    estimated cycles) changed most (:func:`function_changes`), in millions over the ``pages``."""
     for step, before_f, this_f in zip(steps, before, this):
-        print(f"\n{step}: the C functions whose instructions changed most, all {pages} pages "
+        print(f"\n{step}: the C functions whose {what} changed most, all {pages} pages "
               f"(millions; this tree over before: {sum(this_f.values()) / max(sum(before_f.values()), 1):.3f})")
         print(_common.table_head(["function", "before", "this", "change"], "lrrr"))
         for function, b, t in function_changes(before_f, this_f, most):

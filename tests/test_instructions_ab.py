@@ -50,6 +50,16 @@ def test_a_dump_gives_each_function_its_own_instructions(tmp_path):
     assert iab.self_costs(path) == {"main": 10, "parse": 25, "sre_match": 5}
 
 
+def test_a_dump_with_simulated_caches_gives_each_function_its_estimated_cycles(tmp_path):
+    """With the caches and branch predictor simulated, a cost line holds every event: a
+    function's own cost is then weighed as callgrind's estimate of cycles (a first-level
+    miss or a mispredicted branch 10, a last-level miss 100); a missing value is 0."""
+    path = tmp_path / "callgrind.out.4"
+    path.write_text("events: Ir Dr I1mr D1mr DLmr Bc Bcm\nfn=(1) main\n10 100 50 1 2 1 20 3\n"
+                    "cfn=(2) walk\ncalls=1 20\n14 999 999\nfn=(2)\n20 7 3\ntotals: 107 53\n")
+    assert iab.self_costs(path) == {"main": 100 + 10 * (1 + 2 + 3) + 100 * 1, "walk": 7}
+
+
 def test_the_functions_that_changed_most_come_first_each_way():
     before = collections.Counter({"walk": 100, "hidden": 0, "clean": 50, "same": 7})
     this = collections.Counter({"walk": 90, "hidden": 30, "clean": 45, "same": 7, "new": 2})

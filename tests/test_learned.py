@@ -89,6 +89,11 @@ def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypa
         '<html><body><script type="application/ld&#43;json">{"@type": "Recipe", "description": "H"}</script>'
         '<meta property="description" content="I"><meta name="DESCR" content="J"></body></html>',
         "<p>no meta at all</p>",
+        '<html><head><meta itemprop="x" itemscope itemtype="HTTPS://Schema.org/Product"></head><body>'
+        '<div itemscope itemtype="https://schema.org/Recipe http://schema.org/HowTo"><p>Text</p></div>'
+        '<script itemtype="https://schema.org/Event">var x;</script><p itemtype="schema.org/Thing">y</p>'
+        '<span itemtype="https://schema.org/Comment">z</span>'
+        '<!-- itemtype="https://schema.org/Movie" --></body></html>',
     ]
     for html in pages:
         page = load(html)
@@ -98,6 +103,8 @@ def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypa
         monkeypatch.undo()
     hints = features.page_hints(load(pages[0]))
     assert hints.title == "A" and "newsarticle" in hints.types and "body text" in hints.body
+    # every schema.org URL of an itemtype, in any element, but a Comment's; never one in a comment
+    assert features.page_hints(load(pages[-1])).types == {"product", "recipe", "howto", "event"}
 
 
 def test_features_of_empty_and_tiny_pages():

@@ -184,6 +184,8 @@ def test_priced_lines_are_the_lines_holding_a_price(lines, most):
     every line counts."""
     each = sum(1 for line in lines if re.search(pagetype._PRICE, line))
     assert pagetype._priced_lines("\x1f".join(lines), most) == min(each, most)
+    short = sum(1 for line in lines if len(line) <= 6 and re.search(pagetype._PRICE, line))
+    assert pagetype._priced_lines("\x1f".join(lines), most, 6) == min(short, most)
 
 
 def test_a_listing_keeps_the_lines_an_article_would_drop():

@@ -19,7 +19,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_AsTuple
 from cpython.object cimport PyObject
 from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH,
-                              PyUnicode_KIND, PyUnicode_READ)
+                              PyUnicode_KIND, PyUnicode_READ, PyUnicode_READ_CHAR)
 from libc.string cimport memcmp, strchr, strcmp, strlen, strncmp, strstr
 
 cimport lxml.includes.etreepublic as cetree
@@ -144,7 +144,8 @@ cdef inline xmlAttr* _plain_attr(xmlNode* c_node, const char* name) noexcept:
     """The attribute ``name`` without namespace (what ``el.get(name)`` reads), or NULL."""
     cdef xmlAttr* attr = c_node.properties
     while attr is not NULL:
-        if attr.ns is NULL and strcmp(<const char*> attr.name, name) == 0:
+        # the first letters compared first: most attributes differ there, without a call
+        if attr.ns is NULL and attr.name[0] == name[0] and strcmp(<const char*> attr.name, name) == 0:
             return attr
         attr = attr.next
     return NULL
@@ -265,14 +266,14 @@ cdef bint _holds_screen_reader_part(const char* value) noexcept:
         if c == b"s":
             if p[1] == b"r":
                 return True
-        elif c == b"r":
-            if strncmp(p, b"reader", 6) == 0:
+        elif c == b"r":  # each word's second letter before a call: "i", "r" and "a" are common
+            if p[1] == b"e" and strncmp(p, b"reader", 6) == 0:
                 return True
         elif c == b"i":
-            if strncmp(p, b"isually", 7) == 0 or strncmp(p, b"invisible", 9) == 0:
+            if (p[1] == b"s" and strncmp(p, b"isually", 7) == 0) or (p[1] == b"n" and strncmp(p, b"invisible", 9) == 0):
                 return True
         elif c == b"a":
-            if strncmp(p, b"assistive", 9) == 0 or strncmp(p, b"a11y", 4) == 0:
+            if (p[1] == b"s" and strncmp(p, b"assistive", 9) == 0) or (p[1] == b"1" and strncmp(p, b"a11y", 4) == 0):
                 return True
         p += 1
     return False
@@ -407,7 +408,7 @@ cdef class _Walk:
                                  space or self.breaks or not count, self.paragraph, image, decorative))
         self.crossed.clear()
         self.breaks = False
-        if not self.formulas and (self.marks or image is not None and tex_alt(text)):
+        if not self.formulas and (self.marks or image is not None and _tex_alt(text)):
             self.formulas = True
 
     cdef tuple path(self):
@@ -441,7 +442,7 @@ cdef class _Walk:
             found = image_of(node, _attributes(self.doc, c_node))
         if found is None:
             return 0
-        inline = tex_alt(found[1])
+        inline = _tex_alt(found[1])
         path = tuple(self.stack) + (info.name,)
         self.add(space or not inline, found[1], self.shared.setdefault(path, path), node, found[0], found[2])
         return 2 if inline else 1
@@ -526,7 +527,7 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
                 text_from = NULL
             else:
                 info = w.tag(c_node)
-                if info.invisible or _hidden(w.doc, c_node):
+                if info.invisible or (c_node.properties is not NULL and _hidden(w.doc, c_node)):
                     skip = skipped = skip_space = True
                     text_from = NULL
                     if info.is_noscript:
@@ -633,6 +634,12 @@ cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space, bint cl
     return text[-1].isspace()
 
 
+cdef inline bint _tex_alt(str alt) except -1:
+    """``formulas.tex_alt``, called only for an alt text starting with "{" (as every
+    formula's TeX does): most images' alt text is answered without a call."""
+    return PyUnicode_GET_LENGTH(alt) > 0 and PyUnicode_READ_CHAR(alt, 0) == u"{" and tex_alt(alt)
+
+
 cdef bint _ends_code_line(cetree._Document doc, xmlNode* c_node, _Tag info) except -1:
     """``segment.ends_code_line``, from the node's attribute list."""
     if info.block:
@@ -725,7 +732,7 @@ cdef int _invisible_count = 0
 
 cdef void _read_invisible() except *:
     global _invisible_count
-    assert len(_INVISIBLE_CHARS) <= 8
+    assert len(_INVISIBLE_CHARS) <= 8 and all(ord(char) < 0x10000 for char in _INVISIBLE_CHARS)  # see _wide_dirty
     for char in _INVISIBLE_CHARS:
         _invisible[_invisible_count] = ord(char)
         _invisible_count += 1
@@ -771,7 +778,7 @@ cdef bint _needs_cleaning(str text) except -1:
         if c < 256:
             if _dirty[c]:
                 return True
-        elif _invisible_char(c):
+        elif c < 0x10000 and (_wide_dirty[<unsigned int> c >> 3] >> (<unsigned int> c & 7)) & 1:
             return True
         elif c >= 0x300:
             combining = True
@@ -797,10 +804,20 @@ cdef inline bint _invisible_char(Py_UCS4 c) noexcept:
 cdef bint _dirty[256]
 
 
+#: the same for the other characters of the Basic Multilingual Plane (the invisible ones
+#: above U+00FF), one bit each: a text of Cyrillic or Chinese pays one lookup a character,
+#: not a comparison with each invisible character
+cdef unsigned char _wide_dirty[8192]
+
+
 cdef void _fill_dirty() noexcept:
-    cdef int c
+    cdef int c, k
     for c in range(256):
         _dirty[c] = (c < 0xa0 and _control(c)) or _invisible_char(c)  # _control reads below U+00A0
+    for k in range(_invisible_count):
+        c = _invisible[k]
+        if 256 <= c < 0x10000:
+            _wide_dirty[c >> 3] |= 1 << (c & 7)
 
 
 _fill_dirty()

@@ -218,7 +218,9 @@ def page_title(root: etree._Element | None) -> str:
     """The text of the document's ``<title>``, whitespace collapsed."""
     if root is None:
         return ""
-    title = root.find(".//title")
+    title = root.find("head/title")  # where a page has it: found without a walk of the tree
+    if title is None:
+        title = next(root.iter("title"), None)
     if title is None or not title.text:
         return ""
     return " ".join(cleaned(title.text).split())

@@ -72,7 +72,8 @@ cdef inline xmlAttr* _plain_attr(xmlNode* c_node, const char* name) noexcept:
     """The attribute ``name`` without namespace (what ``el.get(name)`` reads), or NULL."""
     cdef xmlAttr* attr = c_node.properties
     while attr is not NULL:
-        if attr.ns is NULL and strcmp(<const char*> attr.name, name) == 0:
+        # the first letters compared first: most attributes differ there, without a call
+        if attr.ns is NULL and attr.name[0] == name[0] and strcmp(<const char*> attr.name, name) == 0:
             return attr
         attr = attr.next
     return NULL
@@ -966,26 +967,29 @@ cdef bint _attr_holds(xmlNode* c_node, const char* name, const char* needle, con
 
 
 def hint_elements(cetree._Element root not None):
-    """The ``<meta>`` and ``<script>`` elements of ``root.iter("meta", "script")`` (in the
-    same order) that :func:`features.page_hints` may read: a ``<script>`` whose type may
-    be JSON-LD (it holds ``ld+json``), a ``<meta>`` whose ``property`` or ``name`` may be
-    one of its keys (it holds ``og:`` or ``descr``).  One walk in C over the tree, without
-    an element object or an attribute string for the others; the caller applies its
-    own, exact tests to these."""
+    """The elements :func:`features.page_hints` may read, in document order: those of
+    ``root.iter("meta", "script")`` that may hold a hint (a ``<script>`` whose type may
+    be JSON-LD: it holds ``ld+json``; a ``<meta>`` whose ``property`` or ``name`` may be
+    one of its keys: it holds ``og:`` or ``descr``), and every element whose ``itemtype``
+    may name a schema.org type (it holds ``schema.org``).  One walk in C over the tree,
+    without an element object or an attribute string for the others; the caller applies
+    its own, exact tests to these."""
     cdef xmlNode* top = root._c_node
     cdef xmlNode* node = top
     cdef cetree._Document doc = root._doc
+    cdef bint wanted
     out = []
     while node is not NULL:
         if node.type == tree.XML_ELEMENT_NODE:
-            if node.ns is NULL and node.name is not NULL:
+            if node.ns is NULL and node.name is not NULL and node.properties is not NULL:
                 if strcmp(<const char*> node.name, "meta") == 0:
-                    if (_attr_holds(node, "property", "og:", "descr")
-                            or _attr_holds(node, "name", "og:", "descr")):
-                        out.append(cetree.elementFactory(doc, node))
+                    wanted = _attr_holds(node, "property", "og:", "descr") or _attr_holds(node, "name", "og:", "descr")
                 elif strcmp(<const char*> node.name, "script") == 0:
-                    if _attr_holds(node, "type", "ld+json", NULL):
-                        out.append(cetree.elementFactory(doc, node))
+                    wanted = _attr_holds(node, "type", "ld+json", NULL)
+                else:
+                    wanted = False
+                if wanted or _attr_holds(node, "itemtype", "schema.org", NULL):
+                    out.append(cetree.elementFactory(doc, node))
             if node.children is not NULL:
                 node = node.children
                 continue

@@ -133,14 +133,19 @@ _DOC_HOSTS = frozenset({"docs", "doc", "developer", "developers", "devdocs", "ap
 def _shown(para: features.Paragraphs) -> str:
     """The kind a page's text shows when nothing else names it: many lines that are a
     price (a collection), much code (documentation), or ""."""
+    import numpy as np
+
     from .rules.paragraphs import column, lower_case
 
     if not len(para.texts):
         return ""
     # the short lines, joined by "\x1f" (which no block text holds): a page of 50 000
-    # lines costs a few substring searches, not 50 000 calls
-    short = "\x1f".join([line for line in lower_case(para) if len(line) <= PRICE_LINE])
-    if _priced_lines(short, PRICES) >= PRICES:
+    # lines costs a few substring searches, not 50 000 calls.  A line lower-cased is at
+    # least as long as its text ("İ" becomes two characters), so those of a longer text
+    # are passed over, and _priced_lines measures the rest
+    short = np.flatnonzero(para.chars <= PRICE_LINE).tolist()
+    lines = "\x1f".join(map(lower_case(para).__getitem__, short))
+    if _priced_lines(lines, PRICES, PRICE_LINE) >= PRICES:
         return "collection"
     code = column(para, "dist_t_code") == 0
     if float(para.chars[code].sum()) >= CODE_SHARE * max(float(para.chars.sum()), 1.0):
@@ -148,11 +153,12 @@ def _shown(para: features.Paragraphs) -> str:
     return ""
 
 
-def _priced_lines(lines: str, most: int) -> int:
-    """How many of ``lines`` (joined by "\x1f") hold a price, counted up to ``most``.  Every
-    price holds a currency's sign or code (:data:`_CURRENCY_MARKS`): only the lines where
-    one is found are searched, so that a page pays a few substring searches, not a
-    regular expression tried at each of its digits."""
+def _priced_lines(lines: str, most: int, longest: int | None = None) -> int:
+    """How many of ``lines`` (joined by "\x1f") hold a price, counted up to ``most`` (and
+    of those only the lines of at most ``longest`` characters, when given).  Every price
+    holds a currency's sign or code (:data:`_CURRENCY_MARKS`): only the lines where one
+    is found are searched, so that a page pays a few substring searches, not a regular
+    expression tried at each of its digits."""
     starts: set[int] = set()
     for mark in _CURRENCY_MARKS:
         at = lines.find(mark)
@@ -163,7 +169,10 @@ def _priced_lines(lines: str, most: int) -> int:
     count = 0
     for start in sorted(starts):
         end = lines.find("\x1f", start)
-        if _PRICE_RE.search(lines, start, len(lines) if end < 0 else end) is not None:
+        end = len(lines) if end < 0 else end
+        if longest is not None and end - start > longest:
+            continue
+        if _PRICE_RE.search(lines, start, end) is not None:
             count += 1
             if count == most:
                 break

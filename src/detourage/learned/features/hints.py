@@ -7,6 +7,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from lxml import etree
+
 from ...compiled import optional
 from ...model import Page
 
@@ -31,20 +33,24 @@ def page_hints(page: Page) -> Hints:
         return Hints(page.title, "", frozenset())
     meta: dict[str, str] = {}
     scripts = []
+    microdata: list[str] = []  # the itemtype values (Discourse declares its threads only so)
     # the compiled walk passes over the elements the tests below reject outright
-    elements = tree.iter("meta", "script") if _compiled_hint_elements is None else _compiled_hint_elements(tree)
+    elements = _hint_elements(tree) if _compiled_hint_elements is None else _compiled_hint_elements(tree)
     for el in elements:
+        itemtype = el.get("itemtype")
+        if itemtype:
+            microdata.append(itemtype)
         if el.tag == "script":
             if (el.get("type") or "").strip().lower() == "application/ld+json":
                 scripts.append(el.text or "")
-            continue
-        key = el.get("property") or el.get("name")
-        if key and key.lower() in ("og:title", "og:description", "og:type", "description"):
-            meta.setdefault(key.lower(), el.get("content") or "")
+        elif el.tag == "meta":
+            key = el.get("property") or el.get("name")
+            if key and key.lower() in ("og:title", "og:description", "og:type", "description"):
+                meta.setdefault(key.lower(), el.get("content") or "")
     bodies = [meta.get("og:description", ""), meta.get("description", "")]
     types = {meta.get("og:type", "").lower()}
-    if "itemtype" in page.html:  # microdata (Discourse declares its threads only so)
-        types.update(t.lower() for t in _ITEMTYPE.findall(page.html) if t != "Comment")
+    if microdata:
+        types.update(t.lower() for t in _ITEMTYPE.findall(" ".join(microdata)) if t != "Comment")
     for text in scripts:
         try:
             data = json.loads(text)
@@ -55,8 +61,15 @@ def page_hints(page: Page) -> Hints:
     return Hints(meta.get("og:title") or page.title, body, frozenset(t for t in types if t))
 
 
-#: a schema.org microdata type in the page's source (case-sensitive: a literal-led search)
-_ITEMTYPE = re.compile(r"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""")
+#: a schema.org type in an ``itemtype`` value (a list of URLs)
+_ITEMTYPE = re.compile(r"https?://schema\.org/(\w+)", re.IGNORECASE)
+
+
+def _hint_elements(tree: etree._Element) -> list[etree._Element]:
+    """The elements :func:`page_hints` reads: every ``<meta>`` and ``<script>``, and every
+    element with an ``itemtype`` (``_cfeatures.hint_elements`` is the compiled twin,
+    which leaves out those it can tell hold no hint)."""
+    return [el for el in tree.iter() if el.tag in ("meta", "script") or el.get("itemtype")]
 
 
 def _walk_ld(node: object, bodies: list[str], types: set[str], depth: int) -> None:
