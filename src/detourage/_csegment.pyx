@@ -48,6 +48,66 @@ cdef extern from "Python.h":
     Py_ssize_t _list_size "PyList_GET_SIZE" (object o)
     Py_ssize_t _tuple_size "PyTuple_GET_SIZE" (object o)
 
+# ---------------------------------------------------------------------------- blocks
+#
+# A page makes a block per text run, and the dataclass's ``__init__`` (a Python frame,
+# ten attribute stores) was the walk's largest cost of Python code.  ``_block`` makes the
+# same object as ``Block(...)``: the type's own allocation, then each field stored in its
+# slot, at the offset the slot's member descriptor gives.  Checked at import: the fields
+# are these ten, in this order, each a plain slot, and nothing runs at construction but
+# the dataclass's generated ``__init__`` (no ``__post_init__``, no ``__new__``).
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    ctypedef struct PyTypeObject:
+        pass
+    object PyType_GenericAlloc(PyTypeObject* kind, Py_ssize_t items)
+    void Py_INCREF(object o)
+
+cdef tuple _BLOCK_FIELDS = ("id", "text", "path", "crossed", "link_chars", "node", "space_before", "paragraph",
+                            "image", "decorative")
+cdef Py_ssize_t _block_offsets[10]
+
+
+cdef void _read_block_slots() except *:
+    import dataclasses
+    assert tuple(f.name for f in dataclasses.fields(Block)) == _BLOCK_FIELDS, "Block's fields changed"
+    assert Block.__new__ is object.__new__ and not hasattr(Block, "__post_init__") and Block.__slots__ == _BLOCK_FIELDS
+    for k, name in enumerate(_BLOCK_FIELDS):
+        descriptor = Block.__dict__[name]
+        assert type(descriptor).__name__ == "member_descriptor"
+        _block_offsets[k] = (<PyMemberDescrObject*> descriptor).d_member.offset
+
+
+_read_block_slots()
+
+
+cdef inline void _store(object block, int k, object value) noexcept:
+    """Put ``value`` in the ``k``-th field of a block just allocated (its slot is empty)."""
+    Py_INCREF(value)
+    (<PyObject**> ((<char*> <PyObject*> block) + _block_offsets[k]))[0] = <PyObject*> value
+
+
+cdef object _block(Py_ssize_t id, str text, tuple path, tuple crossed, Py_ssize_t link_chars, object node,
+                   bint space_before, Py_ssize_t paragraph, object image, bint decorative):
+    """``Block(id, text, …)``, without the call of its ``__init__``."""
+    block = PyType_GenericAlloc(<PyTypeObject*> Block, 0)
+    _store(block, 0, id)
+    _store(block, 1, text)
+    _store(block, 2, path)
+    _store(block, 3, crossed)
+    _store(block, 4, link_chars)
+    _store(block, 5, node)
+    _store(block, 6, space_before)
+    _store(block, 7, paragraph)
+    _store(block, 8, image)
+    _store(block, 9, decorative)
+    return block
+
+
 cdef object _search_hidden = _HIDDEN_STYLE.search
 cdef frozenset _PANEL_ROLES = PANEL_ROLES
 cdef object _search_line_class = _LINE_CLASS.search
@@ -403,9 +463,8 @@ cdef class _Walk:
         if self.breaks and count:
             self.paragraph += 1
         seen = self.recent_crossed.tuple(self.crossed)
-        self.blocks.append(Block(count, text, path, seen,
-                                 len(text) if self.links else 0, node,
-                                 space or self.breaks or not count, self.paragraph, image, decorative))
+        self.blocks.append(_block(count, text, path, seen, len(text) if self.links else 0, node,
+                                  space or self.breaks or not count, self.paragraph, image, decorative))
         self.crossed.clear()
         self.breaks = False
         if not self.formulas and (self.marks or image is not None and _tex_alt(text)):
