@@ -49,7 +49,35 @@ def assert_same(root, limits: Limits = DEFAULT_LIMITS) -> None:
     (python, formulas), (compiled, compiled_formulas) = python, compiled
     assert compiled_formulas == formulas
     assert [b[:-1] for b in compiled] == [b[:-1] for b in python]
+    assert [tuple(map(type, b)) for b in compiled] == [tuple(map(type, b)) for b in python], "field types differ"
     assert all(c[-1] is p[-1] for c, p in zip(compiled, python)), "nodes differ"
+
+
+def test_a_compiled_block_is_the_block_its_constructor_makes() -> None:
+    """The walk fills each block's slots itself (no call of the dataclass's ``__init__``):
+    the object is a ``Block`` like any other, equal field for field to one built by its
+    constructor, collected by the garbage collector, and it releases what it holds."""
+    import gc
+    import sys
+
+    from detourage.model import Block
+
+    text = "a text held only here " + "x" * 40
+    root = parse(f"<body><p>{text}<img src='a.png' alt='An image'></p></body>")
+    block, image = _csegment.segment(root, DEFAULT_LIMITS)[0]
+    built = Block(block.id, block.text, block.path, block.crossed, block.link_chars, block.node,
+                  block.space_before, block.paragraph, block.image, block.decorative)
+    assert type(block) is Block and gc.is_tracked(block)
+    assert [getattr(block, f) for f in FIELDS] == [getattr(built, f) for f in FIELDS] and block.node is built.node
+    assert image.image == "a.png" and image.text == "An image" and type(image.space_before) is bool
+    block.text = "changed"  # a slot like another's
+    assert block.text == "changed"
+    path = block.path  # held by both blocks (twice by each where the crossed tags are the path)
+    times, held = sum(getattr(block, f) is path for f in FIELDS), sys.getrefcount(path)
+    del block
+    assert sys.getrefcount(path) == held - times
+    del built
+    assert sys.getrefcount(path) == held - 2 * times
 
 
 def test_dispatch_follows_the_environment() -> None:
