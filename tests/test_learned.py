@@ -92,7 +92,7 @@ def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypa
         '<html><head><meta itemprop="x" itemscope itemtype="HTTPS://Schema.org/Product"></head><body>'
         '<div itemscope itemtype="https://schema.org/Recipe http://schema.org/HowTo"><p>Text</p></div>'
         '<script itemtype="https://schema.org/Event">var x;</script><p itemtype="schema.org/Thing">y</p>'
-        '<span itemtype="https://schema.org/Comment">z</span>'
+        '<span itemtype="https://schema.org/Comment">z</span><i itemtype="https://schema.org/comment">c</i>'
         '<!-- itemtype="https://schema.org/Movie" --></body></html>',
     ]
     for html in pages:

@@ -50,7 +50,7 @@ def page_hints(page: Page) -> Hints:
     bodies = [meta.get("og:description", ""), meta.get("description", "")]
     types = {meta.get("og:type", "").lower()}
     if microdata:
-        types.update(t.lower() for t in _ITEMTYPE.findall(" ".join(microdata)) if t != "Comment")
+        types.update(t for t in map(str.lower, _ITEMTYPE.findall(" ".join(microdata))) if t != "comment")
     for text in scripts:
         try:
             data = json.loads(text)
