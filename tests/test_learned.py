@@ -73,6 +73,21 @@ def test_microdata_declares_the_page_type_but_a_comment_does_not():
     assert features.page_hints(load('<p itemtype="https://schema.org/Product">x</p>')).types == {"product"}
 
 
+@pytest.mark.skipif(features.text._cfeatures is None, reason="the compiled _cfeatures is not built")
+def test_the_compiled_lower_case_is_str_lower_for_every_character():
+    """``_cfeatures.lower`` maps a text below U+10000 by one table: for every character
+    of the plane, alone and beside letters of one, two and four bytes (so that the
+    result's width is chosen as ``str.lower`` chooses it), it gives what ``str.lower``
+    gives; İ and a Σ (final or not by its context) go to ``str.lower`` itself."""
+    lower = features.text._cfeatures.lower
+    for code in range(0x10000):
+        char = chr(code)
+        for text in (char, f"Ab{char}c", f"\u0141{char}", f"{char}\u0416", f"\u5b57{char}\U0001F600"):
+            assert lower(text) == text.lower(), (hex(code), text)
+    for text in ("ΣΊΣΥΦΟΣ ΟΔΟΣ", "İSTANBUL", "Ÿ", "ẞ", "", "ascii ONLY"):
+        assert lower(text) == text.lower()
+
+
 @pytest.mark.skipif(features.hints._compiled_hint_elements is None, reason="the compiled _cfeatures is not built")
 def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypatch):
     """The compiled walk passes over only elements the hints reject: with it and with the

@@ -31,6 +31,10 @@ cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4) nogil
     bint Py_UNICODE_ISALNUM(Py_UCS4) nogil
     bint Py_UNICODE_ISDECIMAL(Py_UCS4) nogil
+    Py_UCS4 Py_UNICODE_TOLOWER(Py_UCS4) nogil
+    bint PyUnicode_IS_ASCII(object)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void PyUnicode_WRITE(int kind, void* data, Py_ssize_t index, Py_UCS4 value) nogil
 from libc.math cimport fmin, log1p
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memchr, strcmp, strlen
@@ -1002,4 +1006,51 @@ def hint_elements(cetree._Element root not None):
                 break
         if node is not NULL:
             node = node.next
+    return out
+
+
+# ---------------------------------------------------------------------------- lower case
+#
+# ``str.lower`` of a text that is not ASCII looks each character's full case mapping up,
+# in a buffer of three code points a character, then packs the result: the largest
+# single cost of the features' Python side on a Cyrillic, Greek or Chinese page.  Below
+# U+10000 every character lower-cases to one character, its simple mapping, but two:
+# U+0130 (İ, to "i" and a combining dot) and U+03A3 (Σ, final or not by its context),
+# for which the text goes to ``str.lower``.  ``tests/test_learned.py`` holds ``lower`` to
+# ``str.lower`` for every character of the plane, alone and between letters.
+
+cdef unsigned short _lower16[65536]
+
+
+cdef void _fill_lower() noexcept:
+    cdef Py_UCS4 c, low
+    for c in range(65536):
+        low = Py_UNICODE_TOLOWER(c)
+        _lower16[c] = <unsigned short> (low if low < 65536 else c)
+
+
+_fill_lower()
+
+
+def lower(str text not None) -> str:
+    """``text.lower()``: a text of characters below U+10000 is mapped by one table, in
+    two passes (the result's widest character, then the characters), the rest by
+    ``str.lower``."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i
+    cdef int kind = PyUnicode_KIND(text)
+    if PyUnicode_IS_ASCII(text) or kind == 4:
+        return text.lower()
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_UCS4 c, widest = 0
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        if c == 0x130 or c == 0x3A3:
+            return text.lower()
+        if _lower16[c] > widest:
+            widest = _lower16[c]
+    out = PyUnicode_New(n, widest)
+    cdef int out_kind = PyUnicode_KIND(out)
+    cdef void* out_data = PyUnicode_DATA(out)
+    for i in range(n):
+        PyUnicode_WRITE(out_kind, out_data, i, _lower16[PyUnicode_READ(kind, data, i)])
     return out

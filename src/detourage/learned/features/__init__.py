@@ -48,7 +48,7 @@ from .hints import Hints, page_hints
 from .neighbours import WINDOW, _context, neighbours_numpy
 from .page import SHORT, _page, title_overlap_python
 from .regions import _regions, regions_numpy
-from .text import COPYRIGHT_MARKS, _text, char_stats_numpy
+from .text import COPYRIGHT_MARKS, _text, char_stats_numpy, lower
 from .tree import _LINK_CHARS, _PARAGRAPH, _TEXT, _kind, _path_ids, _signatures, _Tree, walk_python
 from .vocabulary import (
     CLASS_GROUPS,
@@ -85,7 +85,7 @@ def compute(page: Page) -> Paragraphs:
     link_chars = np.add.reduceat(link, starts)
     columns = _Columns()
     joined = "\x1f".join(texts)  # "\x1f": a whitespace character no block text holds
-    lowered = joined.lower()
+    lowered = lower(joined)
     chars, words, stop = _text(texts, joined, lowered, columns)
     columns["link_density"] = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
     columns["log_link_chars"] = np.log1p(link_chars)

@@ -4,7 +4,7 @@ capitals, separators), stop words of the shipped lists, copyright and year marks
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -187,6 +187,8 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 _cfeatures = optional("learned._cfeatures")
+#: ``str.lower``, or its compiled twin (one table lookup a character below U+10000)
+lower: Callable[[str], str] = str.lower if _cfeatures is None else _cfeatures.lower
 _compiled_char_stats = None if _cfeatures is None else _cfeatures.char_stats
 _compiled_stop_counts = None if _cfeatures is None else _cfeatures.stop_counts
 _compiled_marks = None if _cfeatures is None else _cfeatures.marks
