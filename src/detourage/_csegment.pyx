@@ -18,6 +18,7 @@ rule (what is invisible, hidden, void, block-level) comes from :mod:`detourage.s
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_AsTuple
 from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH,
                               PyUnicode_KIND, PyUnicode_READ, PyUnicode_READ_CHAR)
 from libc.string cimport memcmp, strchr, strcmp, strlen, strncmp, strstr
@@ -65,7 +66,6 @@ cdef extern from "Python.h":
     ctypedef struct PyTypeObject:
         pass
     object PyType_GenericAlloc(PyTypeObject* kind, Py_ssize_t items)
-    void Py_INCREF(object o)
 
 cdef tuple _BLOCK_FIELDS = ("id", "text", "path", "crossed", "link_chars", "node", "space_before", "paragraph",
                             "image", "decorative")
@@ -73,12 +73,15 @@ cdef Py_ssize_t _block_offsets[10]
 
 
 cdef void _read_block_slots() except *:
+    """The offset of each field's slot; an error (not an assertion, which ``python -O``
+    drops) when ``Block`` is not the shape ``_block`` writes into."""
     import dataclasses
-    assert tuple(f.name for f in dataclasses.fields(Block)) == _BLOCK_FIELDS, "Block's fields changed"
-    assert Block.__new__ is object.__new__ and not hasattr(Block, "__post_init__") and Block.__slots__ == _BLOCK_FIELDS
-    for k, name in enumerate(_BLOCK_FIELDS):
-        descriptor = Block.__dict__[name]
-        assert type(descriptor).__name__ == "member_descriptor"
+    descriptors = [Block.__dict__.get(name) for name in _BLOCK_FIELDS]
+    if (tuple(f.name for f in dataclasses.fields(Block)) != _BLOCK_FIELDS or Block.__slots__ != _BLOCK_FIELDS
+            or Block.__new__ is not object.__new__ or hasattr(Block, "__post_init__")
+            or any(type(d).__name__ != "member_descriptor" for d in descriptors)):
+        raise ImportError("detourage.model.Block changed: _csegment._block must follow its fields")
+    for k, descriptor in enumerate(descriptors):
         _block_offsets[k] = (<PyMemberDescrObject*> descriptor).d_member.offset
 
 
