@@ -388,7 +388,7 @@ def _order(g: str) -> tuple[int, str]:
 #: them) that only change ``keep`` in place (they return nothing), so that one can be left
 #: out for an ablation (``--without``)
 ABLATABLE = ("keep_standfirst", "keep_boundary_lines", "keep_parent_items", "keep_figures",
-             "drop_boxes_beside", "whole_code_blocks", "drop_controls", "keep_whole_cards")
+             "drop_boxes_beside", "whole_code_blocks", "drop_controls", "keep_whole_cards", "keep_thread_posts")
 
 
 def _leave_out(steps: list[str], page_types: bool = False) -> None:

@@ -236,3 +236,60 @@ def test_a_thread_at_a_forum_s_address_keeps_its_replies():
     on_story = extract(html, ONLY_LONG).text
     assert all(f"Reply {i}." in on_forum for i in range(4))
     assert "Reply 0." not in on_story
+
+
+# ------------------------------------------------------------------ a thread's posts
+
+#: keeps the paragraphs longer than 300 characters (an opening post's), rejects the rest
+ONLY_VERY_LONG = _split(300, -9.0)
+THREAD = "https://forum.example.org/t/harbour-plan/4412"
+
+
+def thread(replies: int = 4, extra: str = "") -> str:
+    opening = f"Opening post. {TEASER} {TEASER} {TEASER}"
+    posts = [f"<div class='post'><div class='author'>Ann</div><div class='post-body'><p>{opening}</p></div></div>"]
+    for i in range(replies):
+        posts.append(f"<div class='post'><div class='author'>Bob {i}</div><div class='post-body'>"
+                     f"<p>Reply {i}: I agree that the works should start in the spring, not later.</p></div>"
+                     f"<aside class='signature'><div class='post-body'><p>Bob {i} — rides a 2019 bike, "
+                     f"lives by the harbour, never misses a council meeting.</p></div></aside></div>")
+    return page("<div class='thread'>" + "".join(posts) + extra + "</div>")
+
+
+def test_a_thread_keeps_every_post_s_body_once_the_model_keeps_one():
+    result = extract(thread(), ONLY_VERY_LONG, url=THREAD)
+    details = result.labels.details["learned"]
+    assert details["page_type"] == "forum" and details["post_lines"] == 4
+    assert all(f"Reply {i}:" in result.text for i in range(4))
+    # the posts' names and a signature under a post (the body's class, in an <aside>) are not the text
+    assert "Bob 0" not in result.text and "rides a 2019 bike" not in result.text
+
+
+def test_a_quote_of_an_earlier_post_is_not_read_twice():
+    quote = ("<div class='post'><div class='post-body'><blockquote><p>Reply 0: I agree that the works should start "
+             "in the spring, not later.</p></blockquote><p>Quoting Bob: yes, the spring is the right season for the "
+             "harbour works.</p></div></div>")
+    text = extract(thread(2, quote), ONLY_VERY_LONG, url=THREAD).text
+    assert text.count("Reply 0:") == 1 and "Quoting Bob" in text
+
+
+def test_a_box_of_short_lines_sharing_the_posts_class_is_no_post():
+    rules = "<div class='post-body'><p>You may not post replies</p><p>HTML code is off</p></div>"
+    text = extract(thread(2, rules), ONLY_VERY_LONG, url=THREAD).text
+    assert "Reply 1:" in text and "You may not post replies" not in text
+
+
+def test_the_posts_of_an_article_s_comments_stay_out():
+    result = extract(thread(), ONLY_VERY_LONG)  # a story's address: its comments are not the text
+    assert result.labels.details["learned"]["page_type"] == "article"
+    assert "post_lines" not in result.labels.details["learned"] and "Reply 0:" not in result.text
+
+
+def test_a_column_holding_most_of_the_page_is_no_post_body():
+    # the class the kept post sits in repeats, but one of its elements wraps most of the page
+    long = f"{TEASER} {TEASER} {TEASER}"
+    html = page(f"<div class='col'><p>Opening post. {long}</p><p>Reply: agreed, the spring it is, and soon.</p>"
+                f"<p>Another reply: the harbour needs the works badly, say the fishers.</p></div>"
+                "<div class='col'><p>Elsewhere.</p></div>")
+    result = extract(html, ONLY_VERY_LONG, url=THREAD)
+    assert "post_lines" not in result.labels.details["learned"] and "Another reply" not in result.text

@@ -37,7 +37,10 @@ Then what belongs to it comes back:
    of links it ranks so inside the element that holds them (or those of the best
    Readability-style container, or the page's text it ranks best), never what a step
    barred, and the details say so (``fallback``: :mod:`.fallback`);
-8. **the standfirst** under the title (:mod:`.headings`), and the **boundary lines**: the
+8. on a forum, **every post of the thread**: the body of each post made from the
+   template of one the model kept (the same tag and class), but signatures, quotes of
+   earlier lines and boxes of short lines (:mod:`.posts`);
+9. **the standfirst** under the title (:mod:`.headings`), and the **boundary lines**: the
    lines the model doubts between kept paragraphs and just after them, in the same
    containers (a standfirst, a credit or source line, a line that is one link or an
    address, a listicle's items, a quoted post, an embedded tweet, an "Update:" note), the
@@ -47,9 +50,9 @@ Then what belongs to it comes back:
    teasers it kept: :mod:`.cards`, :data:`CARD_KINDS`), a
    list item's own text above its kept sub-list (:mod:`.lists`), without the controls
    ("Click to expand...": :mod:`.controls`);
-9. **figures**: the images between and beside kept paragraphs, and their captions, but
-   the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
-   permalink anchors of kept headings ("¶") are left out (:mod:`.headings`).
+10. **figures**: the images between and beside kept paragraphs, and their captions, but
+    the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
+    permalink anchors of kept headings ("¶") are left out (:mod:`.headings`).
 
 :mod:`.paragraphs` and :mod:`.ancestors` hold what every step reads: a feature column by
 name, and whether a line shares an ancestor with its neighbour or sits in a boilerplate
@@ -75,6 +78,7 @@ from .figures import keep_figures
 from .headings import drop_permalinks, keep_standfirst, keep_title
 from .lists import keep_parent_items
 from .paragraphs import column
+from .posts import keep_thread_posts
 from .promos import drop_closing_promos
 from .related import drop_related_boxes
 
@@ -123,6 +127,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     if fallback:
         details.update(fall_back(para, keep, probability, choice, barred, page))
     closed = barred | ~choice  # what no step that adds lines back may take
+    posts = keep_thread_posts(page, para, keep, closed) if kind == "forum" else 0
+    if posts:
+        details["post_lines"] = posts
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
     cards = keep_whole_cards(page, para, keep, closed, probability) if kind in CARD_KINDS else 0
