@@ -554,6 +554,21 @@ def test_a_box_of_related_teasers_is_dropped_but_not_an_article_section():
     assert "doctors of the fund" in home.text
 
 
+def test_a_table_of_contents_naming_a_related_section_does_not_take_the_article():
+    # a guide opens with a table of contents whose last entry names the related box at the
+    # bottom: that entry heads no box, and the article under it stays (the model keeps
+    # the lines of more than three words without links: not the other entries)
+    toy = Model(_toy_forest(), features.names(), 0.5, {"name": "toy"})
+    intro = "<p>Our editors test every laptop before they recommend one, in a lab of their own.</p>" * 3
+    contents = ("<ul class='toc'><li><p>The rundown</p></li><li><p>Best overall</p></li>"
+                "<li><p>More Articles You Might Enjoy</p></li></ul>")
+    related = "<div><h2>More Articles You Might Enjoy</h2><ul><li><a href='/x'>The best mice</a></li></ul></div>"
+    page = load(f"<html><body><main><div>{intro}</div><div>{contents}<div>{_story(6)}</div>{related}</div>"
+                "</main></body></html>")
+    result = run(page, "learned", {"learned": learned.Options(model=toy)})
+    assert "Paragraph 5" in result.text and "The best mice" not in result.text
+
+
 def test_the_fallback_does_not_bring_a_related_box_back():
     # a short article, then a box of teasers holding more prose than the article (the
     # page's "best container"), under a long menu: once the box is dropped the model has

@@ -149,7 +149,9 @@ _RELATED_LEAD_FIRST = _RELATED_FIRST | {"r", "m"}
 def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int:
     """One past the last paragraph of the box headed by paragraph ``i`` (``i + 1``:
     none): the smallest ancestor holding paragraphs after it, when it holds none of the
-    kept text above; in the article's own container (flat markup), the run of link lines
+    kept text above and no smaller one holds lines before the heading and none after (the
+    heading then ends a list: an entry of a table of contents); in the article's own
+    container (flat markup), or when no box is, the run of link lines
     (titles of other pages) that follows the heading, and the short line ending with a
     colon that may lead it ("You may also be interested in the following articles:")."""
     kept = running(keep[:i])  # kept paragraphs before each index up to i
@@ -158,6 +160,11 @@ def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int
             break
         if end > i + 1:
             return end
+        if start < i:
+            # the heading closes a group of lines before it: the last entry of a table of
+            # contents that names the page's related section, whose box above would be
+            # the article
+            break
     link = column(para, "link_density")
     end = i + 1
     if (end < len(keep) and not para.heading[end] and para.chars[end] <= RELATED_LEAD_CHARS
