@@ -486,6 +486,7 @@ def test_comment_sections_are_left_out_of_articles_not_forums():
     (">>> print(issue['comments'])", False, False), ("Avoiding reading comments.", False, False),
     ("Comments are now closed for this story", False, True), ("Comments are closed.", False, True),
     ("Commenting is disabled", False, True), ("Comments are closing in on the mayor's office", False, False),
+    ("Comment choisir son barbecue charbon ?", True, False), ("Comment ça marche ?", True, False),
 ])
 def test_comment_mark(line, heading, opens):
     assert rules.comments.comment_mark(line, heading) is opens

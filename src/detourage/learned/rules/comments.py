@@ -42,8 +42,11 @@ def comment_mark(text: str, heading: bool) -> bool:
     after it and no full stop ("Leave a comment", "Dodaj komentarz", "Комментарии: 0",
     "发表评论"), or a notice that comments are closed ("Comments are now closed for this
     story"), or a counted heading ("310 Responses to “Title”", "30 thoughts on “Title”");
-    "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading."""
+    "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading, nor a
+    question ("Comment choisir son barbecue charbon ?": French "comment" is "how")."""
     line = text.strip().lower()
+    if line.endswith(("?", "？")):  # a question heads a section: "Comment choisir son barbecue ?" (French: how)
+        return False
     if _CLOSED.match(line) and len(line) <= MARK_CHARS:
         return True
     if _ANNOUNCED.match(line) and len(line) <= COUNTED_MARK_CHARS:
