@@ -553,6 +553,10 @@ def test_a_box_of_related_teasers_is_dropped_but_not_an_article_section():
     # teasers with no article above them (a home page): kept
     home = result(f"<div>{teasers}</div><div>{_story(2)}</div>")
     assert "doctors of the fund" in home.text
+    # a site's home page is its teasers, a featured story above them or not
+    front = run(load(f"<html><body><article>{_story(4)}</article>{teasers}</body></html>",
+                     url="https://gazette.example/"), "learned", {"learned": learned.Options(model=everything)})
+    assert "doctors of the fund" in front.text and "related_boxes" not in front.labels.details["learned"]
 
 
 def test_a_table_of_contents_naming_a_related_section_does_not_take_the_article():

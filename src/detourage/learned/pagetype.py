@@ -57,7 +57,7 @@ def guess(page_url: str | None, para: features.Paragraphs) -> tuple[str, str]:
     declared = _declared(types)
     if declared:
         return declared, "declared"
-    if _home(page_url):
+    if home(page_url):
         return "service", "address"
     shown = _shown(para)
     if shown:
@@ -107,7 +107,7 @@ def _addressed(url: str | None) -> str:
     return ""
 
 
-def _home(url: str | None) -> bool:
+def home(url: str | None) -> bool:
     """Whether ``url`` is a site's home page (no path, no query)."""
     if not url:
         return False

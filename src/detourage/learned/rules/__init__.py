@@ -65,7 +65,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model import Page
-from .. import features
+from .. import features, pagetype
 from .articles import drop_appended_articles, drop_boxes_beside
 from .boundary import keep_boundary_lines
 from .cards import drop_product_carousels, keep_whole_cards
@@ -105,7 +105,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     barred = np.zeros_like(keep)
     details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments,
                             kind == "forum")
-    boxes = drop_related_boxes(para, keep, barred)
+    # a site's home page is its teasers: no article for a box of them to be related to
+    boxes = [] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred)
     if boxes:
         details["related_boxes"] = boxes
     appended = drop_appended_articles(page, para, keep, barred)
