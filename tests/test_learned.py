@@ -475,6 +475,19 @@ def test_comment_sections_are_left_out_of_articles_not_forums():
     assert "First!" in text("<p>A short note.</p>")  # no article to set them apart from
 
 
+def test_a_post_under_a_container_named_for_comments_is_no_comment_section():
+    # a post's body inside a <div class="commentOnSelection"> (a tool to comment on a
+    # passage): its paragraphs four levels under it, its list items five; all of it is
+    # one container named so, and no article stands outside it to set it apart from
+    everything = Model(_constant_forest(9.0), features.names(), 0.5, {"name": "everything"})
+    items = "".join(f"<li>Point {i}: the assistant is trained end to end, and its outputs are checked by "
+                    f"people who read them closely, one by one.</li>" for i in range(10))
+    body = (f"<div class='commentOnSelection'><div><div><div>{_story(6)}<ul>{items}</ul></div></div></div></div>")
+    page = load(f"<html><body><h1>Scalable interpretability</h1>{body}</body></html>")
+    text = run(page, "learned", {"learned": learned.Options(model=everything)}).text
+    assert "Paragraph 5" in text and "Point 9" in text
+
+
 @pytest.mark.parametrize("line, heading, opens", [
     ("Comments", False, True), ("12 Comments", False, True), ("Comments (33)", True, True),
     ("Leave a comment", False, True), ("Wasze komentarze [1]", True, True), ("Dodaj komentarz", False, True),

@@ -101,17 +101,17 @@ def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarra
     ``wanted``, keep them and the paragraphs of them the model ``doubted``.  The details.
 
     Comment sections are the containers whose class/id/role/itemprop names comments,
-    when the page keeps at least
-    :data:`COMMENT_ARTICLE_CHARS` outside them and is no forum (``forum``: the page's
-    kind, :mod:`detourage.learned.pagetype`, or a forum type it declares); and what
-    follows the line that opens an unnamed one (:func:`_comment_mark_region`)."""
+    when the page keeps at least :data:`COMMENT_ARTICLE_CHARS` outside them (anywhere in
+    them counts as inside: :func:`_within_sections`) and is no forum (``forum``: the
+    page's kind, :mod:`detourage.learned.pagetype`, or a forum type it declares); and
+    what follows the line that opens an unnamed one (:func:`_comment_mark_region`)."""
     in_comments = _comment_sections(para)
     if wanted:
         keep |= in_comments & (doubted | _comment_headers(para) | _comment_bodies(para))
         return {}
     if forum or column(para, "type_forum")[0]:
         return {}
-    if para.chars[keep & ~in_comments].sum() >= COMMENT_ARTICLE_CHARS:
+    if para.chars[keep & ~_within_sections(para, in_comments)].sum() >= COMMENT_ARTICLE_CHARS:
         keep &= ~in_comments
         barred |= in_comments
     found = _comment_mark_region(para, keep)
@@ -151,6 +151,22 @@ def _comment_sections(para: features.Paragraphs) -> np.ndarray:
     :data:`COMMENT_LEVELS` up).  Not an element of schema.org type ``Comment``: forums
     (XenForo) mark their replies so."""
     return column(para, "dist_comment") <= COMMENT_LEVELS
+
+
+def _within_sections(para: features.Paragraphs, in_comments: np.ndarray) -> np.ndarray:
+    """Every paragraph of the containers that make ``in_comments`` (:func:`_comment_sections`),
+    those deeper than :data:`COMMENT_LEVELS` in them included: what is no article beside
+    the comments.  A post whose body sits in a ``<div class="commentOnSelection">`` (a
+    tool to comment on a selected passage) has its paragraphs four levels under it and
+    its list items five; counted apart, the list items made an "article" outside the
+    "comments", and the paragraphs were dropped as comments."""
+    named = np.flatnonzero(in_comments)
+    inside = np.zeros(len(para) + 1, np.int64)
+    if len(named):
+        level = column(para, "dist_comment")[named].astype(np.int64)
+        np.add.at(inside, para.spans[level, 0, named], 1)
+        np.add.at(inside, para.spans[level, 1, named], -1)
+    return np.cumsum(inside[:-1]) > 0
 
 
 def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[str, np.ndarray] | None:
