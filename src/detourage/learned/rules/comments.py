@@ -111,7 +111,7 @@ def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarra
         return {}
     if forum or column(para, "type_forum")[0]:
         return {}
-    if para.chars[keep & ~_within_sections(para, in_comments)].sum() >= COMMENT_ARTICLE_CHARS:
+    if in_comments.any() and para.chars[keep & ~_within_sections(para, in_comments)].sum() >= COMMENT_ARTICLE_CHARS:
         keep &= ~in_comments
         barred |= in_comments
     found = _comment_mark_region(para, keep)
