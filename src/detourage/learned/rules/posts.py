@@ -49,6 +49,8 @@ LINK_SHARE = 0.3
 BODY_SHARE = 0.6
 #: how far above a paragraph's element its post body is looked for
 DEPTH = 8
+#: an element of a post body's tag and class inside one of these is no post (a signature)
+_OUTSIDE = frozenset({"aside", "footer", "nav"})
 
 
 def keep_thread_posts(page: Page, para: features.Paragraphs, keep: np.ndarray, closed: np.ndarray) -> int:
@@ -124,9 +126,6 @@ def _aside(node: etree._Element | None) -> bool:
         if node.tag in _OUTSIDE:
             return True
     return False
-
-
-_OUTSIDE = frozenset({"aside", "footer", "nav"})
 
 
 def _body(node: etree._Element | None) -> etree._Element | None:
