@@ -293,3 +293,21 @@ def test_a_column_holding_most_of_the_page_is_no_post_body():
                 "<div class='col'><p>Elsewhere.</p></div>")
     result = extract(html, ONLY_VERY_LONG, url=THREAD)
     assert "post_lines" not in result.labels.details["learned"] and "Another reply" not in result.text
+
+
+def test_the_width_of_a_post_body_is_read_only_as_far_as_needed():
+    # a template nested a thousand deep holds the page a thousand times over: the test
+    # of a body's width must stop reading once it knows, or it is quadratic
+    from detourage.learned.rules import posts
+
+    class Body:
+        read = 0
+
+        def itertext(self):  # type: ignore[no-untyped-def]
+            for _ in range(1000):
+                Body.read += 1
+                yield "x" * 100
+
+    assert posts._wider_than(Body(), 250)  # type: ignore[arg-type]
+    assert Body.read == 3
+    assert not posts._wider_than(Body(), 10**6)  # type: ignore[arg-type]

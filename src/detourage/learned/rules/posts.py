@@ -91,9 +91,22 @@ def _template_bodies(tree: etree._Element, seeds: list[etree._Element], total: i
     bodies: set[etree._Element] = set()
     for tag, cls in signatures:
         found = [e for e in tree.iter(tag) if e.get("class") == cls and not _aside(e)]
-        if len(found) >= 2 and max(len("".join(map(str, e.itertext()))) for e in found) <= BODY_SHARE * total:
+        # in document order an element comes before those it holds: a wide one ends the
+        # test at once, and each holding little, their texts are read once or so
+        if len(found) >= 2 and not any(_wider_than(e, BODY_SHARE * total) for e in found):
             bodies.update(found)
     return bodies
+
+
+def _wider_than(element: etree._Element, limit: float) -> bool:
+    """Whether ``element`` holds more than ``limit`` characters of text, read only as far
+    as needed (a template nested a thousand deep holds the page a thousand times over)."""
+    seen = 0
+    for text in element.itertext():
+        seen += len(text)
+        if seen > limit:
+            return True
+    return False
 
 
 def _lines_by_body(page: Page, para: features.Paragraphs, lines: np.ndarray,
