@@ -93,7 +93,7 @@ class Worker:
     def __init__(self, src: Path, method: str, sample: int) -> None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(
-            [sys.executable, __file__, "--serve", "--method", method, "--sample", str(sample), "--before", str(src)],
+            [sys.executable, __file__, "--serve", "--method", method, "--sample", str(sample)],
             env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         hello = json.loads(self._line())
         if Path(hello["package"]) != src:
@@ -172,7 +172,7 @@ def report_paired(trees: dict[str, Path], times: dict[str, np.ndarray], method: 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--before", type=Path, required=True, help="the other checkout's src folder (built)")
+    ap.add_argument("--before", type=Path, help="the other checkout's src folder (built)")
     ap.add_argument("--method", default="default")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--sample", type=int, default=40, help="pages per dataset of each run")
@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.serve:
         return serve(args.method, args.sample)
+    if args.before is None:
+        ap.error("--before is required")
     if not (args.before / "detourage").is_dir():
         print(f"no detourage package under {args.before}", file=sys.stderr)
         return 2
