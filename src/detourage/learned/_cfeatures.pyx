@@ -235,7 +235,8 @@ def walk(list firsts, dict tag_bits, Vocabulary vocabulary not None, frozenset b
             _map_get(&index, <size_t> container, &found)
             containers[p] = found
         root = size
-        parent = np.full(size + 1, root, dtype=np.int64)
+        parent = np.empty(size + 1, dtype=np.int64)  # np.full's Python wrapper costs more than the fill
+        parent.fill(root)
         bits = np.zeros(size + 1, dtype=np.int64)
         parent_v = parent
         bits_v = bits
@@ -250,7 +251,8 @@ def walk(list firsts, dict tag_bits, Vocabulary vocabulary not None, frozenset b
         _map_free(&names)
     first = np.array(firsts_met + [0], dtype=np.int64)
     container_arr = containers.astype(np.int64)
-    last = np.full(size + 1, -1, dtype=np.int64)
+    last = np.empty(size + 1, dtype=np.int64)
+    last.fill(-1)
     last_v = last
     cont_v = container_arr
     last_v[root] = n - 1
@@ -269,7 +271,8 @@ def distances(const long long[::1] container, const long long[::1] parent, const
     cdef Py_ssize_t n = container.shape[0], p
     cdef long long root = parent.shape[0] - 1, node, found, fresh
     cdef int level, j
-    dist_arr = np.full((n, groups), 99.0)
+    dist_arr = np.empty((n, groups))
+    dist_arr.fill(99.0)
     depth_arr = np.zeros(n)
     cdef double[:, ::1] dist = dist_arr
     cdef double[::1] depth = depth_arr

@@ -96,7 +96,7 @@ def _page(q: np.ndarray, w: np.ndarray, kept: np.ndarray, cs_kw: np.ndarray, out
     out[:, 1] = (q * w).sum() / w.sum()
     out[:, 2] = q.max()
     out[:, 3] = total / w.sum()
-    where = np.flatnonzero(kept)
+    where = kept.nonzero()[0]
     if not len(where):
         out[:, 4] = 0.0
         out[:, 5] = 99.0

@@ -133,7 +133,6 @@ _DOC_HOSTS = frozenset({"docs", "doc", "developer", "developers", "devdocs", "ap
 def _shown(para: features.Paragraphs) -> str:
     """The kind a page's text shows when nothing else names it: many lines that are a
     price (a collection), much code (documentation), or ""."""
-    import numpy as np
 
     from .rules.paragraphs import column, lower_case
 
@@ -143,7 +142,7 @@ def _shown(para: features.Paragraphs) -> str:
     # lines costs a few substring searches, not 50 000 calls.  A line lower-cased is at
     # least as long as its text ("İ" becomes two characters), so those of a longer text
     # are passed over, and _priced_lines measures the rest
-    short = np.flatnonzero(para.chars <= PRICE_LINE).tolist()
+    short = (para.chars <= PRICE_LINE).nonzero()[0].tolist()
     lines = "\x1f".join(map(lower_case(para).__getitem__, short))
     if _priced_lines(lines, PRICES, PRICE_LINE) >= PRICES:
         return "collection"

@@ -75,11 +75,13 @@ def compute(page: Page) -> Paragraphs:
     change = np.empty(n_blocks, dtype=bool)
     change[0] = True
     np.not_equal(para[1:], para[:-1], out=change[1:])
-    starts = np.flatnonzero(change)
-    ends = np.append(starts[1:], n_blocks)
+    starts = change.nonzero()[0]
+    ends = np.empty_like(starts)  # each paragraph's one-past-last block
+    ends[:-1] = starts[1:]
+    ends[-1] = n_blocks
     block_texts = list(map(_TEXT, blocks))
     texts = list(map(block_texts.__getitem__, starts.tolist()))  # most paragraphs are one block
-    for i in np.flatnonzero(ends - starts > 1).tolist():
+    for i in (ends - starts > 1).nonzero()[0].tolist():
         texts[i] = " ".join(block_texts[starts[i]:ends[i]])
     link = np.fromiter(map(_LINK_CHARS, blocks), dtype=np.float64, count=n_blocks)
     link_chars = np.add.reduceat(link, starts)

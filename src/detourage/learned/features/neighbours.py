@@ -45,7 +45,7 @@ def neighbours_numpy(log_chars: np.ndarray, link_density: np.ndarray, stop_ratio
     columns = [padded[:, 2 + k:2 + k + n] for k in (-1, -2, 1, 2)]
     return np.column_stack([*(c.T for c in columns), _window_mean(link_density, WINDOW),
                             _window_mean(log_chars, WINDOW), np.arange(n) / max(n - 1, 1),
-                            (np.cumsum(chars) - chars) / max(chars.sum(), 1)])
+                            (chars.cumsum() - chars) / max(chars.sum(), 1)])
 
 
 def _window_mean(x: np.ndarray, k: int) -> np.ndarray:

@@ -10,12 +10,13 @@ import numpy as np
 
 from ...compiled import optional
 from ...model import Page
+from .columns import _Columns
 from .hints import page_hints
 from .vocabulary import PAGE_TYPES
 
 
 def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_chars: np.ndarray,
-          heading: np.ndarray, out: dict[str, np.ndarray]) -> tuple[int, frozenset[str]]:
+          heading: np.ndarray, out: _Columns) -> tuple[int, frozenset[str]]:
     """Title, ``<h1>``, repetition, JSON-LD and page-level features from the paragraphs'
     lower-cased texts (``lowered``, and ``joined`` by ``\x1f``); returns the title index
     and the types the page declares (:attr:`Hints.types`)."""
@@ -33,22 +34,26 @@ def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_c
     idx = np.arange(n, dtype=np.float64)
     out["is_title"] = (idx == title_index).astype(np.float64)
     _distance(out, "title", idx, title_index)
-    h1 = np.flatnonzero(heading == 1)
+    h1 = (heading == 1).nonzero()[0]
     _distance(out, "h1", idx, int(h1[0]) if len(h1) else -1)
     seen = Counter(lowered)
     out["repeated"] = np.fromiter(map(seen.__getitem__, lowered), np.float64, n) - 1
     body = hints.body
     out["in_jsonld"] = in_jsonld = np.zeros(n)
     if body:
-        long_enough = np.flatnonzero(chars >= 20).tolist()
+        long_enough = (chars >= 20).nonzero()[0].tolist()
         in_jsonld[long_enough] = [lowered[i][:60] in body for i in long_enough]
     total = chars.sum()
-    out["page_log_chars"] = np.full(n, np.log1p(total))
-    out["page_log_paragraphs"] = np.full(n, np.log1p(n))
-    out["page_link_density"] = np.full(n, link_chars.sum() / max(total, 1))
-    for kind, words in PAGE_TYPES.items():
-        out[f"type_{kind}"] = np.full(n, float(any(w in hints.types for w in words)))
+    row = [np.log1p(total), np.log1p(n), link_chars.sum() / max(total, 1),
+           *(float(not hints.types.isdisjoint(words)) for words in PAGE_TYPES.values())]
+    table = np.empty((n, len(row)))  # one value per page, the same in every row
+    table[:] = row
+    out.table(PAGE_COLUMNS, table)
     return title_index, hints.types
+
+
+#: the columns that are one value for the whole page, consecutive in :func:`~.columns.names`
+PAGE_COLUMNS = ("page_log_chars", "page_log_paragraphs", "page_link_density", *(f"type_{t}" for t in PAGE_TYPES))
 
 
 _WORD = re.compile(r"\w+")
@@ -66,18 +71,18 @@ def title_overlap_python(lowered: list[str], chars: np.ndarray, title_words: set
     The compiled ``_cfeatures.title_overlap`` is its twin.
     """
     overlap = np.zeros(len(lowered))
-    short = np.flatnonzero(chars < SHORT)
+    short = (chars < SHORT).nonzero()[0]
     if not title_words or not len(short):
         return overlap
     tokens = _WORD_OR_BREAK.findall("\x1f".join([lowered[i] for i in short.tolist()]))
     is_break = np.fromiter(map("\x1f".__eq__, tokens), bool, len(tokens))
-    starts = np.flatnonzero(is_break) + 1
+    starts = is_break.nonzero()[0] + 1
     starts = np.insert(starts, 0, 0)  # the first token of each short paragraph
     ends = np.append(starts[1:] - 1, len(tokens))
     hit = np.zeros(len(tokens) + 1, np.int64)
     hit[:-1] = np.fromiter(map(title_words.__contains__, tokens), np.int64, len(tokens))
     hits = np.add.reduceat(hit, np.minimum(starts, len(tokens)))
-    for j in np.flatnonzero((hits > 0) & (ends > starts)).tolist():
+    for j in ((hits > 0) & (ends > starts)).nonzero()[0].tolist():
         w = set(tokens[starts[j]:ends[j]])
         overlap[short[j]] = len(w & title_words) / len(w | title_words)
     return overlap

@@ -85,7 +85,7 @@ def _range_sums(x: np.ndarray, first: np.ndarray, stop: np.ndarray) -> np.ndarra
 def _cumsum0(x: np.ndarray) -> np.ndarray:
     """0, then the cumulative sums of x (float64): ``cs[j] - cs[i]`` sums ``x[i:j]``."""
     cs = np.zeros(len(x) + 1)
-    np.cumsum(x, out=cs[1:])
+    x.cumsum(out=cs[1:])
     return cs
 
 

@@ -122,7 +122,7 @@ def char_stats_numpy(texts: list[str], classes: np.ndarray, cjk_stop: np.ndarray
     # 64 Ki-entry tables stay in the CPU cache, 1.1 Mi-entry ones do not
     codes = np.minimum(np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32), TABLE - 1)
     kinds = classes[codes]
-    owner = np.cumsum(codes == 0x1F)  # paragraph of each character (separators go with the next)
+    owner = (codes == 0x1F).cumsum()  # paragraph of each character (separators go with the next)
     counts = np.bincount(owner * N_CLASSES + kinds, minlength=n * N_CLASSES)
     counts = counts.reshape(n, N_CLASSES).astype(np.float64)
     counts[1:, 4] -= 1  # the separator
@@ -131,7 +131,7 @@ def char_stats_numpy(texts: list[str], classes: np.ndarray, cjk_stop: np.ndarray
     split_words = np.bincount(owner, weights=starts_word, minlength=n).astype(np.int64)
     stop_cjk = np.bincount(owner, weights=cjk_stop[codes], minlength=n)
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
-    begin = np.r_[0, np.cumsum(lengths[:-1] + 1)].astype(np.int64)  # offset of each paragraph
+    begin = np.r_[0, (lengths[:-1] + 1).cumsum()].astype(np.int64)  # offset of each paragraph
     nonempty = lengths > 0
     last = np.r_[codes, 0][np.maximum(begin + lengths - 1, 0)]  # padded: a page may hold no character
     ends = (ending[last] & nonempty).astype(np.float64)
@@ -151,7 +151,7 @@ def _marks(texts: list[str], pattern: re.Pattern[str], candidates: np.ndarray) -
     """1 for the paragraphs among ``candidates`` where ``pattern`` matches, else 0 (one
     search over the candidates joined by ``\x1f``, which the patterns never match)."""
     out = np.zeros(len(texts))
-    which = np.flatnonzero(candidates)
+    which = candidates.nonzero()[0]
     if not len(which):
         return out
     chosen = [texts[i] for i in which.tolist()]
@@ -179,7 +179,7 @@ def _holding(joined: str, chars: np.ndarray, needles: Sequence[str]) -> np.ndarr
     out = np.zeros(len(chars))
     if at:
         lengths = chars + 1
-        out[np.searchsorted(np.cumsum(lengths) - lengths, at, side="right") - 1] = 1.0
+        out[np.searchsorted(lengths.cumsum() - lengths, at, side="right") - 1] = 1.0
     return out
 
 

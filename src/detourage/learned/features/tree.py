@@ -92,7 +92,7 @@ def _signatures(path_id: np.ndarray, tree: _Tree, out: dict[str, np.ndarray]) ->
     first_of = np.fromiter(map(seen.setdefault, zip(path_id.tolist(), bits.tolist(), parent_bits.tolist()),
                                range(n)), np.int64, n)
     # first_of holds first-appearance indices: their rank among the distinct ones is the number
-    signature = (np.cumsum(first_of == np.arange(n)) - 1)[first_of].astype(np.int32)
+    signature = ((first_of == np.arange(n)).cumsum() - 1)[first_of].astype(np.int32)
     out["log_same_structure"] = np.log1p(np.bincount(signature)[signature])
     return signature
 

@@ -38,7 +38,7 @@ def drop_appended_articles(page: Page, para: features.Paragraphs, keep: np.ndarr
         return []
     assert element is not None  # it has a parent
     tops = (para.heading > 0) & (para.heading <= para.heading[para.title_index])
-    ranges = [_element_range(page, para, sibling, int(h)) for h in np.flatnonzero(tops).tolist()
+    ranges = [_element_range(page, para, sibling, int(h)) for h in tops.nonzero()[0].tolist()
               if (h < start or h >= end)
               and (sibling := _child_holding(parent, page.blocks[para.starts[h]].node)) is not None
               and _similar_elements(sibling, element)]
@@ -55,7 +55,7 @@ def drop_appended_articles(page: Page, para: features.Paragraphs, keep: np.ndarr
     between[start:end] = False
     if para.chars[between & keep].sum() <= kept_chars / 2:
         region |= between
-    headings = [para.texts[h] for h in np.flatnonzero(tops & region & keep).tolist()]
+    headings = [para.texts[h] for h in (tops & region & keep).nonzero()[0].tolist()]
     keep &= ~region
     barred |= region
     return headings
@@ -73,7 +73,7 @@ def drop_boxes_beside(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     start, end = found
     outside = keep.copy()
     outside[start:end] = False
-    lines = np.flatnonzero(outside)
+    lines = outside.nonzero()[0]
     if not len(lines):
         return
     dropped = lines[(para.X[lines][:, group_columns(BESIDE_GROUPS)] <= 2).any(axis=1)]

@@ -68,7 +68,7 @@ def keep_boundary_lines_numpy(page: Page, para: features.Paragraphs, keep: np.nd
                 & (column(para, "dist_t_figure") > 1) & (column(para, "dist_t_code") > 0))
     # an embedded post's attribution links its author and date: a quote may hold links
     plain = (density <= PLAIN_LINKS) | (quoted & (density < 0.5))
-    plain[_address_lines(page, para, np.flatnonzero(eligible & ~plain & (para.chars <= EDGE_CHARS)))] = True
+    plain[_address_lines(page, para, (eligible & ~plain & (para.chars <= EDGE_CHARS)).nonzero()[0])] = True
     media = column(para, "dist_media") <= 1
     _keep_like_kept(para, keep, eligible & plain & ~media)
     _fill_gaps(para, keep, eligible, plain, density >= LINK_LINE, media)
@@ -133,8 +133,8 @@ def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray
     (a ``link_line``), outside boilerplate boxes; a line in a box named as a caption or a
     credit only in the kept text's own container (a photo's caption goes with the
     photo: :func:`~.figures.keep_figures`)."""
-    kept = np.flatnonzero(keep)
-    lines = np.flatnonzero(eligible & (plain | link_line))
+    kept = keep.nonzero()[0]
+    lines = (eligible & (plain | link_line)).nonzero()[0]
     if len(kept) < 2 or not len(lines):
         return
     at = np.searchsorted(kept, lines)
@@ -151,17 +151,17 @@ def _fill_gaps(para: features.Paragraphs, keep: np.ndarray, eligible: np.ndarray
     own_before, own_after = share(para, lines, before, 1, 1), share(para, lines, after, 1, 1)
     shared = plain[lines] & own_before & own_after
     # each further test only on the lines it can still decide (a page has few such lines)
-    rest = np.flatnonzero(plain[lines] & ~shared)
+    rest = (plain[lines] & ~shared).nonzero()[0]
     if len(rest):
         rest = rest[np.fromiter(map(closing_sentence, map(para.texts.__getitem__, lines[rest].tolist())), bool,
                                 len(rest))]
         shared[rest] = share(para, lines[rest], before[rest], 3, 2) | share(para, lines[rest], after[rest], 3, 2)
-    rest = np.flatnonzero(link_line[lines] & ~shared)
+    rest = (link_line[lines] & ~shared).nonzero()[0]
     if len(rest):
         shared[rest] = share(para, lines[rest], before[rest], 1, 2) & share(para, lines[rest], after[rest], 1, 2)
     shared &= ~media[lines] | own_before | own_after
     if shared.any():
-        chosen = np.flatnonzero(shared)
+        chosen = shared.nonzero()[0]
         keep[lines[chosen[clear_of_boilerplate(para, lines[chosen], before[chosen])]]] = True
 
 
@@ -180,7 +180,7 @@ def _extend_edges(para: features.Paragraphs, keep: np.ndarray, short: np.ndarray
     of the run's own element or parent ("Additional contributions by <a>…</a>, <a>…</a>.",
     "A version of this post also appeared in <a>the Register</a>.")."""
     n = len(keep)
-    ends = np.flatnonzero(keep[:-1] & ~keep[1:] & (short | linked)[1:]).tolist()
+    ends = (keep[:-1] & ~keep[1:] & (short | linked)[1:]).nonzero()[0].tolist()
     if not ends:
         return
     # how each line that may follow a run joins the line before it, for all at once

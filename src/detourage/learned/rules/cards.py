@@ -41,10 +41,10 @@ def keep_whole_cards(page: Page, para: features.Paragraphs, keep: np.ndarray, cl
     total = np.bincount(signature, weight)
     kept = np.bincount(signature, weight * keep, minlength=len(total))
     count = np.bincount(signature)
-    runs = np.flatnonzero((count >= CARDS) & (kept >= CARD_SHARE * total))
+    runs = ((count >= CARDS) & (kept >= CARD_SHARE * total)).nonzero()[0]
     added = 0
     for run in runs.tolist():
-        added += _complete(page, para, np.flatnonzero(signature == run), keep, closed, probability)
+        added += _complete(page, para, (signature == run).nonzero()[0], keep, closed, probability)
     return added
 
 

@@ -32,7 +32,7 @@ def code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
     kept most of its characters; dropped otherwise.  Half a listing is no use to a reader,
     and a code line's own features (few stop words, much punctuation) look like
     boilerplate, so the lines of one block are decided together from their context."""
-    code = np.flatnonzero(column(para, "dist_t_code") == 0)
+    code = (column(para, "dist_t_code") == 0).nonzero()[0]
     if not len(code):
         return
     n = len(keep)

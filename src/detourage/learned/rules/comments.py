@@ -129,7 +129,7 @@ def _comment_headers(para: features.Paragraphs) -> np.ndarray:
     next; not a form's, nor a button's ("Reply", "Report")."""
     short = (para.chars > 0) & (para.chars <= COMMENT_HEADER_CHARS) & (column(para, "dist_t_form") > 1)
     out = np.zeros(len(para), bool)
-    for i in np.flatnonzero(short).tolist():
+    for i in short.nonzero()[0].tolist():
         out[i] = _COMMENT_CONTROL.fullmatch(para.texts[i].strip().lower()) is None
     return out
 
@@ -160,13 +160,13 @@ def _within_sections(para: features.Paragraphs, in_comments: np.ndarray) -> np.n
     tool to comment on a selected passage) has its paragraphs four levels under it and
     its list items five; counted apart, the list items made an "article" outside the
     "comments", and the paragraphs were dropped as comments."""
-    named = np.flatnonzero(in_comments)
+    named = in_comments.nonzero()[0]
     inside = np.zeros(len(para) + 1, np.int64)
     if len(named):
         level = column(para, "dist_comment")[named].astype(np.int64)
         np.add.at(inside, para.spans[level, 0, named], 1)
         np.add.at(inside, para.spans[level, 1, named], -1)
-    return np.cumsum(inside[:-1]) > 0
+    return inside[:-1].cumsum() > 0
 
 
 def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[str, np.ndarray] | None:
@@ -179,10 +179,10 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
     story), it is what lies below it outside the containers of the article above, and
     the article resumes after the box."""
     kept_chars = np.where(keep, para.chars, 0)
-    below = np.cumsum(kept_chars) - kept_chars >= MARK_ARTICLE_CHARS  # the kept text above each paragraph
+    below = kept_chars.cumsum() - kept_chars >= MARK_ARTICLE_CHARS  # the kept text above each paragraph
     # a counted heading ("310 Responses to “…”") names the post, and an announcement
     # ("The following are comments from the readers…") says more: both may be longer
-    longer = np.flatnonzero((para.chars <= COUNTED_MARK_CHARS) & below)
+    longer = ((para.chars <= COUNTED_MARK_CHARS) & below).nonzero()[0]
     if not len(longer):
         return None
     texts = para.texts
@@ -199,7 +199,7 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
                                  or (para.chars[i] > MARK_CHARS and not heading and i not in announced)):
             continue
         parent = para.spans[1]  # (2, paragraphs): each paragraph's parent's range
-        above = np.flatnonzero(keep[:i])
+        above = keep[:i].nonzero()[0]
         region = np.zeros(len(keep), bool)
         if parent[0, i] <= above[-1]:  # a flat page
             region[i:] = True
@@ -245,7 +245,7 @@ def _comment_lines(para: features.Paragraphs, lines: np.ndarray) -> tuple[list[i
         hits = [at for stem in _COMMENT_STEMS if stem in lowered for at in _finds(lowered, stem)]
         if hits:
             lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
-            offsets = np.cumsum(lengths) - lengths  # where each short text starts in the joined one
+            offsets = lengths.cumsum() - lengths  # where each short text starts in the joined one
             worded = [i for i in sorted(set(short[np.searchsorted(offsets, hits, side="right") - 1].tolist()))
                       if COMMENT_WORDS.search(lowered_texts[i])]
     return worded, starting(lowered_texts, lines.tolist(), _COMMENT_LINE_START)

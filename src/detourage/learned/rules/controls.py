@@ -14,7 +14,7 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     """Leave out the kept lines that are a control, not text: "Click to expand...",
     "Show more" (a forum quote's or a long post's toggle)."""
     lowered = lower_case(para)
-    for i in np.flatnonzero(keep & (para.chars <= CONTROL_CHARS)).tolist():
+    for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
         if line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line):
             keep[i] = False

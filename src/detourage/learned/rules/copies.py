@@ -63,7 +63,7 @@ def _elements(para: features.Paragraphs, repeats: np.ndarray, quoted: np.ndarray
     first, end = first[whole], end[whole]
     quotes = running(quoted)
     chars = np.zeros(len(para.chars) + 1)
-    np.cumsum(para.chars, out=chars[1:])
+    para.chars.cumsum(out=chars[1:])
     fit = (quotes[end] == quotes[first]) & (chars[end] - chars[first] >= COPY_CHARS)
     ranges = set(zip(first[fit].tolist(), end[fit].tolist()))
     return sorted(ranges, key=lambda r: (r[0], -r[1]))

@@ -77,7 +77,7 @@ def _linked_items(page: Page, para: features.Paragraphs, rescued: np.ndarray, ra
     chars_under: dict[int, int] = {}
     depth_of: dict[int, tuple[int, etree._Element]] = {}
     total = 0
-    for i in np.flatnonzero(rescued).tolist():
+    for i in rescued.nonzero()[0].tolist():
         chars = int(para.chars[i])
         total += chars
         node = page.blocks[int(para.starts[i])].node
@@ -89,7 +89,7 @@ def _linked_items(page: Page, para: features.Paragraphs, rescued: np.ndarray, ra
     out = np.zeros_like(rescued)
     if content.tag in ("html", "body"):
         return out
-    for i in np.flatnonzero(ranked & ~rescued).tolist():
+    for i in (ranked & ~rescued).nonzero()[0].tolist():
         block = page.blocks[int(para.starts[i])]
         if ("li" in block.path or "td" in block.path) and any(a is content for a in block.node.iterancestors()):
             out[i] = True

@@ -51,8 +51,8 @@ def _illustrated(page: Page, para: features.Paragraphs, i: int) -> bool:
 
 def keep_figures_numpy(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> None:
     """The twin of ``_csteps.keep_figures``, in array expressions."""
-    kept = np.flatnonzero(keep)
-    images = np.flatnonzero(~keep & ~barred & (column(para, "is_image") > 0))
+    kept = keep.nonzero()[0]
+    images = (~keep & ~barred & (column(para, "is_image") > 0)).nonzero()[0]
     if not len(kept) or not len(images):
         return
     # illustrations first: many pages have decorative images only (icons, pixels)

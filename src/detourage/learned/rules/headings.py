@@ -16,7 +16,7 @@ def keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
     i = para.title_index
     if i < 0 or keep[i] or not para.heading[i]:
         return
-    kept = np.flatnonzero(keep)
+    kept = keep.nonzero()[0]
     if len(kept) and i <= kept[-1]:
         keep[i] = True
 
@@ -38,7 +38,7 @@ def keep_standfirst(para: features.Paragraphs, keep: np.ndarray, barred: np.ndar
     title = para.title_index
     if title < 0 or not para.heading[title] or not keep[title]:
         return
-    after = np.flatnonzero(keep[title + 1:title + 2 + STANDFIRST_GAP])
+    after = keep[title + 1:title + 2 + STANDFIRST_GAP].nonzero()[0]
     if not len(after) or after[0] == 0:
         return
     lines = np.arange(title + 1, title + 1 + int(after[0]))
@@ -49,7 +49,7 @@ def keep_standfirst(para: features.Paragraphs, keep: np.ndarray, barred: np.ndar
     if not candidates:
         return
     # a teaser repeating the body's first lines is no standfirst: it would be read twice
-    first = np.flatnonzero(keep[title + 1:])[:3] + title + 1
+    first = keep[title + 1:].nonzero()[0][:3] + title + 1
     body = " ".join(" ".join(para.texts[i].split()) for i in first.tolist())
     lines = np.array([i for i in candidates if " ".join(para.texts[i].split())[:STANDFIRST_SAME] not in body],
                      dtype=np.int64)
@@ -74,7 +74,7 @@ def drop_permalinks(page: Page, para: features.Paragraphs, keep: np.ndarray, per
     """Leave out the permalink anchors documentation generators put in headings
     (``<a class="headerlink">¶</a>``: Sphinx, MkDocs…): a link in a kept heading whose
     whole text is one of :data:`PERMALINK_MARKS`."""
-    for p in np.flatnonzero(keep & (para.heading > 0)).tolist():
+    for p in (keep & (para.heading > 0)).nonzero()[0].tolist():
         for i in range(para.starts[p], para.ends[p]):
             block = page.blocks[i]
             if block.text in PERMALINK_MARKS and block.link_chars and not _HEADINGS.isdisjoint(block.path):

@@ -23,9 +23,9 @@ def keep_parent_items(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     n = len(keep)
     if n < 2:
         return
-    lines = np.flatnonzero(~keep[:-1] & keep[1:] & ~barred[:-1] & (para.chars[:-1] > 0)
-                           & (probability[:-1] >= BOUNDARY_FLOOR) & (column(para, "is_list")[:-1] > 0)
-                           & (column(para, "link_density")[:-1] < LINK_LINE))
+    lines = (~keep[:-1] & keep[1:] & ~barred[:-1] & (para.chars[:-1] > 0)
+             & (probability[:-1] >= BOUNDARY_FLOOR) & (column(para, "is_list")[:-1] > 0)
+             & (column(para, "link_density")[:-1] < LINK_LINE)).nonzero()[0]
     if not len(lines):
         return
     first, end = para.spans[:2, 0, :][:, lines], para.spans[:2, 1, :][:, lines]  # (container/parent, lines)

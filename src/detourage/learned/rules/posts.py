@@ -63,14 +63,14 @@ def keep_thread_posts(page: Page, para: features.Paragraphs, keep: np.ndarray, c
     first: dict[str, int] = {}
     copy = np.fromiter((first.setdefault(text, i) != i for i, text in enumerate(para.lowered)), bool, len(para))
     low_link &= ~copy
-    seeds = np.flatnonzero(keep & low_link & (para.chars >= SEED_CHARS))
+    seeds = (keep & low_link & (para.chars >= SEED_CHARS)).nonzero()[0]
     if not len(seeds):
         return 0
     bodies = _template_bodies(page.tree, [page.blocks[int(para.starts[i])].node for i in seeds.tolist()],
                               int(para.chars.sum()))
     if not bodies:
         return 0
-    candidates = np.flatnonzero(~keep & ~closed & low_link & (para.chars > 0))
+    candidates = (~keep & ~closed & low_link & (para.chars > 0)).nonzero()[0]
     # a share bar, a box of links under a post: boxes the kept post is not in
     candidates = candidates[clear_of_boilerplate(para, candidates, np.full(len(candidates), seeds[0]), ("comment",))]
     added = 0

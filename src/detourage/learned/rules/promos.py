@@ -26,9 +26,9 @@ def drop_closing_promos(para: features.Paragraphs, keep: np.ndarray, barred: np.
     readily (sentences of prose addressed to the reader), and they close a page's text
     where a credit line or an author's note would: only the call to action tells them
     apart, and a box of them never reads as the article's end."""
-    kept = np.flatnonzero(keep)
+    kept = keep.nonzero()[0]
     tail = kept[-PROMO_LINES:]
-    long = np.flatnonzero(para.chars[tail] > PROMO_LINE_CHARS)
+    long = (para.chars[tail] > PROMO_LINE_CHARS).nonzero()[0]
     if len(long):
         tail = tail[long[-1] + 1:]
     if not len(tail):

@@ -107,9 +107,9 @@ def drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.n
     teasers ("Latest news" and five headlines with their summaries) is a container of
     its own.  The model keeps such summaries readily: they are sentences of prose."""
     kept_chars = np.where(keep, para.chars, 0)
-    kept_before = np.cumsum(kept_chars) - kept_chars
-    short = np.flatnonzero((para.chars <= RELATED_CHARS) & (kept_before >= RELATED_ARTICLE_CHARS)
-                           & (column(para, "link_density") < 0.5))
+    kept_before = kept_chars.cumsum() - kept_chars
+    short = ((para.chars <= RELATED_CHARS) & (kept_before >= RELATED_ARTICLE_CHARS)
+             & (column(para, "link_density") < 0.5)).nonzero()[0]
     found = []
     lowered = lower_case(para)
     # a phrase's first word first (whitespace collapsed or not, it starts the line)
@@ -121,7 +121,7 @@ def drop_related_boxes(para: features.Paragraphs, keep: np.ndarray, barred: np.n
             keep[i:end] = False
             barred[i:end] = True
             found.append(para.texts[i])
-    links = np.flatnonzero(keep & (para.chars <= RELATED_LINE_CHARS) & (column(para, "link_density") >= 0.5))
+    links = (keep & (para.chars <= RELATED_LINE_CHARS) & (column(para, "link_density") >= 0.5)).nonzero()[0]
     for i in links.tolist():
         if related_line(para.texts[i]):
             keep[i] = False
