@@ -179,8 +179,8 @@ class Model:
         q = self.forest.probabilities(X)
         if self.second is None:
             return q
-        return self.second.probabilities(np.concatenate((X, context.compute(q, page.spans, page.chars, page.signature)),
-                                                          axis=1))
+        around = context.compute(q, page.spans, page.chars, page.signature)
+        return self.second.probabilities(np.concatenate((X, around), axis=1))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         meta = {**self.meta, "format": FORMAT, "names": list(self.names), "threshold": self.threshold}
