@@ -677,6 +677,81 @@ def test_a_list_item_heading_its_kept_sub_list_is_kept():
     assert "Products" not in kept and "Loose line" not in kept
 
 
+CONSENT_BANNER = ("<div id='onetrust-consent-sdk'><div id='onetrust-banner-sdk' class='otFlat'>"
+                  "<div id='onetrust-policy-text'>We and our 644 partners store and access information on your "
+                  "device, such as cookies, to measure the performance of advertisements and content.</div>"
+                  "<button>Accept all cookies</button></div></div>")
+
+
+def test_a_consent_banner_the_model_keeps_is_dropped():
+    """A consent manager's banner beside the article goes, whatever the model thought of it."""
+    html = shell(f"<main><article><h1>Council approves the harbour plan</h1>{story(4)}</article></main>"
+                 + CONSENT_BANNER)
+    result = extract(html, EVERYTHING)
+    assert "644 partners" not in result.text and "Paragraph 3 of the story." in result.text
+    assert result.labels.details["learned"]["consent_lines"] >= 1
+
+
+def test_a_cookie_policy_page_keeps_its_text():
+    """A box named for cookies that holds the page's title is the page: a cookie policy."""
+    policy = ("<p>This site uses cookies to remember your language and the items in your basket. "
+              "You may refuse them in your browser's settings at any time.</p>")
+    html = shell(f"<main><div class='cookie-policy'><h1>Cookie policy</h1>{policy}{story(2)}</div></main>",
+                 title="Cookie policy")
+    text = extract(html, EVERYTHING).text
+    assert "remember your language" in text and "Cookie policy" in text
+
+
+def test_a_section_of_the_article_named_for_cookies_is_kept():
+    """Documentation names its sections from their headings: ``<section id="cookies">``
+    inside the article is a part of it, not a banner."""
+    section = ("<section id='cookies'><h2>Cookies</h2><p>To access cookies you can use the cookies attribute "
+               "of the request, and to set them the set_cookie method of the response.</p></section>")
+    html = shell(f"<main><article><h1>Quickstart</h1>{story(3)}{section}{story(3, 'Part')}</article></main>",
+                 title="Quickstart")
+    assert "To access cookies you can use" in extract(html, EVERYTHING).text
+
+
+def _section_page(closing: str = "<h2>Benchmarks</h2><p>Run the suite before each release.</p>") -> str:
+    """A wiki page: two kept sections, the first holding a list of links the model doubts,
+    then ``closing`` (the next section, or nothing) and a sidebar list."""
+    links = "".join(f"<li><a href='/wiki/t{i}'>Tuning guide number {i}</a> by Author {i}</li>" for i in range(6))
+    return ("<html><body><div id='content'><h1>Performance Optimization</h1><div class='body'>"
+            f"<h2>General setup</h2><ul>{links}</ul>{closing}</div></div>"
+            "<div class='sidebar'><ul><li><a href='/a'>Main page</a></li><li><a href='/b'>Recent changes</a></li>"
+            "</ul></div></body></html>")
+
+
+def _kept_by_sections(html: str, kept_lines) -> set[str]:  # type: ignore[no-untyped-def]
+    para = features.compute(load(html))
+    keep = np.array([t in kept_lines or t.startswith("Tuning guide number 0") for t in para.texts])
+    rules.lists.keep_section_lists(para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.3))
+    return {t for t, k in zip(para.texts, keep) if k}
+
+
+def test_a_section_s_list_between_kept_headings_is_kept_whole():
+    """The items of a list between a kept heading and the next kept one of its level come
+    back; a sidebar list after the content does not."""
+    headings = {"Performance Optimization", "General setup", "Benchmarks", "Run the suite before each release."}
+    kept = _kept_by_sections(_section_page(), headings)
+    assert all(f"Tuning guide number {i} by Author {i}" in kept for i in range(6))
+    assert "Main page" not in kept and "Recent changes" not in kept
+
+
+def test_a_section_s_list_stays_out_when_the_section_is_not_closed_by_a_kept_heading():
+    """The last section (no heading after it) and a section whose next heading the model
+    dropped are left to the model: nothing says where they end."""
+    assert "Tuning guide number 3 by Author 3" not in _kept_by_sections(_section_page(""), {"General setup"})
+    dropped_next = _kept_by_sections(_section_page(), {"General setup", "Run the suite before each release."})
+    assert "Tuning guide number 3 by Author 3" not in dropped_next
+
+
+def test_section_ends_are_the_next_heading_of_the_level_or_above():
+    heads = np.array([0, 3, 5, 8, 12])
+    levels = np.array([1, 2, 3, 2, 1])
+    assert rules.lists._section_ends(heads, levels).tolist() == [12, 8, 8, 12, -1]
+
+
 @pytest.mark.parametrize("compiled", [True, False])
 def test_a_lead_image_above_a_byline_and_a_share_bar_is_kept(compiled):
     """An article's lead image a few lines above its text (title, byline, share bar

@@ -21,8 +21,9 @@ part of the article goes, and is *barred*: no later step brings it back:
    siblings of its title's container that look the same, and the boxes beside the
    article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
    on a product page, the runs of other products' cards, each with its price ("customers
-   also bought": :func:`~.cards.drop_product_carousels`); and a publisher's box closing
-   the text with a call to action (:mod:`.promos`);
+   also bought": :func:`~.cards.drop_product_carousels`); a consent manager's banner or
+   dialog ("We and our 644 partners store and access information…": :mod:`.consent`);
+   and a publisher's box closing the text with a call to action (:mod:`.promos`);
 4. **copies**: a box whose lines repeat, one for one, a box kept before it (a product's
    description twice, for desktop and for mobile) is read once (:mod:`.copies`).
 
@@ -47,8 +48,10 @@ Then what belongs to it comes back:
    rest of a repeated structure the model mostly kept (a thread's last replies)
    (:mod:`.boundary`), the parts every card of a run shares when the model kept most of
    the run, on the kinds of page made of cards (a listing's titles and dates beside the
-   teasers it kept: :mod:`.cards`, :data:`CARD_KINDS`), a
-   list item's own text above its kept sub-list (:mod:`.lists`), without the controls
+   teasers it kept: :mod:`.cards`, :data:`CARD_KINDS`), the list items of a section
+   whose heading and next heading the model kept (a wiki's reading list, a syllabus:
+   :func:`~.lists.keep_section_lists`, :data:`SECTION_KINDS`), a list item's own text
+   above its kept sub-list (:mod:`.lists`), without the controls
    ("Click to expand...": :mod:`.controls`);
 10. **figures**: the images between and beside kept paragraphs, and their captions, but
     the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
@@ -71,12 +74,13 @@ from .boundary import keep_boundary_lines
 from .cards import drop_product_carousels, keep_whole_cards
 from .code_blocks import whole_code_blocks
 from .comments import drop_comments
+from .consent import drop_consent_boxes
 from .controls import drop_controls
 from .copies import drop_later_copies
 from .fallback import fall_back
 from .figures import keep_figures
 from .headings import drop_permalinks, keep_standfirst, keep_title
-from .lists import keep_parent_items
+from .lists import keep_parent_items, keep_section_lists
 from .paragraphs import column
 from .posts import keep_thread_posts
 from .promos import drop_closing_promos
@@ -86,6 +90,11 @@ from .related import drop_related_boxes
 #: on an article a run the model kept is more often a box of teasers beside the text, on
 #: a forum the posts, whose names and dates are no part of the text
 CARD_KINDS = frozenset({"listing", "collection", "service"})
+
+#: the kinds of page whose sections' lists are kept whole (:func:`~.lists.keep_section_lists`):
+#: on a product page the lists under its headings are as often other products, on a
+#: forum the posts' own lists
+SECTION_KINDS = frozenset({"article", "documentation", "collection", "listing", "service"})
 
 #: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``
 _OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
@@ -113,6 +122,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     if appended:
         details["appended_articles"] = appended
     drop_boxes_beside(para, keep, barred)
+    consent = drop_consent_boxes(page, para, keep, barred)
+    if consent:
+        details["consent_lines"] = consent
     if kind == "product":
         carousels = drop_product_carousels(page, para, keep, barred)
         if carousels:
@@ -133,6 +145,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
         details["post_lines"] = posts
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
+    sections = keep_section_lists(para, keep, closed, probability) if kind in SECTION_KINDS else 0
+    if sections:
+        details["section_lines"] = sections
     cards = keep_whole_cards(page, para, keep, closed, probability) if kind in CARD_KINDS else 0
     if cards:
         details["card_lines"] = cards

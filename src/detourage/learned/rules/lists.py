@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import features
-from .ancestors import clear_of_boilerplate
+from .ancestors import clear_of_boilerplate, share
 from .boundary import BOUNDARY_FLOOR, LINK_LINE
 from .paragraphs import column
 
@@ -33,3 +33,50 @@ def keep_parent_items(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     lines = lines[heads]
     if len(lines):
         keep[lines[clear_of_boilerplate(para, lines, lines + 1)]] = True
+
+
+def keep_section_lists(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+                       probability: np.ndarray) -> int:
+    """Keep the list items of a section the model kept both ends of: the items between a
+    kept heading and the next heading of its level or above, itself kept, that share an
+    ancestor with the heading (at most three levels above the item's container, one above
+    the heading's), outside a boilerplate box the heading is not in.  A wiki's "Further
+    reading" under its heading, a documentation page's list of the functions it covers, a
+    syllabus: the model judges each item by its look (short, a link, "by Craig Ringer")
+    and keeps a few, while a reader reads the section whole.  A caption, a code line and a
+    line the model rejects outright (under :data:`~.boundary.BOUNDARY_FLOOR`) stay out.
+    Returns how many lines were kept."""
+    heading = para.heading
+    heads = heading.nonzero()[0]
+    if len(heads) < 2:
+        return 0
+    ends = _section_ends(heads, heading[heads])
+    closed = (ends >= 0) & keep[heads] & keep[np.maximum(ends, 0)]
+    if not closed.any():
+        return 0
+    eligible = (~keep & ~barred & (para.chars > 0) & (heading == 0) & (probability >= BOUNDARY_FLOOR)
+                & (column(para, "is_list") > 0) & (column(para, "dist_t_figure") > 1)
+                & (column(para, "dist_t_code") > 0))
+    # each eligible line's section: the innermost closed one around it
+    owner = np.full(len(keep), -1, np.int64)
+    for head, end in zip(heads[closed].tolist(), ends[closed].tolist()):
+        owner[head + 1:end] = head  # sections nest: the inner one, written later, wins
+    lines = (eligible & (owner >= 0)).nonzero()[0]
+    if not len(lines):
+        return 0
+    owners = owner[lines]
+    lines = lines[share(para, lines, owners, 3, 1) & clear_of_boilerplate(para, lines, owners)]
+    keep[lines] = True
+    return len(lines)
+
+
+def _section_ends(heads: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """For each heading (``heads``, their ``levels``), the next heading of its level or
+    above (a smaller number), -1 where none follows."""
+    ends = np.full(len(heads), -1, np.int64)
+    open_: list[int] = []  # headings still waiting for their end, levels increasing
+    for k, level in enumerate(levels.tolist()):
+        while open_ and levels[open_[-1]] >= level:
+            ends[open_.pop()] = heads[k]
+        open_.append(k)
+    return ends

@@ -1,0 +1,108 @@
+"""A consent manager's banner or dialog ("We and our 644 partners store and access
+information on your device…", "Strictly Necessary Cookies", "Reject cookies"): the
+text a cookie law puts on every page of a site, which no reader counts as the page's.
+
+The model sees it as sentences in a box of its own, often long ones, and keeps some of
+it: the ``overlay`` words of the vocabulary (``cookie``, ``consent``, ``gdpr``…) are one
+feature among many, shared with hidden boxes and screen-reader text that do hold the
+content.  This step reads the box's own name instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from lxml import etree
+
+from ...model import Page
+from .. import features
+from .articles import ARTICLE_SHARE
+from .paragraphs import column, running
+
+
+def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
+    """Drop the kept lines inside an element whose class or id names a consent banner
+    (:data:`CONSENT`: ``#onetrust-consent-sdk``, ``.cookie-consent``,
+    ``#gdpr-banner``, ``.cookielawinfo-row``, ``#privacy-cmp-banner``…), the nearest such
+    element above each line, and mark them in ``barred``.  But a box inside the element
+    that holds the rest of the page's text (:func:`_main_span`: a documentation's
+    ``<section id="cookies">``) is a part of it, and a box that holds the page's title
+    (or, on a page with neither a title nor other kept text, at least
+    :data:`CONSENT_SHARE` of the kept text) is the page itself (a ``<body
+    class="cookie-consent-given">``, a cookie policy's own text): their lines stay.  Only
+    the lines under an ``overlay`` word (the ``dist_overlay`` column) are looked at, which
+    a consent box always is.  Returns how many lines were dropped."""
+    lines = (keep & (column(para, "dist_overlay") < _NONE)).nonzero()[0]
+    if not len(lines):
+        return 0
+    boxes: dict[etree._Element, list[int]] = {}
+    for line in lines.tolist():
+        box = _consent_box(page.blocks[para.starts[line]].node)
+        if box is not None:
+            boxes.setdefault(box, []).append(line)
+    if not boxes:
+        return 0
+    title = para.title_index
+    node = page.blocks[para.starts[title]].node if title >= 0 else None
+    around_title = {node, *node.iterancestors()} if node is not None else set()
+    # the element holding the page's text, found without the boxes (the model may have
+    # kept little else than a consent dialog)
+    outside = keep.copy()
+    for inside in boxes.values():
+        outside[inside] = False
+    main = _main_span(para, outside) if outside.any() else None
+    total = float(para.chars[keep].sum())
+    dropped = 0
+    for box, inside in boxes.items():
+        # the kept lines of the box are those found under it: every one of them has an
+        # overlay word above it, the box's own
+        if main is not None and main[0] <= inside[0] and inside[-1] < main[1]:
+            continue  # a part of the page's text: a section named for what it explains
+        if box in around_title or (title < 0 and main is None
+                                   and para.chars[inside].sum() >= CONSENT_SHARE * total):
+            continue  # the page itself
+        keep[inside] = False
+        barred[inside] = True
+        dropped += len(inside)
+    return dropped
+
+
+def _main_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] | None:
+    """The paragraphs (first, one past the last) of the smallest element around the kept
+    title (or, without one, the longest kept paragraph), at most :data:`features.LEVELS`
+    - 1 levels up, that holds :data:`~.articles.ARTICLE_SHARE` of the kept text; None
+    when there is none."""
+    title = para.title_index
+    anchor = title if title >= 0 and keep[title] else int(np.argmax(np.where(keep, para.chars, -1)))
+    kept = running(np.where(keep, para.chars, 0))
+    for level in range(1, features.LEVELS):
+        start, end = para.spans[level, :, anchor].tolist()
+        if kept[end] - kept[start] >= ARTICLE_SHARE * kept[-1]:
+            return start, end
+    return None
+
+
+def _consent_box(node: etree._Element | None) -> etree._Element | None:
+    """The nearest element at or above ``node`` whose class or id names a consent banner."""
+    while node is not None:
+        if isinstance(node.tag, str):
+            name = f"{node.get('class') or ''} {node.get('id') or ''}"
+            if name != " " and CONSENT.search(name.lower()):
+                return node
+        node = node.getparent()
+    return None
+
+
+#: class or id words of a consent manager's banner and dialog: the generic ones and the
+#: common platforms' (OneTrust, Cookiebot, Didomi, Usercentrics, TrustArc's ``truste-``,
+#: Quantcast's ``qc-cmp2``, consentmanager's ``cmpbox``, Civic's ``ccc``, Ethyca's
+#: ``fides``); a consent management platform's ``cmp`` otherwise only as a banner, since
+#: ``cmp-`` is the prefix of every Adobe Experience Manager component (``cmp-text``,
+#: ``cmp-container``, a glossary's ``cmp-modal``)
+CONSENT = re.compile(r"cookie|consent|gdpr|onetrust|didomi|usercentrics|trustarc|truste[-_]"
+                     r"|(?<![a-z])(?:ccc|fides)(?![a-z])|(?<![a-z])(?:cmpbox|cmp-?banner|qc-cmp)")
+#: a distance column's value where no element of the group is above (:mod:`..features.tree`)
+_NONE = 99.0
+#: a consent box holding at least this share of the page's kept text is the page itself
+CONSENT_SHARE = 0.5
