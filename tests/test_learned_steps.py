@@ -712,6 +712,39 @@ def test_a_section_of_the_article_named_for_cookies_is_kept():
     assert "To access cookies you can use" in extract(html, EVERYTHING).text
 
 
+def _plan(header: str = "<tr><th>Week</th><th>Monday</th><th>Tuesday</th></tr>", rows: int = 4) -> str:
+    """An article holding a training plan: a table whose first row's note is long enough
+    for the model to keep, the other cells short."""
+    body = "".join(f"<tr><td>{i}</td><td>Rest</td><td>Easy run {i} miles</td></tr>" for i in range(1, rows))
+    note = "<tr><td colspan='3'>Every week starts with a rest day and ends with the long run of the plan.</td></tr>"
+    return shell(f"<main><article><h1>Council approves the harbour plan</h1>{story(3)}"
+                 f"<table>{header}{note}{body}</table>{story(2, 'Part')}</article></main>")
+
+
+def _kept_by_tables(html: str) -> set[str]:
+    """The lines of the page after the table step, the model having kept the table's note
+    and the story's paragraphs only."""
+    page = load(html)
+    para = features.compute(page)
+    keep = np.array([len(t) > 60 for t in para.texts])
+    rules.tables.keep_data_tables(page, para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.3))
+    return {t for t, k in zip(para.texts, keep) if k}
+
+
+def test_a_data_table_the_model_keeps_a_cell_of_is_kept_whole():
+    kept = _kept_by_tables(_plan())
+    assert {"Easy run 3 miles", "Monday", "Rest", "3"} <= kept
+    assert "Home" not in kept
+
+
+@pytest.mark.parametrize("header, rows", [("", 4), ("<tr><th>Week</th><th>Monday</th><th>Tuesday</th></tr>", 1)])
+def test_a_layout_table_or_a_one_row_toolbar_is_left_to_the_model(header, rows):
+    """No header cell (a layout table), or fewer than three rows (a toolbar of "Print",
+    "Discuss" set as a table): the cells the model doubts stay out."""
+    kept = _kept_by_tables(_plan(header, rows))
+    assert "Rest" not in kept and "Monday" not in kept
+
+
 def _section_page(closing: str = "<h2>Benchmarks</h2><p>Run the suite before each release.</p>") -> str:
     """A wiki page: two kept sections, the first holding a list of links the model doubts,
     then ``closing`` (the next section, or nothing) and a sidebar list."""

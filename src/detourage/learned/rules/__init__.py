@@ -50,7 +50,9 @@ Then what belongs to it comes back:
    the run, on the kinds of page made of cards (a listing's titles and dates beside the
    teasers it kept: :mod:`.cards`, :data:`CARD_KINDS`), the list items of a section
    whose heading and next heading the model kept (a wiki's reading list, a syllabus:
-   :func:`~.lists.keep_section_lists`, :data:`SECTION_KINDS`), a list item's own text
+   :func:`~.lists.keep_section_lists`, :data:`SECTION_KINDS`), the rest of a data table
+   the model kept a cell of (a header cell, three rows, no table inside; not on a
+   product page: :mod:`.tables`), a list item's own text
    above its kept sub-list (:mod:`.lists`), without the controls
    ("Click to expand...": :mod:`.controls`);
 10. **figures**: the images between and beside kept paragraphs, and their captions, but
@@ -85,6 +87,7 @@ from .paragraphs import column
 from .posts import keep_thread_posts
 from .promos import drop_closing_promos
 from .related import drop_related_boxes
+from .tables import keep_data_tables
 
 #: the kinds of page whose content is a run of cards (:mod:`detourage.learned.pagetype`):
 #: on an article a run the model kept is more often a box of teasers beside the text, on
@@ -148,6 +151,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     sections = keep_section_lists(para, keep, closed, probability) if kind in SECTION_KINDS else 0
     if sections:
         details["section_lines"] = sections
+    tables = keep_data_tables(page, para, keep, closed, probability) if kind != "product" else 0
+    if tables:
+        details["table_lines"] = tables
     cards = keep_whole_cards(page, para, keep, closed, probability) if kind in CARD_KINDS else 0
     if cards:
         details["card_lines"] = cards

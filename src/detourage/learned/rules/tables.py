@@ -1,0 +1,77 @@
+"""Data tables kept whole: a schedule, a training plan, a comparison, a reference
+table, once the model keeps some of their cells."""
+
+from __future__ import annotations
+
+import numpy as np
+from lxml import etree
+
+from ...model import Block, Page
+from ...segment import BLOCK_LEVEL
+from .. import features
+from .boundary import BOUNDARY_FLOOR, LINK_LINE
+from .paragraphs import column
+
+
+def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+                     probability: np.ndarray) -> int:
+    """Keep the rest of every data table the model kept a cell of: a ``<table>`` with a
+    header cell (``<th>`` or ``<thead>``) and no table inside it, at most
+    :data:`features.LEVELS` - 1 levels above the kept cell's container, of at least
+    :data:`DATA_ROWS` rows; its lines the model doubts (at least
+    :data:`~.boundary.BOUNDARY_FLOOR`) that are no link (under
+    :data:`~.boundary.LINK_LINE` of link text: a comparison's links to other products)
+    and that no step barred.  The
+    model judges each cell by its look (a number, a day, "Rest") and keeps the longer
+    ones; a reader reads the table whole.  A layout table (no header cell, or tables
+    inside it: an old news site's columns) is left to the model.  Returns how many lines
+    were kept."""
+    cells = (keep & (column(para, "is_cell") > 0)).nonzero()[0]
+    if not len(cells):
+        return 0
+    eligible = (~keep & ~barred & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
+                & (column(para, "link_density") < LINK_LINE))
+    done = np.zeros(len(keep), bool)  # the lines of the tables already looked at
+    added = 0
+    for line in cells.tolist():
+        if done[line]:
+            continue
+        found = _data_table_level(page.blocks[para.starts[line]])
+        if found is None:
+            continue
+        start, end = para.spans[found, :, line].tolist()
+        done[start:end] = True
+        lines = eligible[start:end].nonzero()[0] + start
+        keep[lines] = True
+        added += len(lines)
+    return added
+
+
+def _data_table_level(block: Block) -> int | None:
+    """How many levels above the block's container (its nearest block-level element)
+    the table holding it stands, when it is a data table within :data:`features.LEVELS`
+    - 1 levels; None otherwise."""
+    node: etree._Element | None = block.node
+    while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
+        node = node.getparent()
+    for level in range(features.LEVELS):
+        if node is None:
+            return None
+        if node.tag == "table":
+            return level if _data_table(node) else None
+        node = node.getparent()
+    return None
+
+
+def _data_table(table: etree._Element) -> bool:
+    """A table of data: it has a header cell, at least :data:`DATA_ROWS` rows, and holds
+    no table."""
+    if next(table.iter("th", "thead"), None) is None or next(table.iterdescendants("table"), None) is not None:
+        return False
+    rows = table.iter("tr")
+    return sum(1 for _, _ in zip(range(DATA_ROWS), rows)) >= DATA_ROWS
+
+
+#: a data table has at least this many rows (a toolbar's one row of "Print", "Discuss"
+#: is laid out as a table with a header cell on some old news sites)
+DATA_ROWS = 3
