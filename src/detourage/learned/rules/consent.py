@@ -37,8 +37,9 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     if not len(lines):
         return 0
     boxes: dict[etree._Element, list[int]] = {}
+    known: dict[etree._Element, etree._Element | None] = {}  # each element's box, found once
     for line in lines.tolist():
-        box = _consent_box(page.blocks[para.starts[line]].node)
+        box = _consent_box(page.blocks[para.starts[line]].node, known)
         if box is not None:
             boxes.setdefault(box, []).append(line)
     if not boxes:
@@ -83,15 +84,27 @@ def _main_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] |
     return None
 
 
-def _consent_box(node: etree._Element | None) -> etree._Element | None:
-    """The nearest element at or above ``node`` whose class or id names a consent banner."""
+def _consent_box(node: etree._Element | None,
+                 known: dict[etree._Element, etree._Element | None]) -> etree._Element | None:
+    """The nearest element at or above ``node`` whose class or id names a consent banner;
+    ``known`` holds the answer for the elements already walked (the lines of a page share
+    their ancestors), and gets it for those walked now."""
+    walked = []
+    box = None
     while node is not None:
+        if node in known:
+            box = known[node]
+            break
+        walked.append(node)
         if isinstance(node.tag, str):
             name = f"{node.get('class') or ''} {node.get('id') or ''}"
             if name != " " and CONSENT.search(name.lower()):
-                return node
+                box = node
+                break
         node = node.getparent()
-    return None
+    for element in walked:
+        known[element] = box
+    return box
 
 
 #: class or id words of a consent manager's banner and dialog: the generic ones and the

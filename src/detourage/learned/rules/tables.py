@@ -31,26 +31,31 @@ def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, ba
         return 0
     eligible = (~keep & ~barred & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
                 & (column(para, "link_density") < LINK_LINE))
-    done = np.zeros(len(keep), bool)  # the lines of the tables already looked at
+    done = np.zeros(len(keep), bool)  # the lines of the data tables already kept
+    verdicts: dict[etree._Element, bool] = {}  # each table tested once (a data table may lie in a layout one)
     added = 0
     for line in cells.tolist():
         if done[line]:
             continue
-        found = _data_table_level(page.blocks[para.starts[line]])
+        found = _table_level(page.blocks[para.starts[line]])
         if found is None:
             continue
-        start, end = para.spans[found, :, line].tolist()
-        done[start:end] = True
-        lines = eligible[start:end].nonzero()[0] + start
-        keep[lines] = True
-        added += len(lines)
+        level, table = found
+        if table not in verdicts:
+            verdicts[table] = _data_table(table)
+        if verdicts[table]:
+            start, end = para.spans[level, :, line].tolist()
+            done[start:end] = True
+            lines = eligible[start:end].nonzero()[0] + start
+            keep[lines] = True
+            added += len(lines)
     return added
 
 
-def _data_table_level(block: Block) -> int | None:
-    """How many levels above the block's container (its nearest block-level element)
-    the table holding it stands, when it is a data table within :data:`features.LEVELS`
-    - 1 levels; None otherwise."""
+def _table_level(block: Block) -> tuple[int, etree._Element] | None:
+    """The table holding the block and how many levels above the block's container (its
+    nearest block-level element) it stands, when within :data:`features.LEVELS` - 1
+    levels; None otherwise."""
     node: etree._Element | None = block.node
     while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
         node = node.getparent()
@@ -58,7 +63,7 @@ def _data_table_level(block: Block) -> int | None:
         if node is None:
             return None
         if node.tag == "table":
-            return level if _data_table(node) else None
+            return level, node
         node = node.getparent()
     return None
 
