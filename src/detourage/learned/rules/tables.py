@@ -3,6 +3,8 @@ table, once the model keeps some of their cells."""
 
 from __future__ import annotations
 
+from itertools import islice
+
 import numpy as np
 from lxml import etree
 
@@ -16,16 +18,14 @@ from .paragraphs import column
 def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
                      probability: np.ndarray) -> int:
     """Keep the rest of every data table the model kept a cell of: a ``<table>`` with a
-    header cell (``<th>`` or ``<thead>``) and no table inside it, at most
-    :data:`features.LEVELS` - 1 levels above the kept cell's container, of at least
-    :data:`DATA_ROWS` rows; its lines the model doubts (at least
-    :data:`~.boundary.BOUNDARY_FLOOR`) that are no link (under
-    :data:`~.boundary.LINK_LINE` of link text: a comparison's links to other products)
-    and that no step barred.  The
-    model judges each cell by its look (a number, a day, "Rest") and keeps the longer
-    ones; a reader reads the table whole.  A layout table (no header cell, or tables
-    inside it: an old news site's columns) is left to the model.  Returns how many lines
-    were kept."""
+    header cell (``<th>`` or ``<thead>``), at least :data:`DATA_ROWS` rows and no table
+    inside it, at most :data:`features.LEVELS` - 1 levels above the kept cell's
+    container; its lines the model doubts (at least :data:`~.boundary.BOUNDARY_FLOOR`)
+    that are no link (under :data:`~.boundary.LINK_LINE` of link text: a comparison's
+    links to other products) and that no step barred.  The model judges each cell by its
+    look (a number, a day, "Rest") and keeps the longer ones; a reader reads the table
+    whole.  A layout table (no header cell, or tables inside it: an old news site's
+    columns) is left to the model.  Returns how many lines were kept."""
     cells = (keep & (column(para, "is_cell") > 0)).nonzero()[0]
     if not len(cells):
         return 0
@@ -73,8 +73,7 @@ def _data_table(table: etree._Element) -> bool:
     no table."""
     if next(table.iter("th", "thead"), None) is None or next(table.iterdescendants("table"), None) is not None:
         return False
-    rows = table.iter("tr")
-    return sum(1 for _, _ in zip(range(DATA_ROWS), rows)) >= DATA_ROWS
+    return len(list(islice(table.iter("tr"), DATA_ROWS))) == DATA_ROWS
 
 
 #: a data table has at least this many rows (a toolbar's one row of "Print", "Discuss"
