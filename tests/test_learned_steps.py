@@ -745,6 +745,30 @@ def test_a_layout_table_or_a_one_row_toolbar_is_left_to_the_model(header, rows):
     assert "Rest" not in kept and "Monday" not in kept
 
 
+def _manual(tail: str) -> str:
+    """A manual's page: a section whose generated id repeats its title "Respond to review
+    comments", then ``tail``."""
+    section = ("<section id='respond-to-review-comments'><h2>Respond to review comments</h2>"
+               "<p>Your patch will almost certainly get comments from reviewers on ways in which the patch "
+               "can be improved, in the form of a reply to your email.</p></section>")
+    return shell(f"<main><div class='body'><h1>Submitting patches</h1>{story(6)}{section}{tail}</div></main>",
+                 title="Submitting patches")
+
+
+def test_a_manual_s_section_titled_comments_is_text():
+    """A documentation generator names each section by its title: a section in the text
+    whose id only repeats its heading is no comment section."""
+    text = extract(_manual(story(3, "Part")), EVERYTHING).text
+    assert "Your patch will almost certainly get comments" in text
+
+
+def test_a_section_named_by_its_heading_that_closes_the_page_is_still_comments():
+    """The same section with nothing after it reads as the page's comments: a theme's
+    ``<section id="comments"><h2>Comments</h2>`` looks the same."""
+    text = extract(_manual(""), EVERYTHING).text
+    assert "Your patch will almost certainly get comments" not in text
+
+
 def _section_page(closing: str = "<h2>Benchmarks</h2><p>Run the suite before each release.</p>") -> str:
     """A wiki page: two kept sections, the first holding a list of links the model doubts,
     then ``closing`` (the next section, or nothing) and a sidebar list."""

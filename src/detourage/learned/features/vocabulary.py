@@ -159,6 +159,12 @@ def _window_bits(window: str) -> int:
     return sum(compress(_GROUP_BITS, _GROUPS_AT_START.match(window).groups()))  # type: ignore[union-attr, arg-type]  # look-aheads: it always matches
 
 
+def names_group(words: str, group: str) -> bool:
+    """Whether a class/id/role/itemprop string names ``group`` (a key of
+    :data:`CLASS_GROUPS`), as the features read it."""
+    return bool(_vocabulary_bits(words) & 1 << list(CLASS_GROUPS).index(group))
+
+
 @lru_cache(maxsize=1)
 def compiled_vocabulary() -> Any:  # a compiled Vocabulary (the compiled modules have no stubs)
     """The twin of :func:`_vocabulary_bits` in C (``_cfeatures.Vocabulary``): the compiled

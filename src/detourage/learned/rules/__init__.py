@@ -116,7 +116,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     # steps that add paragraphs back, the fallback among them, pass it over
     barred = np.zeros_like(keep)
     details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments,
-                            kind == "forum")
+                            kind == "forum", page)
     # a site's home page is its teasers: no article for a box of them to be related to
     boxes = [] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred)
     if boxes:

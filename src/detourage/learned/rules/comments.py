@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 
 import numpy as np
+from lxml import etree
 
+from ...model import Page
+from ...segment import BLOCK_LEVEL
 from .. import features
+from ..features.vocabulary import names_group
 from .ancestors import span_keys
-from .paragraphs import DIGIT, column, lower_case, starting
+from .paragraphs import DIGIT, column, lower_case, running, starting
 
 #: a comment section: a container at most this many levels up names comments
 COMMENT_LEVELS = 4
@@ -96,7 +100,7 @@ _LABEL = re.compile(r"[\w\s'’-]+")
 
 
 def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
-                  doubted: np.ndarray, wanted: bool, forum: bool = False) -> dict:
+                  doubted: np.ndarray, wanted: bool, forum: bool = False, page: Page | None = None) -> dict:
     """Leave the comment sections out of an article, and mark them in ``barred``; or,
     ``wanted``, keep them and the paragraphs of them the model ``doubted``.  The details.
 
@@ -105,7 +109,7 @@ def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarra
     them counts as inside: :func:`_within_sections`) and is no forum (``forum``: the
     page's kind, :mod:`detourage.learned.pagetype`, or a forum type it declares); and
     what follows the line that opens an unnamed one (:func:`_comment_mark_region`)."""
-    in_comments = _comment_sections(para)
+    in_comments = _comment_sections(para, page, keep)
     if wanted:
         keep |= in_comments & (doubted | _comment_headers(para) | _comment_bodies(para))
         return {}
@@ -146,11 +150,72 @@ _COMMENT_CONTROL = re.compile(r"(?:reply|report|quote|like|share|flag|permalink|
                               r"|(?:log|sign) in to reply|says:?|said:?|\W*)")
 
 
-def _comment_sections(para: features.Paragraphs) -> np.ndarray:
+def _comment_sections(para: features.Paragraphs, page: Page | None = None,
+                      keep: np.ndarray | None = None) -> np.ndarray:
     """The paragraphs of containers named as comments (class/id/role/itemprop, at most
     :data:`COMMENT_LEVELS` up).  Not an element of schema.org type ``Comment``: forums
-    (XenForo) mark their replies so."""
-    return column(para, "dist_comment") <= COMMENT_LEVELS
+    (XenForo) mark their replies so.  With the ``page`` and what the model ``keep`` s,
+    not a section whose id only repeats its heading (:func:`_heading_slug`) and that the
+    page's kept text goes on after (at least :data:`SECTION_TEXT_AFTER` characters
+    outside comment sections): a comment section closes the article, a section of a
+    manual titled "Respond to review comments" sits in it."""
+    distance = column(para, "dist_comment")
+    near = distance <= COMMENT_LEVELS
+    if page is None or keep is None or not near.any():
+        return near
+    after = running(np.where(keep & ~near, para.chars, 0))  # kept text outside them, up to each line
+    named: dict[tuple[int, int], bool] = {}  # each container's verdict, by its paragraph range
+    for line in near.nonzero()[0].tolist():
+        level = int(distance[line])
+        start, end = para.spans[level, :, line].tolist()
+        if (start, end) not in named:
+            named[start, end] = (after[-1] - after[end] < SECTION_TEXT_AFTER
+                                 or not _heading_slug(_ancestor(page.blocks[para.starts[line]].node, level)))
+        if not named[start, end]:
+            near[line] = False
+    return near
+
+
+def _ancestor(node: etree._Element | None, level: int) -> etree._Element | None:
+    """The element ``level`` levels above a block's container (its nearest block-level
+    element), as the features count them."""
+    while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
+        node = node.getparent()
+    for _ in range(level):
+        if node is None:
+            break
+        node = node.getparent()
+    return node
+
+
+def _heading_slug(element: etree._Element | None) -> bool:
+    """Whether an element is named as comments only by an id that repeats the text of its
+    own heading: documentation generators (Sphinx, MkDocs) give each section or heading
+    an id made of its title, so the Linux kernel's "Respond to review comments" is
+    ``<section id="respond-to-review-comments">``, a part of the text, no comment
+    section."""
+    if element is None:
+        return False
+    ident = (element.get("id") or "").strip().lower()
+    others = " ".join(element.get(k) or "" for k in ("class", "role", "itemprop"))
+    if not ident or (others.strip() and names_group(others, "comment")):
+        return False
+    heading = element if element.tag in _HEADINGS else next(element.iter(*_HEADINGS), None)
+    if heading is None:
+        return False
+    text = "".join(t for t in heading.itertext() if isinstance(t, str))
+    slug = _NOT_WORD.sub("-", text.lower()).strip("-")
+    return bool(slug) and _SLUG_NUMBER.sub("", ident) == slug
+
+
+#: a section named as comments only by its heading's id is text when at least this many
+#: kept characters outside comment sections follow it
+SECTION_TEXT_AFTER = 200
+
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_NOT_WORD = re.compile(r"[\W_]+")
+#: the number a generator adds to a repeated title's id ("comments-1")
+_SLUG_NUMBER = re.compile(r"-\d+$")
 
 
 def _within_sections(para: features.Paragraphs, in_comments: np.ndarray) -> np.ndarray:
