@@ -181,7 +181,7 @@ cdef long long _bits(cetree._Document doc, xmlNode* c_node, dict tag_bits, Vocab
 
 
 cdef xmlNode* _container(cetree._Document doc, xmlNode* c_node, frozenset block_level):
-    """The nearest block-level element at or above a node (``features._container``'s walk)."""
+    """The nearest block-level element at or above a node (``features.tree.container``'s walk)."""
     cdef xmlNode* start = c_node
     while c_node is not NULL:
         if c_node.type == tree.XML_ELEMENT_NODE and c_node.ns is NULL \

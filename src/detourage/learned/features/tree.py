@@ -103,7 +103,7 @@ _PATH = attrgetter("path")
 _IMAGE = attrgetter("image")
 
 
-def _container(block: Block) -> etree._Element:
+def container(block: Block) -> etree._Element:
     """The nearest block-level element holding the block's text."""
     node: etree._Element | None = block.node
     if block.path and block.path[-1] in BLOCK_LEVEL:  # most blocks: no tree access
@@ -181,7 +181,7 @@ def walk_python(firsts: list[Block], tag_bits: dict[str, int], vocabulary: Calla
                 block_level: frozenset[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(parent, first, last, container, bits) of the elements above the paragraphs' first
     blocks; the reference of the compiled ``detourage.learned._cfeatures.walk``."""
-    containers: list[etree._Element | None] = [_container(b) for b in firsts]
+    containers: list[etree._Element | None] = [container(b) for b in firsts]
     index: dict = {}
     elements: list = []
     parents: list = []
@@ -195,16 +195,16 @@ def walk_python(firsts: list[Block], tag_bits: dict[str, int], vocabulary: Calla
             parents.append(el)
     root = len(elements)
     parent = np.array([index.get(e, root) if e is not None else root for e in parents] + [root], dtype=np.int64)
-    container = np.array([index[c] for c in containers], dtype=np.int64)
+    held = np.array([index[c] for c in containers], dtype=np.int64)  # each paragraph's container
     last = np.full(root + 1, -1, dtype=np.int64)
     last[root] = len(containers) - 1
     for p in range(len(containers) - 1, -1, -1):
-        i = container[p]
+        i = held[p]
         while last[i] < 0:
             last[i] = p
             i = parent[i]
     bits = np.array([_own_bits(el, tag_bits, vocabulary) for el in elements] + [0], dtype=np.int64)
-    return parent, np.array(first + [0], dtype=np.int64), last, container, bits
+    return parent, np.array(first + [0], dtype=np.int64), last, held, bits
 
 
 _cfeatures = optional("learned._cfeatures")

@@ -118,45 +118,24 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments,
                             kind == "forum", page)
     # a site's home page is its teasers: no article for a box of them to be related to
-    boxes = [] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred)
-    if boxes:
-        details["related_boxes"] = boxes
-    appended = drop_appended_articles(page, para, keep, barred)
-    if appended:
-        details["appended_articles"] = appended
+    _found(details, related_boxes=[] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred),
+           appended_articles=drop_appended_articles(page, para, keep, barred))
     drop_boxes_beside(para, keep, barred)
-    consent = drop_consent_boxes(page, para, keep, barred)
-    if consent:
-        details["consent_lines"] = consent
-    if kind == "product":
-        carousels = drop_product_carousels(page, para, keep, barred)
-        if carousels:
-            details["product_carousels"] = carousels
-    promo = drop_closing_promos(para, keep, barred)
-    if promo:
-        details["closing_promo"] = promo
-    copies = drop_later_copies(para, keep, barred)
-    if copies:
-        details["later_copies"] = copies
+    _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
+           product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],
+           closing_promo=drop_closing_promos(para, keep, barred), later_copies=drop_later_copies(para, keep, barred))
     whole_code_blocks(para, keep, page)
     keep_title(para, keep)
     if fallback:
         details.update(fall_back(para, keep, probability, choice, barred, page))
     closed = barred | ~choice  # what no step that adds lines back may take
-    posts = keep_thread_posts(page, para, keep, closed) if kind == "forum" else 0
-    if posts:
-        details["post_lines"] = posts
+    _found(details, post_lines=keep_thread_posts(page, para, keep, closed) if kind == "forum" else 0)
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
-    sections = keep_section_lists(para, keep, closed, probability) if kind in SECTION_KINDS else 0
-    if sections:
-        details["section_lines"] = sections
-    tables = keep_data_tables(page, para, keep, closed, probability) if kind != "product" else 0
-    if tables:
-        details["table_lines"] = tables
-    cards = keep_whole_cards(page, para, keep, closed, probability) if kind in CARD_KINDS else 0
-    if cards:
-        details["card_lines"] = cards
+    _found(details,
+           section_lines=keep_section_lists(para, keep, closed, probability) if kind in SECTION_KINDS else 0,
+           table_lines=keep_data_tables(page, para, keep, closed, probability) if kind != "product" else 0,
+           card_lines=keep_whole_cards(page, para, keep, closed, probability) if kind in CARD_KINDS else 0)
     keep_parent_items(para, keep, closed, probability)
     drop_controls(para, keep)
     keep_figures(page, para, keep, closed)
@@ -164,3 +143,9 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     drop_permalinks(page, para, keep, per_block)
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
     return per_block, details
+
+
+def _found(details: dict, **steps: object) -> None:
+    """Note in ``details`` what each step found, by its name, when it found something.
+    The keyword arguments are evaluated in order: the steps run as written."""
+    details.update((name, found) for name, found in steps.items() if found)

@@ -14,9 +14,9 @@ import re
 import numpy as np
 from lxml import etree
 
-from ...model import Page
-from ...segment import BLOCK_LEVEL
+from ...model import Block, Page
 from .. import features
+from ..features.tree import container
 from ..features.vocabulary import names_group
 from .ancestors import span_keys
 from .paragraphs import DIGIT, column, lower_case, running, starting
@@ -170,17 +170,16 @@ def _comment_sections(para: features.Paragraphs, page: Page | None = None,
         start, end = para.spans[level, :, line].tolist()
         if (start, end) not in named:
             named[start, end] = (after[-1] - after[end] < SECTION_TEXT_AFTER
-                                 or not _heading_slug(_ancestor(page.blocks[para.starts[line]].node, level)))
+                                 or not _heading_slug(_ancestor(page.blocks[para.starts[line]], level)))
         if not named[start, end]:
             near[line] = False
     return near
 
 
-def _ancestor(node: etree._Element | None, level: int) -> etree._Element | None:
+def _ancestor(block: Block, level: int) -> etree._Element | None:
     """The element ``level`` levels above a block's container (its nearest block-level
     element), as the features count them."""
-    while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
-        node = node.getparent()
+    node: etree._Element | None = container(block)
     for _ in range(level):
         if node is None:
             break

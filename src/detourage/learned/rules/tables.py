@@ -9,8 +9,8 @@ import numpy as np
 from lxml import etree
 
 from ...model import Block, Page
-from ...segment import BLOCK_LEVEL
 from .. import features
+from ..features.tree import container
 from .boundary import BOUNDARY_FLOOR, LINK_LINE
 from .paragraphs import column
 
@@ -56,9 +56,7 @@ def _table_level(block: Block) -> tuple[int, etree._Element] | None:
     """The table holding the block and how many levels above the block's container (its
     nearest block-level element) it stands, when within :data:`features.LEVELS` - 1
     levels; None otherwise."""
-    node: etree._Element | None = block.node
-    while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
-        node = node.getparent()
+    node: etree._Element | None = container(block)
     for level in range(features.LEVELS):
         if node is None:
             return None
