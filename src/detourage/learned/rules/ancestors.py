@@ -1,7 +1,8 @@
 """Where a line sits, the two questions every step that brings lines back asks of a
 handful of lines: whether a line and the paragraph beside it share an ancestor
 (:func:`share`), and whether a line lies in a box named as boilerplate that its
-neighbour is not in (:func:`clear_of_boilerplate`).
+neighbour is not in (:func:`clear_of_boilerplate`); and the element a level of
+:attr:`Paragraphs.spans` stands for (:func:`ancestor`).
 
 Each has a compiled twin in ``_csteps`` (``share``, ``clear_of_boilerplate``), used when
 it is built; the numpy twins give the same booleans.
@@ -12,9 +13,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from lxml import etree
 
 from ...compiled import optional
+from ...model import Block
 from .. import features
+from ..features.tree import container
 
 _csteps = optional("learned.rules._csteps")
 
@@ -97,3 +101,14 @@ def group_columns(groups: tuple[str, ...]) -> np.ndarray:
     """The feature columns ``dist_<group>`` of ``groups``, in order."""
     positions = features.positions()
     return np.array([positions[f"dist_{group}"] for group in groups], np.int64)
+
+
+def ancestor(block: Block, level: int) -> etree._Element | None:
+    """The element ``level`` levels above a block's container (its nearest block-level
+    element, level 0: the elements :attr:`Paragraphs.spans` counts); None above the root."""
+    node: etree._Element | None = container(block)
+    for _ in range(level):
+        if node is None:
+            return None
+        node = node.getparent()
+    return node

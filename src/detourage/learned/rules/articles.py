@@ -9,10 +9,9 @@ import re
 import numpy as np
 from lxml import etree
 
-from ...model import Block, Page
-from ...segment import BLOCK_LEVEL
+from ...model import Page
 from .. import features
-from .ancestors import group_columns
+from .ancestors import ancestor, group_columns
 from .paragraphs import running
 
 
@@ -32,7 +31,7 @@ def drop_appended_articles(page: Page, para: features.Paragraphs, keep: np.ndarr
     if found is None:
         return []
     level, start, end, kept_chars = found
-    element = _ancestor(page.blocks[para.starts[para.title_index]], level)
+    element = ancestor(page.blocks[para.starts[para.title_index]], level)
     parent = element.getparent() if element is not None else None
     if parent is None:
         return []
@@ -88,12 +87,24 @@ def _article_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int
     title = para.title_index
     if title < 0 or not para.heading[title] or not keep[title]:
         return None
+    found = holding_share(para, keep, title)
+    if found is None:
+        return None
+    start, end, inside = found
+    return (start, end) if inside - para.chars[title] >= APPENDED_ARTICLE_CHARS else None
+
+
+def holding_share(para: features.Paragraphs, keep: np.ndarray, anchor: int) -> tuple[int, int, int] | None:
+    """The paragraphs (first, one past the last) of the smallest element around
+    ``anchor`` (at most :data:`features.LEVELS` - 1 levels up) that holds
+    :data:`ARTICLE_SHARE` of the kept text, and the kept characters it holds; None when
+    there is none."""
     kept = running(np.where(keep, para.chars, 0))
     for level in range(1, features.LEVELS):
-        start, end = para.spans[level, :, title].tolist()
-        inside = kept[end] - kept[start]
+        start, end = para.spans[level, :, anchor].tolist()
+        inside = int(kept[end] - kept[start])
         if inside >= ARTICLE_SHARE * kept[-1]:
-            return (start, end) if inside - para.chars[title] >= APPENDED_ARTICLE_CHARS else None
+            return start, end, inside
     return None
 
 
@@ -126,19 +137,6 @@ def _title_article(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, in
     if best is None or best[3] < APPENDED_ARTICLE_CHARS:
         return None
     return best
-
-
-def _ancestor(block: Block, level: int) -> etree._Element | None:
-    """The element ``level`` levels above a block's container (its nearest block-level
-    element, level 0: the elements :attr:`Paragraphs.spans` counts)."""
-    node: etree._Element | None = block.node
-    while node is not None and not (isinstance(node.tag, str) and node.tag in BLOCK_LEVEL):
-        node = node.getparent()
-    for _ in range(level):
-        if node is None:
-            return None
-        node = node.getparent()
-    return node
 
 
 def _child_holding(parent: etree._Element, node: etree._Element | None) -> etree._Element | None:

@@ -14,11 +14,10 @@ import re
 import numpy as np
 from lxml import etree
 
-from ...model import Block, Page
+from ...model import Page
 from .. import features
-from ..features.tree import container
 from ..features.vocabulary import names_group
-from .ancestors import span_keys
+from .ancestors import ancestor, span_keys
 from .paragraphs import DIGIT, column, lower_case, running, starting
 
 #: a comment section: a container at most this many levels up names comments
@@ -170,21 +169,10 @@ def _comment_sections(para: features.Paragraphs, page: Page | None = None,
         start, end = para.spans[level, :, line].tolist()
         if (start, end) not in named:
             named[start, end] = (after[-1] - after[end] < SECTION_TEXT_AFTER
-                                 or not _heading_slug(_ancestor(page.blocks[para.starts[line]], level)))
+                                 or not _heading_slug(ancestor(page.blocks[para.starts[line]], level)))
         if not named[start, end]:
             near[line] = False
     return near
-
-
-def _ancestor(block: Block, level: int) -> etree._Element | None:
-    """The element ``level`` levels above a block's container (its nearest block-level
-    element), as the features count them."""
-    node: etree._Element | None = container(block)
-    for _ in range(level):
-        if node is None:
-            break
-        node = node.getparent()
-    return node
 
 
 def _heading_slug(element: etree._Element | None) -> bool:

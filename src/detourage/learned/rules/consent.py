@@ -17,8 +17,8 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
-from .articles import ARTICLE_SHARE
-from .paragraphs import column, running
+from .articles import holding_share
+from .paragraphs import column
 
 
 def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
@@ -70,18 +70,13 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
 
 
 def _main_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] | None:
-    """The paragraphs (first, one past the last) of the smallest element around the kept
-    title (or, without one, the longest kept paragraph), at most :data:`features.LEVELS`
-    - 1 levels up, that holds :data:`~.articles.ARTICLE_SHARE` of the kept text; None
-    when there is none."""
+    """The paragraphs (first, one past the last) of the element that holds the page's
+    kept text (:func:`~.articles.holding_share`) around the kept title or, without one,
+    the longest kept paragraph; None when there is none."""
     title = para.title_index
     anchor = title if title >= 0 and keep[title] else int(np.argmax(np.where(keep, para.chars, -1)))
-    kept = running(np.where(keep, para.chars, 0))
-    for level in range(1, features.LEVELS):
-        start, end = para.spans[level, :, anchor].tolist()
-        if kept[end] - kept[start] >= ARTICLE_SHARE * kept[-1]:
-            return start, end
-    return None
+    found = holding_share(para, keep, anchor)
+    return None if found is None else found[:2]
 
 
 def _consent_box(node: etree._Element | None,
