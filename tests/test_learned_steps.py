@@ -745,6 +745,38 @@ def test_a_layout_table_or_a_one_row_toolbar_is_left_to_the_model(header, rows):
     assert "Rest" not in kept and "Monday" not in kept
 
 
+@pytest.mark.parametrize("href, kept", [("#itertools.{}", True), ("/library/{}.html", False)])
+def test_a_table_s_cells_linking_within_the_page_are_kept(href, kept):
+    """A reference's table of functions links each name to its entry below: those cells
+    are the table's text; cells linking to other pages (a comparison's products) are not."""
+    rows = "".join(f"<tr><td><a href='{href.format(name)}'>{name}()</a></td><td>p, n</td></tr>"
+                   for name in ("accumulate", "batched", "chain", "compress"))
+    table = (f"<table><tr><th>Iterator</th><th>Arguments</th></tr>{rows}"
+             "<tr><td colspan='2'>Every iterator of this table returns its values lazily, one at a time.</td></tr></table>")
+    html = shell(f"<main><article><h1>itertools</h1>{story(3)}{table}{story(2, 'Part')}</article></main>")
+    assert ("batched()" in _kept_by_tables(html)) is kept
+
+
+def _code_page(after: str) -> str:
+    """A tutorial whose last section ends with a listing, then ``after`` in that section
+    and the page's navigation."""
+    listing = "<pre>" + "\n".join(f"x{i} = take({i}, data)" for i in range(6)) + "</pre>"
+    return shell(f"<main><article><h1>Recipes</h1>{story(3)}<section><h2>More recipes</h2>{story(1, 'Part')}"
+                 f"{listing}{after}</section></article></main>"
+                 "<nav><ul><li><a href='/a'>Previous topic</a></li><li><a href='/b'>Next topic</a></li></ul></nav>")
+
+
+@pytest.mark.parametrize("after, kept", [("", True), ("<p><a href='/edit'>Edit</a></p>", False)])
+def test_a_listing_closing_the_kept_text_is_kept(after, kept):
+    """A code block that is the last thing of the section holding kept text belongs to
+    it, navigation after it or not; one followed by a line the model dropped in its own
+    section is left out as before."""
+    para = features.compute(load(_code_page(after)))
+    keep = np.array([len(t) > 60 for t in para.texts])
+    rules.code_blocks.code_blocks(para, keep)
+    assert ("x3 = take(3, data)" in {t for t, k in zip(para.texts, keep) if k}) is kept
+
+
 def _manual(tail: str) -> str:
     """A manual's page: a section whose generated id repeats its title "Respond to review
     comments", then ``tail``."""

@@ -30,7 +30,8 @@ part of the article goes, and is *barred*: no later step brings it back:
 Then what belongs to it comes back:
 
 5. **code blocks whole**: the lines of a ``<pre>`` are kept or dropped together, kept
-   when the text around the block is kept or the model kept most of it (:mod:`.code_blocks`);
+   when the text around the block is kept (or the block closes the section of kept text
+   before it) or the model kept most of it (:mod:`.code_blocks`);
 6. **title first**: the heading that matches the page's ``og:title``/``<title>`` is kept
    when it comes before or inside the kept content (:mod:`.headings`);
 7. **never empty by accident**: when the page has text and the model keeps almost none

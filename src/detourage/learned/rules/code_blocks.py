@@ -30,7 +30,8 @@ def whole_code_blocks(para: features.Paragraphs, keep: np.ndarray, page: Page | 
 def code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
     """Keep or drop each code block (a ``<pre>``, one line per paragraph) whole:
     kept when the text around it is kept (a paragraph among the :data:`CODE_CONTEXT` before
-    it and among those after it, or before it when it ends the page) or when the model
+    it and among those after it, or before it when it ends the page or closes the element
+    holding that text: :func:`_closes_kept_text`) or when the model
     kept most of its characters; dropped otherwise.  Half a listing is no use to a reader,
     and a code line's own features (few stop words, much punctuation) look like
     boilerplate, so the lines of one block are decided together from their context."""
@@ -53,7 +54,22 @@ def code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
         before |= padded[first + CODE_CONTEXT - k]
         after |= padded[end + CODE_CONTEXT + k - 1]  # at most n + 2 * CODE_CONTEXT - 1: in the padding
     after = np.where(end >= n, before, after)
+    for b in (before & ~after & (share < 0.5)).nonzero()[0].tolist():
+        after[b] = _closes_kept_text(para, keep, int(first[b]), int(end[b]))
     keep[code] = ((before & after) | (share >= 0.5))[member]
+
+
+def _closes_kept_text(para: features.Paragraphs, keep: np.ndarray, first: int, end: int) -> bool:
+    """Whether the code block ``first:end`` is the last thing of an element (a section,
+    the article's column, at most :data:`features.LEVELS` - 1 levels up) that holds kept
+    text before it: a tutorial's closing listing, followed by the page's navigation."""
+    for level in range(1, features.LEVELS):
+        start, stop = para.spans[level, :, first].tolist()
+        if stop > end:
+            return False
+        if start < first and keep[start:first].any():
+            return stop == end
+    return False
 
 
 #: a code block in kept text: a kept paragraph among this many before it and after it

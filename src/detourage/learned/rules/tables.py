@@ -22,15 +22,16 @@ def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, ba
     inside it, at most :data:`features.LEVELS` - 1 levels above the kept cell's
     container; its lines the model doubts (at least :data:`~.boundary.BOUNDARY_FLOOR`)
     that are no link (under :data:`~.boundary.LINK_LINE` of link text: a comparison's
-    links to other products) and that no step barred.  The model judges each cell by its
+    links to other products), or whose links lead within the page (a reference's table
+    of functions, each linking to its entry below), and that no step barred.  The model judges each cell by its
     look (a number, a day, "Rest") and keeps the longer ones; a reader reads the table
     whole.  A layout table (no header cell, or tables inside it: an old news site's
     columns) is left to the model.  Returns how many lines were kept."""
     cells = (keep & (column(para, "is_cell") > 0)).nonzero()[0]
     if not len(cells):
         return 0
-    eligible = (~keep & ~barred & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
-                & (column(para, "link_density") < LINK_LINE))
+    doubted = ~keep & ~barred & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
+    linked = column(para, "link_density") >= LINK_LINE
     done = np.zeros(len(keep), bool)  # the lines of the data tables already kept
     verdicts: dict[etree._Element, bool] = {}  # each table tested once (a data table may lie in a layout one)
     added = 0
@@ -46,10 +47,21 @@ def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, ba
         if verdicts[table]:
             start, end = para.spans[level, :, line].tolist()
             done[start:end] = True
-            lines = eligible[start:end].nonzero()[0] + start
+            lines = [i for i in (doubted[start:end].nonzero()[0] + start).tolist()
+                     if not linked[i] or _in_page_links(page, para, i)]
             keep[lines] = True
             added += len(lines)
     return added
+
+
+def _in_page_links(page: Page, para: features.Paragraphs, line: int) -> bool:
+    """Whether every link of paragraph ``line`` leads within the page (``href="#…"``)."""
+    for block in page.blocks[para.starts[line]:para.ends[line]]:
+        if block.link_chars:
+            anchor = next(block.node.iterancestors("a"), None) if block.node.tag != "a" else block.node
+            if anchor is None or not anchor.get("href", "").startswith("#"):
+                return False
+    return True
 
 
 def _table_level(block: Block) -> tuple[int, etree._Element] | None:
