@@ -825,3 +825,20 @@ def test_feature_tables_must_be_consecutive_columns():
     for name in names[:1] + names[3:]:
         columns[name] = np.array([float(names.index(name))])
     assert columns.matrix(1).tolist() == [[0.0, 1.0, 2.0, *map(float, range(3, len(names)))]]
+
+
+def test_options_naming_no_step_are_refused_and_a_model_given_beside_options_is_used(tmp_path):
+    """``options={"page_type": "product"}`` names no step: refused, not run without it;
+    the step's options without a model take the one ``model=`` gives."""
+    from detourage.api import extract
+    from detourage.errors import UnknownOption
+
+    with pytest.raises(UnknownOption, match="'page_type' is no step of method 'default'.*'learned'"):
+        extract(ARTICLE, options={"page_type": "product"})
+    with pytest.raises(UnknownOption, match="learned.Options, not dict"):
+        extract(ARTICLE, "learned", options={"learned": {"page_type": "product"}})
+    Model(_toy_forest(), features.names(), 0.5, {"name": "toy"}).save(tmp_path / "toy.zip")
+    out = json.loads(extract(ARTICLE, "learned", "json", model=str(tmp_path / "toy.zip"),
+                             options={"learned": learned.Options(page_type="product")}))
+    assert out["details"]["learned"]["model"] == "toy"
+    assert out["details"]["learned"]["page_type"] == "product"

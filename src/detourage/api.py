@@ -9,6 +9,7 @@ both, a keyword that would build another is refused (:class:`UnknownOption`).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from collections.abc import Mapping
@@ -53,12 +54,37 @@ def run(page: Page, method: str | None = None, options: Mapping[str, Any] | None
     """Label ``page`` with a method or a chain ``a+b+…`` (default: ``default``, or the
     method of ``settings``) and assemble the output units.
 
-    ``options`` maps a method name to its ``Options`` instance (or take those of ``settings``).
+    ``options`` maps a step's name to its ``Options`` instance (or take those of
+    ``settings``); a name that is no step of the method, or a value of another type,
+    raises :class:`UnknownOption` (see :func:`checked_options`).
     """
     if settings is not None:
         _refuse_beside(settings, options=options is not None)
         return pipeline.run(page, settings.method if method is None else method, dict(settings.options))
-    return pipeline.run(page, "default" if method is None else method, options)
+    method = "default" if method is None else method
+    return pipeline.run(page, method, checked_options(method, options))
+
+
+def checked_options(method: str, options: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """``options`` checked against the steps of ``method``: each key a step's name, each
+    value that step's ``Options`` (``{"learned": Options(page_type="product")}``).  A key
+    that names no step (``{"page_type": "product"}``: the method would run without it)
+    or a value of another type raises :class:`UnknownOption` before any work."""
+    if not options:
+        return options
+    if not isinstance(options, Mapping):
+        raise UnknownOption(f"options: a mapping from a step's name to its Options, not {type(options).__name__}")
+    steps = {step.name: step for step in methods.chain(method)}
+    for name, value in options.items():
+        step = steps.get(name)
+        if step is None:
+            raise UnknownOption(f"options: {name!r} is no step of method {method!r} (its steps: "
+                                f"{', '.join(steps)}); options map a step's name to its Options, as "
+                                f"{{{next(iter(steps))!r}: Options(…)}}")
+        if isinstance(step.options, type) and not isinstance(value, step.options):
+            raise UnknownOption(f"options[{name!r}]: a {step.options.__module__}.{step.options.__qualname__}, "
+                                f"not {type(value).__name__}")
+    return options
 
 
 def _refuse_beside(settings: Settings, **given: bool) -> None:
@@ -306,7 +332,13 @@ def _seconds(timeout: float) -> float:
 
 
 def _with_model_options(method: str, model: Any, options: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    """``options`` with the models of :func:`with_models` (options given win)."""
+    """``options`` checked (:func:`checked_options`) with the models of :func:`with_models`:
+    a step's options given win, but take the model when they name none."""
+    options = checked_options(method, options)
     if model is None:
         return options
-    return {**with_models(method, model), **(options or {})}
+    models = with_models(method, model)
+    given = {name: (dataclasses.replace(value, model=models[name].model)
+                    if name in models and getattr(value, "model", True) is None else value)
+             for name, value in (options or {}).items()}
+    return {**models, **given}
