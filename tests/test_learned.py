@@ -842,3 +842,26 @@ def test_options_naming_no_step_are_refused_and_a_model_given_beside_options_is_
                              options={"learned": learned.Options(page_type="product")}))
     assert out["details"]["learned"]["model"] == "toy"
     assert out["details"]["learned"]["page_type"] == "product"
+
+
+def test_customers_reviews_are_left_out_of_a_product_page():
+    """A product page's reviews are its comment section: left out, kept with
+    ``comments=True``; a box named ``overview`` is no review box, nor one holding the
+    title, and a page that would keep nothing else keeps them."""
+    everything = Model(_constant_forest(9.0), features.names(), 0.5, {"name": "everything"})
+    description = ("<div class='product-overview'><h1>Studio microphone SM9</h1><p>A dynamic microphone with a "
+                   "built-in preamp, for voices and instruments alike, with bass roll-off and presence boost "
+                   "controls and a detachable windscreen.</p><p>Ships with a stand mount and a two-year warranty "
+                   "covering parts and labour.</p></div>")
+    reviews = ("<section id='reviews'><h2>Customer reviews</h2><div class='review-item'><p>Great mic! I record "
+               "audio books with it every day and the sound is warm and clear.</p></div></section>")
+
+    def text(body: str, page_type: str = "product", **options) -> str:
+        page = load(f"<html><body><main>{body}</main></body></html>", url="https://shop.example/products/sm9")
+        return run(page, "learned", {"learned": learned.Options(model=everything, page_type=page_type,
+                                                                 **options)}).text
+
+    assert "Great mic!" not in text(description + reviews) and "built-in preamp" in text(description + reviews)
+    assert "Great mic!" in text(description + reviews, comments=True)
+    assert "Great mic!" in text(description + reviews, "article")
+    assert "Great mic!" in text(reviews)  # nothing else to keep

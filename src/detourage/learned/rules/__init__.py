@@ -21,7 +21,8 @@ part of the article goes, and is *barred*: no later step brings it back:
    siblings of its title's container that look the same, and the boxes beside the
    article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
    on a product page, the runs of other products' cards, each with its price ("customers
-   also bought": :func:`~.cards.drop_product_carousels`); a consent manager's banner or
+   also bought": :func:`~.cards.drop_product_carousels`), and its customers' reviews, the
+   shop's comment section, unless ``comments=True`` (:mod:`.reviews`); a consent manager's banner or
    dialog ("We and our 644 partners store and access information…": :mod:`.consent`);
    and a publisher's box closing the text with a call to action (:mod:`.promos`);
 4. **copies**: a box whose lines repeat, one for one, a box kept before it (a product's
@@ -88,6 +89,7 @@ from .paragraphs import column
 from .posts import keep_thread_posts
 from .promos import drop_closing_promos
 from .related import drop_related_boxes
+from .reviews import drop_product_reviews
 from .tables import keep_data_tables
 
 #: the kinds of page whose content is a run of cards (:mod:`detourage.learned.pagetype`):
@@ -124,6 +126,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     drop_boxes_beside(para, keep, barred)
     _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],
+           product_reviews=drop_product_reviews(page, para, keep, barred)
+           if kind == "product" and not comments else 0,
            closing_promo=drop_closing_promos(para, keep, barred), later_copies=drop_later_copies(para, keep, barred))
     whole_code_blocks(para, keep, page)
     keep_title(para, keep)

@@ -2,7 +2,8 @@
 handful of lines: whether a line and the paragraph beside it share an ancestor
 (:func:`share`), and whether a line lies in a box named as boilerplate that its
 neighbour is not in (:func:`clear_of_boilerplate`); and the element a level of
-:attr:`Paragraphs.spans` stands for (:func:`ancestor`).
+:attr:`Paragraphs.spans` stands for (:func:`ancestor`), and the nearest element above a
+line whose class or id a pattern names (:func:`nearest_named`).
 
 Each has a compiled twin in ``_csteps`` (``share``, ``clear_of_boilerplate``), used when
 it is built; the numpy twins give the same booleans.
@@ -10,6 +11,7 @@ it is built; the numpy twins give the same booleans.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import numpy as np
@@ -112,3 +114,27 @@ def ancestor(block: Block, level: int) -> etree._Element | None:
             return None
         node = node.getparent()
     return node
+
+
+def nearest_named(node: etree._Element | None, pattern: re.Pattern[str],
+                  known: dict[etree._Element, etree._Element | None]) -> etree._Element | None:
+    """The nearest element at or above ``node`` whose class or id (lower case) ``pattern``
+    finds; ``known`` holds the answer for the elements already walked (the lines of a
+    page share their ancestors), and gets it for those walked now: one ``known`` per
+    pattern."""
+    walked = []
+    found = None
+    while node is not None:
+        if node in known:
+            found = known[node]
+            break
+        walked.append(node)
+        if isinstance(node.tag, str):
+            name = f"{node.get('class') or ''} {node.get('id') or ''}"
+            if name != " " and pattern.search(name.lower()):
+                found = node
+                break
+        node = node.getparent()
+    for element in walked:
+        known[element] = found
+    return found

@@ -17,6 +17,7 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
+from .ancestors import nearest_named
 from .articles import holding_share
 from .paragraphs import column
 
@@ -39,7 +40,7 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     boxes: dict[etree._Element, list[int]] = {}
     known: dict[etree._Element, etree._Element | None] = {}  # each element's box, found once
     for line in lines.tolist():
-        box = _consent_box(page.blocks[para.starts[line]].node, known)
+        box = nearest_named(page.blocks[para.starts[line]].node, CONSENT, known)
         if box is not None:
             boxes.setdefault(box, []).append(line)
     if not boxes:
@@ -77,29 +78,6 @@ def _main_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] |
     anchor = title if title >= 0 and keep[title] else int(np.argmax(np.where(keep, para.chars, -1)))
     found = holding_share(para, keep, anchor)
     return None if found is None else found[:2]
-
-
-def _consent_box(node: etree._Element | None,
-                 known: dict[etree._Element, etree._Element | None]) -> etree._Element | None:
-    """The nearest element at or above ``node`` whose class or id names a consent banner;
-    ``known`` holds the answer for the elements already walked (the lines of a page share
-    their ancestors), and gets it for those walked now."""
-    walked = []
-    box = None
-    while node is not None:
-        if node in known:
-            box = known[node]
-            break
-        walked.append(node)
-        if isinstance(node.tag, str):
-            name = f"{node.get('class') or ''} {node.get('id') or ''}"
-            if name != " " and CONSENT.search(name.lower()):
-                box = node
-                break
-        node = node.getparent()
-    for element in walked:
-        known[element] = box
-    return box
 
 
 #: class or id words of a consent manager's banner and dialog: the generic ones and the

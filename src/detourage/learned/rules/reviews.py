@@ -1,0 +1,57 @@
+"""Customers' reviews on a product page: what buyers wrote of the product ("Great Active
+Dynamic Microphone! Functionally, it is one of the best mics I use…"), the comment
+section of a shop.  The page's text is the description and specifications the shop
+wrote; the reviews are readers' comments, left out as an article's are and kept with
+``comments=True`` (:mod:`.comments`).
+
+The model keeps them: a review is the longest prose on most product pages, and the
+``product`` words of the vocabulary (``review`` among ``price``, ``descr``, ``spec``)
+are one feature shared with the description.  This step reads the box's own name.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from lxml import etree
+
+from ...model import Page
+from .. import features
+from .ancestors import nearest_named
+
+
+def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
+    """Drop the kept lines inside an element whose class or id names customers' reviews
+    (:data:`REVIEWS`: ``#reviews``, ``.review-list``, ``.yotpo-main-widget``,
+    ``.jdgm-rev-widg``…), the nearest such element above each line, and mark them in
+    ``barred``; but a box that holds the page's title is the page itself, and nothing is
+    dropped from a page that would keep less than :data:`REVIEW_PAGE_CHARS` outside the
+    boxes (a page of reviews, or one whose description the model missed: the reviews
+    are then all it has to say).  Returns how many lines were dropped."""
+    lines = keep.nonzero()[0]
+    if not len(lines):
+        return 0
+    title = para.title_index
+    node = page.blocks[para.starts[title]].node if title >= 0 else None
+    around_title = {node, *node.iterancestors()} if node is not None else set()
+    known: dict[etree._Element, etree._Element | None] = {}
+    inside = np.zeros(len(keep), bool)
+    for line in lines.tolist():
+        box = nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known)
+        inside[line] = box is not None and box not in around_title
+    if not inside.any() or para.chars[keep & ~inside].sum() < REVIEW_PAGE_CHARS:
+        return 0
+    keep &= ~inside
+    barred |= inside
+    return int(inside.sum())
+
+
+#: class or id words of a box of customers' reviews: a word starting with ``review``
+#: (``reviews``, ``review-list``, ``reviewContainer``; not ``overview``, ``preview``) and
+#: the review platforms' own (Yotpo, Judge.me's ``jdgm``, Okendo, Stamped, Bazaarvoice
+#: and its ``bv-``, Trustpilot, PowerReviews' ``pr-review``, Loox); not a testimonial,
+#: which the shop chose and shows as its own text (an expert's word on the product)
+REVIEWS = re.compile(r"(?<![a-z])(?:review|yotpo|jdgm|okendo|stamped|bazaarvoice|bv[-_]|trustpilot|loox)")
+#: reviews are dropped from a page keeping at least this many characters outside them
+REVIEW_PAGE_CHARS = 200
