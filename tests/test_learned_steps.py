@@ -954,3 +954,18 @@ def test_a_box_repeated_line_for_line_is_read_once():
                    "<div class='tier'><p>Premium</p><p>Free shipping on every order</p></div></main>")
     text = extract(quoted, EVERYTHING).text
     assert text.count("wheel thrown") == 2 and text.count("Free shipping") == 2
+
+
+def test_a_data_table_in_kept_text_is_kept_though_the_model_kept_no_cell():
+    """A training plan between two kept paragraphs, none of its cells kept: the table
+    comes back whole; a layout table so placed stays out."""
+    def kept(header: str) -> set[str]:
+        page = load(_plan(header).replace("<tr><td colspan='3'>Every week starts with a rest day and ends with "
+                                          "the long run of the plan.</td></tr>", ""))
+        para = features.compute(page)
+        keep = np.array([len(t) > 60 for t in para.texts])
+        rules.tables.keep_data_tables(page, para, keep, np.zeros(len(keep), bool), np.full(len(keep), 0.3))
+        return {t for t, k in zip(para.texts, keep) if k}
+
+    assert {"Easy run 3 miles", "Monday", "Rest"} <= kept("<tr><th>Week</th><th>Monday</th><th>Tuesday</th></tr>")
+    assert "Easy run 3 miles" not in kept("")

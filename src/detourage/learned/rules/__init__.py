@@ -53,10 +53,10 @@ Then what belongs to it comes back:
    teasers it kept: :mod:`.cards`, :data:`CARD_KINDS`), the list items of a section
    whose heading and next heading the model kept (a wiki's reading list, a syllabus:
    :func:`~.lists.keep_section_lists`, :data:`SECTION_KINDS`), the rest of a data table
-   the model kept a cell of (a header cell, three rows, no table inside; not on a
-   product page: :mod:`.tables`), a list item's own text
-   above its kept sub-list (:mod:`.lists`), without the controls
-   ("Click to expand...": :mod:`.controls`);
+   the model kept a cell of or that lies in kept text (a header cell, three rows, no
+   table inside; not on a product page: :mod:`.tables`), a list item's own text above
+   its kept sub-list (:mod:`.lists`), without the controls ("Click to expand...":
+   :mod:`.controls`);
 10. **figures**: the images between and beside kept paragraphs, and their captions, but
     the decorative ones (icons, avatars, smileys, pixels: :mod:`.figures`); and last the
     permalink anchors of kept headings ("¶") are left out (:mod:`.headings`).

@@ -12,24 +12,30 @@ from ...model import Block, Page
 from .. import features
 from ..features.tree import container
 from .boundary import BOUNDARY_FLOOR, LINK_LINE
+from .code_blocks import in_context
 from .paragraphs import column
 
 
 def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
                      probability: np.ndarray) -> int:
-    """Keep the rest of every data table the model kept a cell of: a ``<table>`` with a
+    """Keep the rest of every data table the model kept a cell of, or that lies in kept
+    text (:func:`~.code_blocks.in_context`: a kept paragraph just before it and one
+    just after it, a training plan the model doubts cell by cell): a ``<table>`` with a
     header cell (``<th>`` or ``<thead>``), at least :data:`DATA_ROWS` rows and no table
-    inside it, at most :data:`features.LEVELS` - 1 levels above the kept cell's
-    container; its lines the model doubts (at least :data:`~.boundary.BOUNDARY_FLOOR`)
-    that are no link (under :data:`~.boundary.LINK_LINE` of link text: a comparison's
-    links to other products), or whose links lead within the page (a reference's table
-    of functions, each linking to its entry below), and that no step barred.  The model judges each cell by its
-    look (a number, a day, "Rest") and keeps the longer ones; a reader reads the table
-    whole.  A layout table (no header cell, or tables inside it: an old news site's
-    columns) is left to the model.  Returns how many lines were kept."""
-    cells = (keep & (column(para, "is_cell") > 0)).nonzero()[0]
-    if not len(cells):
+    inside it, at most :data:`features.LEVELS` - 1 levels above a cell's container; its
+    lines the model doubts (at least :data:`~.boundary.BOUNDARY_FLOOR`) that are no link
+    (under :data:`~.boundary.LINK_LINE` of link text: a comparison's links to other
+    products) or whose links lead within the page (a reference's table of functions,
+    each linking to its entry below), and that no step barred.  The model judges each
+    cell by its look (a number, a day, "Rest") and keeps the longer ones; a reader reads
+    the table whole.  A layout table (no header cell, or tables inside it: an old news
+    site's columns) is left to the model.  Each table is judged by what was kept before
+    this step.  Returns how many lines were kept."""
+    is_cell = column(para, "is_cell") > 0
+    if not is_cell.any():
         return 0
+    kept = keep.copy()  # what the model and the steps before kept: each table judged by it
+    cells = is_cell.nonzero()[0]
     doubted = ~keep & ~barred & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
     linked = column(para, "link_density") >= LINK_LINE
     done = np.zeros(len(keep), bool)  # the lines of the data tables already kept
@@ -44,9 +50,11 @@ def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, ba
         level, table = found
         if table not in verdicts:
             verdicts[table] = _data_table(table)
-        if verdicts[table]:
-            start, end = para.spans[level, :, line].tolist()
-            done[start:end] = True
+        if not verdicts[table]:
+            continue
+        start, end = para.spans[level, :, line].tolist()
+        done[start:end] = True  # a data table holds no table: its lines are judged together
+        if kept[start:end].any() or in_context(start, end, kept):
             lines = [i for i in (doubted[start:end].nonzero()[0] + start).tolist()
                      if not linked[i] or _in_page_links(page, para, i)]
             keep[lines] = True
