@@ -692,6 +692,17 @@ def test_a_consent_banner_the_model_keeps_is_dropped():
     assert result.labels.details["learned"]["consent_lines"] >= 1
 
 
+def test_the_fallback_does_not_take_a_consent_dialog_for_the_text():
+    """On a page the model keeps nothing of, the fallback's guess leaves the consent
+    dialog out: its lines are barred whether the model kept them or not."""
+    notes = "".join(f"<p>Note {i}: the harbour works start in spring.</p>" for i in range(8))
+    html = shell(f"<main><article><h1>Council approves the harbour plan</h1>{notes}</article></main>"
+                 + CONSENT_BANNER)
+    result = extract(html, _split(120, -4.0, -1.0))  # the dialog's long line ranked best, all below 0.5
+    assert "fallback" in result.labels.details["learned"]
+    assert "644 partners" not in result.text and "Note 7: the harbour works" in result.text
+
+
 def test_a_cookie_policy_page_keeps_its_text():
     """A box named for cookies that holds the page's title is the page: a cookie policy."""
     policy = ("<p>This site uses cookies to remember your language and the items in your basket. "

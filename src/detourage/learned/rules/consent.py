@@ -33,8 +33,10 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     :data:`CONSENT_SHARE` of the kept text) is the page itself (a ``<body
     class="cookie-consent-given">``, a cookie policy's own text): their lines stay.  Only
     the lines under an ``overlay`` word (the ``dist_overlay`` column) are looked at, which
-    a consent box always is.  Returns how many lines were dropped."""
-    lines = (keep & (column(para, "dist_overlay") < _NONE)).nonzero()[0]
+    a consent box always is.  The lines of a box the model did not keep are barred too:
+    on a page it keeps nothing of, the fallback must not take the dialog for the text
+    (:mod:`.fallback`).  Returns how many kept lines were dropped."""
+    lines = ((para.chars > 0) & (column(para, "dist_overlay") < _NONE)).nonzero()[0]
     if not len(lines):
         return 0
     boxes: dict[etree._Element, list[int]] = {}
@@ -54,19 +56,22 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     for inside in boxes.values():
         outside[inside] = False
     main = _main_span(para, outside) if outside.any() else None
-    total = float(para.chars[keep].sum())
+    # the share of the page's text a box holds: of the kept text, or of all of it when
+    # the model kept none
+    weight = np.where(keep, para.chars, 0) if keep.any() else para.chars
+    total = float(weight.sum())
     dropped = 0
     for box, inside in boxes.items():
-        # the kept lines of the box are those found under it: every one of them has an
+        # the lines of the box are those found under it: every one of them has an
         # overlay word above it, the box's own
         if main is not None and main[0] <= inside[0] and inside[-1] < main[1]:
             continue  # a part of the page's text: a section named for what it explains
         if box in around_title or (title < 0 and main is None
-                                   and para.chars[inside].sum() >= CONSENT_SHARE * total):
+                                   and weight[inside].sum() >= CONSENT_SHARE * total):
             continue  # the page itself
+        dropped += int(keep[inside].sum())
         keep[inside] = False
         barred[inside] = True
-        dropped += len(inside)
     return dropped
 
 
