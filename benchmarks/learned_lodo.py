@@ -385,15 +385,21 @@ def _order(g: str) -> tuple[int, str]:
 
 
 #: the learned method's page-level steps (as :func:`detourage.learned.rules.apply` names
-#: them) that only change ``keep`` in place (they return nothing), so that one can be left
-#: out for an ablation (``--without``)
-ABLATABLE = ("keep_standfirst", "keep_boundary_lines", "keep_parent_items", "keep_figures",
-             "drop_boxes_beside", "whole_code_blocks", "drop_controls", "keep_whole_cards", "keep_thread_posts")
+#: them), any of which can be left out for an ablation (``--without``): each changes
+#: ``keep`` in place and returns what it found, or nothing
+ABLATABLE = ("drop_comments", "drop_related_boxes", "drop_appended_articles", "drop_boxes_beside",
+             "drop_consent_boxes", "drop_product_carousels", "drop_product_reviews", "drop_closing_promos",
+             "drop_later_copies", "whole_code_blocks", "keep_title", "fall_back", "keep_thread_posts",
+             "keep_standfirst", "keep_boundary_lines", "keep_section_lists", "keep_data_tables", "keep_whole_cards",
+             "keep_parent_items", "drop_controls", "keep_figures", "drop_permalinks")
+
+#: what a step left out returns, by its return annotation: what it returns when it finds nothing
+_FOUND_NOTHING = {"int": lambda: 0, "str": lambda: "", "dict": dict, "list[str]": list, "None": lambda: None}
 
 
 def _leave_out(steps: list[str], page_types: bool = False) -> None:
     """Replace each named step of ``detourage.learned.rules`` by one that does nothing
-    and returns what the step returns when it finds nothing (None, or a count of 0), and
+    and returns what the step returns when it finds nothing (None, 0, "", [] or {}), and
     with ``page_types`` make every page kind's threshold shift 0; before the worker
     processes fork, so that they inherit it."""
     import inspect
@@ -404,8 +410,8 @@ def _leave_out(steps: list[str], page_types: bool = False) -> None:
         pagetype.THRESHOLD_SHIFT.update(dict.fromkeys(pagetype.THRESHOLD_SHIFT, 0.0))
 
     for name in steps:
-        nothing = 0 if inspect.signature(getattr(rules, name)).return_annotation in (int, "int") else None
-        setattr(rules, name, lambda *args, _nothing=nothing, **kwargs: _nothing)
+        nothing = _FOUND_NOTHING[str(inspect.signature(getattr(rules, name)).return_annotation)]
+        setattr(rules, name, lambda *args, _nothing=nothing, **kwargs: _nothing())
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -300,16 +300,23 @@ def test_features_digest_names_the_pages_that_changed():
     assert one["t/1"]["features"] != module.digests([("t/1", longer.encode())], "learned")["t/1"]["features"]
 
 
-def test_the_steps_an_ablation_can_leave_out_return_nothing(monkeypatch) -> None:
-    """--without replaces a step by a no-op: only steps that change ``keep`` in place and
-    return nothing may be left out so, and the replacement reaches the method."""
+def test_every_step_can_be_left_out_and_returns_what_finds_nothing(monkeypatch) -> None:
+    """--without replaces a step by a no-op returning what the step returns when it finds
+    nothing (its return annotation says which), every step of ``rules.apply`` can be
+    left out so, and the replacement reaches the method."""
     import inspect
 
     from detourage.learned import rules
 
     lodo = _lodo()
-    for name in lodo.ABLATABLE:  # nothing, or a count (the replacement counts 0)
-        assert inspect.signature(getattr(rules, name)).return_annotation in (None, "None", "int"), name
+    steps = {n for n in dir(rules) if n.startswith(("drop_", "keep_", "whole_", "fall_"))}
+    assert steps == set(lodo.ABLATABLE)
+    for name in lodo.ABLATABLE:
+        assert str(inspect.signature(getattr(rules, name)).return_annotation) in lodo._FOUND_NOTHING, name
+    comments = rules.drop_comments
+    monkeypatch.setattr(rules, "drop_comments", comments)
+    lodo._leave_out(["drop_comments"])
+    assert rules.drop_comments() == {} and rules.drop_comments() is not rules.drop_comments()
     cards = rules.keep_whole_cards
     monkeypatch.setattr(rules, "keep_whole_cards", cards)
     lodo._leave_out(["keep_whole_cards"])
