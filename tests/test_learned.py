@@ -854,7 +854,8 @@ def test_customers_reviews_are_left_out_of_a_product_page():
                    "controls and a detachable windscreen.</p><p>Ships with a stand mount and a two-year warranty "
                    "covering parts and labour.</p></div>")
     reviews = ("<section id='reviews'><h2>Customer reviews</h2><div class='review-item'><p>Great mic! I record "
-               "audio books with it every day and the sound is warm and clear.</p></div></section>")
+               "audio books with it every day and the sound is warm and clear.</p></div><div class='review-item'>"
+               "<p>Solid build, though the cable it ships with is short.</p></div></section>")
 
     def text(body: str, page_type: str = "product", **options) -> str:
         page = load(f"<html><body><main>{body}</main></body></html>", url="https://shop.example/products/sm9")
@@ -865,3 +866,7 @@ def test_customers_reviews_are_left_out_of_a_product_page():
     assert "Great mic!" in text(description + reviews, comments=True)
     assert "Great mic!" in text(description + reviews, "article")
     assert "Great mic!" in text(reviews)  # nothing else to keep
+    assert "Customer reviews" in text(description + reviews)  # the section's heading is no review of the run
+    editorial = ("<div class='review-body'><p>We spent a month with the SM9 in a small studio, on voices, guitar "
+                 "cabinets and a snare drum, and it never once needed its preamp switched off.</p></div>")
+    assert "We spent a month" in text(description + editorial)  # one box so named is no run of reviews

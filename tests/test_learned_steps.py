@@ -703,6 +703,21 @@ def test_the_fallback_does_not_take_a_consent_dialog_for_the_text():
     assert "644 partners" not in result.text and "Note 7: the harbour works" in result.text
 
 
+def test_the_fallback_does_not_bring_customers_reviews_back():
+    """Reviews are barred whether the model kept them or not: on a product page whose
+    short description the model keeps, a long run of reviews dropped must not make the
+    page look empty to the fallback, which would take them back."""
+    description = "".join(f"<p>Paragraph {i} of the description: a dynamic microphone with a built-in preamp "
+                          "for voices and instruments alike.</p>" for i in range(2))
+    reviews = "".join(f"<div class='review-item'><p>Review {i}: {'warm and clear sound, a solid build. ' * 4}</p>"
+                      f"<p>Rated 3 of 5 by walker{i}, verified buyer</p></div>" for i in range(150))
+    html = shell(f"<main><h1>Studio microphone SM9</h1>{description}<section id='reviews'>"
+                 f"<h2>Customer reviews</h2>{reviews}</section></main>", title="Studio microphone SM9")
+    result = extract(html, LONG_LINES, page_type="product")
+    assert "Paragraph 1 of the description" in result.text
+    assert "verified buyer" not in result.text and "Review 7:" not in result.text
+
+
 def test_a_cookie_policy_page_keeps_its_text():
     """A box named for cookies that holds the page's title is the page: a cookie policy."""
     policy = ("<p>This site uses cookies to remember your language and the items in your basket. "

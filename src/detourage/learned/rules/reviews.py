@@ -12,6 +12,7 @@ are one feature shared with the description.  This step reads the box's own name
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 from lxml import etree
@@ -22,29 +23,38 @@ from .ancestors import nearest_named
 
 
 def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
-    """Drop the kept lines inside an element whose class or id names customers' reviews
-    (:data:`REVIEWS`: ``#reviews``, ``.review-list``, ``.yotpo-main-widget``,
-    ``.jdgm-rev-widg``…), the nearest such element above each line, and mark them in
-    ``barred``; but a box that holds the page's title is the page itself, and nothing is
-    dropped from a page that would keep less than :data:`REVIEW_PAGE_CHARS` outside the
-    boxes (a page of reviews, or one whose description the model missed: the reviews
-    are then all it has to say).  Returns how many lines were dropped."""
-    lines = keep.nonzero()[0]
-    if not len(lines):
+    """Drop the lines inside the reviews of a run (at least :data:`REVIEW_RUN` elements
+    of one tag and class, each the nearest element above a line whose class or id
+    names customers' reviews, :data:`REVIEWS`: ``.review-item``, ``.yotpo-review``,
+    ``.jdgm-rev``…), and mark them in ``barred``, kept or not (the fallback must not
+    bring them back).  One box so named is no run of reviews: an editorial review's
+    ``.review-body``, a shop's press quotes.  A box that holds the page's title is the
+    page itself, and nothing is dropped from a page that would keep less than
+    :data:`REVIEW_PAGE_CHARS` outside the reviews (a page of reviews, or one whose
+    description the model missed: the reviews are then all it has to say).  Returns
+    how many kept lines were dropped."""
+    if not keep.any():
         return 0
     title = para.title_index
     node = page.blocks[para.starts[title]].node if title >= 0 else None
     around_title = {node, *node.iterancestors()} if node is not None else set()
     known: dict[etree._Element, etree._Element | None] = {}
-    inside = np.zeros(len(keep), bool)
-    for line in lines.tolist():
+    boxes: dict[etree._Element, list[int]] = {}
+    for line in (para.chars > 0).nonzero()[0].tolist():
         box = nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known)
-        inside[line] = box is not None and box not in around_title
-    if not inside.any() or para.chars[keep & ~inside].sum() < REVIEW_PAGE_CHARS:
+        if box is not None and box not in around_title:
+            boxes.setdefault(box, []).append(line)
+    alike = Counter((box.tag, box.get("class") or "") for box in boxes)
+    inside = np.zeros(len(keep), bool)
+    for box, lines in boxes.items():
+        if alike[box.tag, box.get("class") or ""] >= REVIEW_RUN:
+            inside[lines] = True
+    if not (keep & inside).any() or para.chars[keep & ~inside].sum() < REVIEW_PAGE_CHARS:
         return 0
+    dropped = int((keep & inside).sum())
     keep &= ~inside
     barred |= inside
-    return int(inside.sum())
+    return dropped
 
 
 #: class or id words of a box of customers' reviews: a word starting with ``review``
@@ -55,3 +65,5 @@ def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray
 REVIEWS = re.compile(r"(?<![a-z])(?:review|yotpo|jdgm|okendo|stamped|bazaarvoice|bv[-_]|trustpilot|loox)")
 #: reviews are dropped from a page keeping at least this many characters outside them
 REVIEW_PAGE_CHARS = 200
+#: customers' reviews are a run: at least this many boxes of one tag and class
+REVIEW_RUN = 2
