@@ -837,6 +837,16 @@ def _section_page(closing: str = "<h2>Benchmarks</h2><p>Run the suite before eac
             "</ul></div></body></html>")
 
 
+def test_a_listing_in_a_dropped_comment_section_stays_out():
+    """A code block closing a comment section the comment step dropped is no part of the
+    article, though it closes the article's element too: a step never brings back what
+    an earlier one barred."""
+    comment = ("<div id='comments' class='comments-area'><h3>Comments</h3><div class='comment'>"
+               "<pre>import os\nRM_EVERYTHING = True</pre></div></div>")
+    html = shell(f"<main><article><h1>Council approves the harbour plan</h1>{story(6)}{comment}</article></main>")
+    assert "RM_EVERYTHING" not in extract(html, LONG_LINES).text
+
+
 def _kept_by_sections(html: str, kept_lines) -> set[str]:  # type: ignore[no-untyped-def]
     para = features.compute(load(html))
     keep = np.array([t in kept_lines or t.startswith("Tuning guide number 0") for t in para.texts])

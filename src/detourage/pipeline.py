@@ -26,7 +26,9 @@ from .settings import DEFAULT_LIMITS, Settings
 def run(page: Page, method: str = "default", options: Mapping[str, Any] | None = None) -> Result:
     """Label ``page`` with a method or a chain ``a+b+…`` and assemble the output units.
 
-    ``options`` maps a method name to its ``Options`` instance.
+    ``options`` maps a step's name to its ``Options`` instance (a name no step has is
+    passed over here: :func:`detourage.api.checked_options` refuses it for the callers
+    that give options by hand).
     """
     chain = methods.chain(method)
     options = options or {}

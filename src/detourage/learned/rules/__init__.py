@@ -129,7 +129,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
            product_reviews=drop_product_reviews(page, para, keep, barred)
            if kind == "product" and not comments else 0,
            closing_promo=drop_closing_promos(para, keep, barred), later_copies=drop_later_copies(para, keep, barred))
-    whole_code_blocks(para, keep, page)
+    whole_code_blocks(para, keep, page, barred)
     keep_title(para, keep)
     if fallback:
         details.update(fall_back(para, keep, probability, choice, barred, page))

@@ -2,8 +2,9 @@
 the formulas of kept text kept (issue 46: a displayed equation is content, however little
 its line looks like prose).
 
-Data tables are kept whole only once the model keeps a cell of them, and only tables with
-a header cell, three rows and no table inside (:mod:`.tables`): keeping the rest of any
+Data tables are kept whole once the model keeps a cell of them or they lie in kept text,
+and only tables with a header cell, three rows and no table inside (:mod:`.tables`):
+keeping the rest of any
 table that lies in kept text, or that the model kept most of, changed 55 of the shared
 pages and lowered their mean word F1 with the shipped model (0.8267 to 0.8197; kept only
 when its header row was kept and it has at most 40 cells: 27 pages, 0.8261) — the gold of
@@ -19,22 +20,25 @@ from .. import features
 from .paragraphs import column
 
 
-def whole_code_blocks(para: features.Paragraphs, keep: np.ndarray, page: Page | None = None) -> None:
+def whole_code_blocks(para: features.Paragraphs, keep: np.ndarray, page: Page | None = None,
+                      barred: np.ndarray | None = None) -> None:
     """Code blocks kept or dropped whole (:func:`code_blocks`); with the ``page``, its
-    formulas in kept text kept too (:func:`whole_formulas`)."""
-    code_blocks(para, keep)
+    formulas in kept text kept too (:func:`whole_formulas`); never a line an earlier
+    step ``barred`` (a listing in a comment dropped with its section)."""
+    code_blocks(para, keep, barred)
     if page is not None and page.tree is not None:
-        whole_formulas(page, para, keep)
+        whole_formulas(page, para, keep, barred)
 
 
-def code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
+def code_blocks(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray | None = None) -> None:
     """Keep or drop each code block (a ``<pre>``, one line per paragraph) whole:
     kept when the text around it is kept (a paragraph among the :data:`CODE_CONTEXT` before
     it and among those after it, or before it when it ends the page or closes the element
     holding that text: :func:`_closes_kept_text`) or when the model
     kept most of its characters; dropped otherwise.  Half a listing is no use to a reader,
     and a code line's own features (few stop words, much punctuation) look like
-    boilerplate, so the lines of one block are decided together from their context."""
+    boilerplate, so the lines of one block are decided together from their context.
+    A line ``barred`` stays out."""
     code = (column(para, "dist_t_code") == 0).nonzero()[0]
     if not len(code):
         return
@@ -57,6 +61,8 @@ def code_blocks(para: features.Paragraphs, keep: np.ndarray) -> None:
     for b in (before & ~after & (share < 0.5)).nonzero()[0].tolist():
         after[b] = _closes_kept_text(para, keep, int(first[b]), int(end[b]))
     keep[code] = ((before & after) | (share >= 0.5))[member]
+    if barred is not None:
+        keep[code] &= ~barred[code]
 
 
 def _closes_kept_text(para: features.Paragraphs, keep: np.ndarray, first: int, end: int) -> bool:
@@ -86,10 +92,10 @@ def in_context(first: int, end: int, keep: np.ndarray) -> bool:
     return before and bool(keep[end:end + CODE_CONTEXT].any())
 
 
-def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray) -> None:
+def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray | None = None) -> None:
     """Keep the paragraphs holding a formula that lie in kept text (:func:`in_context`, a
     run of them judged together): a displayed equation is a short line of symbols,
-    which the model reads as no prose.
+    which the model reads as no prose; never a line ``barred``.
     A page that segmentation found no formula on (:func:`~detourage.formulas.on_page`)
     costs nothing more."""
     if not on_page(page):
@@ -99,7 +105,7 @@ def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray) -> N
     for i in [*holding, -2]:  # runs of consecutive paragraphs holding formulas, judged together
         if run and i != run[-1] + 1:
             if in_context(run[0], run[-1] + 1, keep):
-                keep[run] = True
+                keep[[i for i in run if barred is None or not barred[i]]] = True
             run = []
         run.append(i)
 

@@ -30,7 +30,8 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     that holds the rest of the page's text (:func:`_main_span`: a documentation's
     ``<section id="cookies">``) is a part of it, and a box that holds the page's title
     (or, on a page with neither a title nor other kept text, at least
-    :data:`CONSENT_SHARE` of the kept text) is the page itself (a ``<body
+    :data:`CONSENT_SHARE` of the kept text, or of all the text when nothing is kept) is
+    the page itself (a ``<body
     class="cookie-consent-given">``, a cookie policy's own text): their lines stay.  Only
     the lines under an ``overlay`` word (the ``dist_overlay`` column) are looked at, which
     a consent box always is.  The lines of a box the model did not keep are barred too:

@@ -1,5 +1,5 @@
 """Data tables kept whole: a schedule, a training plan, a comparison, a reference
-table, once the model keeps some of their cells."""
+table, once the model keeps some of their cells or they lie in kept text."""
 
 from __future__ import annotations
 
@@ -63,11 +63,13 @@ def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, ba
 
 
 def _in_page_links(page: Page, para: features.Paragraphs, line: int) -> bool:
-    """Whether every link of paragraph ``line`` leads within the page (``href="#…"``)."""
+    """Whether every link of paragraph ``line`` leads within the page (``href="#…"``,
+    not a bare ``#``: a script's "Show more")."""
     for block in page.blocks[para.starts[line]:para.ends[line]]:
         if block.link_chars:
             anchor = next(block.node.iterancestors("a"), None) if block.node.tag != "a" else block.node
-            if anchor is None or not anchor.get("href", "").startswith("#"):
+            href = anchor.get("href", "") if anchor is not None else ""
+            if len(href) < 2 or not href.startswith("#"):  # a bare "#" is a script's control
                 return False
     return True
 
