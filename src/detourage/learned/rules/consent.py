@@ -30,50 +30,74 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     that holds the rest of the page's text (:func:`_main_span`: a documentation's
     ``<section id="cookies">``) is a part of it, and a box that holds the page's title
     (or, on a page with neither a title nor other kept text, at least
-    :data:`CONSENT_SHARE` of the kept text, or of all the text when nothing is kept) is
-    the page itself (a ``<body
+    :data:`CONSENT_SHARE` of the kept text) is the page itself (a ``<body
     class="cookie-consent-given">``, a cookie policy's own text): their lines stay.  Only
     the lines under an ``overlay`` word (the ``dist_overlay`` column) are looked at, which
-    a consent box always is.  The lines of a box the model did not keep are barred too:
-    on a page it keeps nothing of, the fallback must not take the dialog for the text
-    (:mod:`.fallback`).  Returns how many kept lines were dropped."""
-    lines = ((para.chars > 0) & (column(para, "dist_overlay") < _NONE)).nonzero()[0]
-    if not len(lines):
-        return 0
-    boxes: dict[etree._Element, list[int]] = {}
-    known: dict[etree._Element, etree._Element | None] = {}  # each element's box, found once
-    for line in lines.tolist():
-        box = nearest_named(page.blocks[para.starts[line]].node, CONSENT, known)
-        if box is not None:
-            boxes.setdefault(box, []).append(line)
+    a consent box always is.  The lines the model did not keep are left to
+    :func:`consent_lines`, which the fallback asks on the few pages it rescues.  Returns
+    how many lines were dropped."""
+    boxes = _boxes(page, para, (keep & (column(para, "dist_overlay") < _NONE)).nonzero()[0])
     if not boxes:
         return 0
     title = para.title_index
-    node = page.blocks[para.starts[title]].node if title >= 0 else None
-    around_title = {node, *node.iterancestors()} if node is not None else set()
+    around_title = _around_title(page, para)
     # the element holding the page's text, found without the boxes (the model may have
     # kept little else than a consent dialog)
     outside = keep.copy()
     for inside in boxes.values():
         outside[inside] = False
     main = _main_span(para, outside) if outside.any() else None
-    # the share of the page's text a box holds: of the kept text, or of all of it when
-    # the model kept none
-    weight = np.where(keep, para.chars, 0) if keep.any() else para.chars
-    total = float(weight.sum())
+    total = float(para.chars[keep].sum())
     dropped = 0
     for box, inside in boxes.items():
-        # the lines of the box are those found under it: every one of them has an
+        # the kept lines of the box are those found under it: every one of them has an
         # overlay word above it, the box's own
         if main is not None and main[0] <= inside[0] and inside[-1] < main[1]:
             continue  # a part of the page's text: a section named for what it explains
         if box in around_title or (title < 0 and main is None
-                                   and weight[inside].sum() >= CONSENT_SHARE * total):
+                                   and para.chars[inside].sum() >= CONSENT_SHARE * total):
             continue  # the page itself
-        dropped += int(keep[inside].sum())
         keep[inside] = False
         barred[inside] = True
+        dropped += len(inside)
     return dropped
+
+
+def consent_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> np.ndarray:
+    """Which of ``lines`` (a mask) lie in a consent manager's box that is not the page
+    itself (a box holding the title, or, on a page without one, at least
+    :data:`CONSENT_SHARE` of the text of ``lines``): on a page the model kept nothing
+    of, what the fallback must not take for its text (a OneTrust dialog is often the
+    longest prose of a page the model failed on)."""
+    out = np.zeros(len(lines), bool)
+    boxes = _boxes(page, para, (lines & (para.chars > 0) & (column(para, "dist_overlay") < _NONE)).nonzero()[0])
+    if not boxes:
+        return out
+    title = para.title_index
+    around_title = _around_title(page, para)
+    total = float(para.chars[lines].sum())
+    for box, inside in boxes.items():
+        if box not in around_title and not (title < 0 and para.chars[inside].sum() >= CONSENT_SHARE * total):
+            out[inside] = True
+    return out
+
+
+def _boxes(page: Page, para: features.Paragraphs, lines: np.ndarray) -> dict[etree._Element, list[int]]:
+    """The consent boxes above ``lines`` (indices), each with the lines under it."""
+    boxes: dict[etree._Element, list[int]] = {}
+    known: dict[etree._Element, etree._Element | None] = {}  # each element's box, found once
+    for line in lines.tolist():
+        box = nearest_named(page.blocks[para.starts[line]].node, CONSENT, known)
+        if box is not None:
+            boxes.setdefault(box, []).append(line)
+    return boxes
+
+
+def _around_title(page: Page, para: features.Paragraphs) -> set[etree._Element]:
+    """The element of the page's title heading and its ancestors (none without one)."""
+    title = para.title_index
+    node = page.blocks[para.starts[title]].node if title >= 0 else None
+    return {node, *node.iterancestors()} if node is not None else set()
 
 
 def _main_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] | None:

@@ -10,6 +10,7 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
+from .consent import consent_lines
 from .paragraphs import column
 
 #: fall back when the model keeps fewer than this share of the page's characters…
@@ -28,7 +29,8 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     that has text): keep the low-link paragraphs it ranks near its best guess, or else
     the best container's, or else the page's text it ranks best (of the paragraphs in
     ``choice``).  What the steps dropped (``barred``) is neither rescued nor counted in
-    the page's text: a comment section is no part of what the kept text is compared with.
+    the page's text: a comment section is no part of what the kept text is compared with;
+    nor, with the ``page``, a consent manager's dialog (:func:`~.consent.consent_lines`).
 
     On a page unlike its training pages the model's probabilities can all fall below
     the threshold while their order is still right (a short article under a 900-entry
@@ -44,6 +46,13 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     kept = int(para.chars[keep].sum())
     if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept) or not total:
         return {}
+    if page is not None:  # a consent dialog is no part of the page's text either
+        boxed = consent_lines(page, para, ~barred & ~keep)
+        if boxed.any():
+            total -= int(para.chars[boxed].sum())
+            choice &= ~boxed
+            if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept) or not total:
+                return {}
     low_link = (column(para, "link_density") < 0.5) & choice
     probability = np.where(choice, probability, 0.0)
     reason = f"the model kept {kept} of {total} characters"

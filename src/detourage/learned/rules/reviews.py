@@ -28,7 +28,8 @@ def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray
     names customers' reviews, :data:`REVIEWS`: ``.review-item``, ``.yotpo-review``,
     ``.jdgm-rev``…), and mark them in ``barred``, kept or not (the fallback must not
     bring them back).  One box so named is no run of reviews: an editorial review's
-    ``.review-body``, a shop's press quotes.  A box that holds the page's title is the
+    ``.review-body``, a shop's press quotes.  A page whose kept lines hold no review is
+    passed over (its other lines are not walked).  A box that holds the page's title is the
     page itself, and nothing is dropped from a page that would keep less than
     :data:`REVIEW_PAGE_CHARS` outside the reviews (a page of reviews, or one whose
     description the model missed: the reviews are then all it has to say).  Returns
@@ -39,6 +40,9 @@ def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray
     node = page.blocks[para.starts[title]].node if title >= 0 else None
     around_title = {node, *node.iterancestors()} if node is not None else set()
     known: dict[etree._Element, etree._Element | None] = {}
+    if all(nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known) is None
+           for line in keep.nonzero()[0].tolist()):
+        return 0  # the model kept no review: the page's other lines are not walked
     boxes: dict[etree._Element, list[int]] = {}
     for line in (para.chars > 0).nonzero()[0].tolist():
         box = nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known)
