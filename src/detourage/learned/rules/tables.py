@@ -35,8 +35,10 @@ def keep_data_tables(page: Page, para: features.Paragraphs, keep: np.ndarray, ba
     if not is_cell.any():
         return 0
     kept = keep.copy()  # what the model and the steps before kept: each table judged by it
-    cells = is_cell.nonzero()[0]
     doubted = ~keep & ~barred & (para.chars > 0) & (probability >= BOUNDARY_FLOOR)
+    # a table none of whose cells is kept or doubted has nothing to give: its cells (an
+    # old news site's layout, thousands of them) are not walked
+    cells = (is_cell & (keep | doubted)).nonzero()[0]
     linked = column(para, "link_density") >= LINK_LINE
     done = np.zeros(len(keep), bool)  # the lines of the data tables already kept
     verdicts: dict[etree._Element, bool] = {}  # each table tested once (a data table may lie in a layout one)
