@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 
 from lxml import etree
@@ -319,3 +320,25 @@ def drop_element(el: etree._Element) -> None:
         else:
             parent.text = (parent.text or "") + el.tail
     parent.remove(el)
+
+
+def nearest_above(node: etree._Element | None, test: Callable[[etree._Element], object],
+                  known: dict[etree._Element, etree._Element | None]) -> etree._Element | None:
+    """The nearest element at or above ``node`` that passes ``test`` (called on elements
+    only, never on a comment's or a processing instruction's node), or None; ``known``
+    holds the answer for the elements already walked (the blocks of a page share their
+    ancestors), and gets it for those walked now: one ``known`` per ``test``."""
+    walked = []
+    found = None
+    while node is not None:
+        if node in known:
+            found = known[node]
+            break
+        walked.append(node)
+        if isinstance(node.tag, str) and test(node):
+            found = node
+            break
+        node = node.getparent()
+    for element in walked:
+        known[element] = found
+    return found

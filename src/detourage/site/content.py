@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ..model import Block, Page
+from ..parse import nearest_above
 
 #: characters of scripts written without spaces: each is a token
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -280,29 +281,14 @@ def select(page: Page, weight: Sequence[float], options: ContentOptions = Conten
 def _totals(page: Page, weight: Sequence[float]) -> dict[etree._Element, float]:
     """Each element's differing tokens, summed up from its blocks (the seed's
     back-propagation), blocks inside comment and gallery elements left out."""
-    noisy: dict[etree._Element, bool] = {}
+    noisy: dict[etree._Element, etree._Element | None] = {}  # each element's noise box, found once
 
-    def in_noise(el: etree._Element) -> bool:
-        chain = []
-        cur: etree._Element | None = el
-        verdict = False
-        while cur is not None:
-            known = noisy.get(cur)
-            if known is not None:
-                verdict = known
-                break
-            chain.append(cur)
-            if isinstance(cur.tag, str) and cur.tag not in ("html", "body") and _noise(cur):
-                verdict = True
-                break
-            cur = cur.getparent()
-        for c in chain:
-            noisy[c] = verdict
-        return verdict
+    def noise(el: etree._Element) -> bool:
+        return el.tag not in ("html", "body") and _noise(el)
 
     total: dict[etree._Element, float] = {}
     for block, w in zip(page.blocks, weight, strict=True):
-        if w <= 0 or in_noise(block.node):
+        if w <= 0 or nearest_above(block.node, noise, noisy) is not None:
             continue
         el: etree._Element | None = block.node
         while el is not None:

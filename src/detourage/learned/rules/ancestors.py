@@ -2,8 +2,9 @@
 handful of lines: whether a line and the paragraph beside it share an ancestor
 (:func:`share`), and whether a line lies in a box named as boilerplate that its
 neighbour is not in (:func:`clear_of_boilerplate`); and the element a level of
-:attr:`Paragraphs.spans` stands for (:func:`ancestor`), and the nearest element above a
-line whose class or id a pattern names (:func:`nearest_named`).
+:attr:`Paragraphs.spans` stands for (:func:`ancestor`), the nearest element above a
+line whose class or id a pattern names (:func:`nearest_named`), and the elements around
+the page's title (:func:`around_title`).
 
 Each has a compiled twin in ``_csteps`` (``share``, ``clear_of_boilerplate``), used when
 it is built; the numpy twins give the same booleans.
@@ -18,7 +19,8 @@ import numpy as np
 from lxml import etree
 
 from ...compiled import optional
-from ...model import Block
+from ...model import Block, Page
+from ...parse import nearest_above
 from .. import features
 from ..features.tree import container
 
@@ -119,22 +121,18 @@ def ancestor(block: Block, level: int) -> etree._Element | None:
 def nearest_named(node: etree._Element | None, pattern: re.Pattern[str],
                   known: dict[etree._Element, etree._Element | None]) -> etree._Element | None:
     """The nearest element at or above ``node`` whose class or id (lower case) ``pattern``
-    finds; ``known`` holds the answer for the elements already walked (the lines of a
-    page share their ancestors), and gets it for those walked now: one ``known`` per
-    pattern."""
-    walked = []
-    found = None
-    while node is not None:
-        if node in known:
-            found = known[node]
-            break
-        walked.append(node)
-        if isinstance(node.tag, str):
-            name = f"{node.get('class') or ''} {node.get('id') or ''}"
-            if name != " " and pattern.search(name.lower()):
-                found = node
-                break
-        node = node.getparent()
-    for element in walked:
-        known[element] = found
-    return found
+    finds (:func:`~detourage.parse.nearest_above`; ``known``, one per pattern, holds
+    the answers found)."""
+    def named(element: etree._Element) -> bool:
+        name = f"{element.get('class') or ''} {element.get('id') or ''}"
+        return name != " " and pattern.search(name.lower()) is not None
+
+    return nearest_above(node, named, known)
+
+
+def around_title(page: Page, para: features.Paragraphs) -> set[etree._Element]:
+    """The element of the page's title heading (:attr:`Paragraphs.title_index`) and its
+    ancestors: a box among them is the page itself; none without a title."""
+    title = para.title_index
+    node = page.blocks[para.starts[title]].node if title >= 0 else None
+    return {node, *node.iterancestors()} if node is not None else set()

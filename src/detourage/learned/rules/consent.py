@@ -17,7 +17,7 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
-from .ancestors import nearest_named
+from .ancestors import around_title, nearest_named
 from .articles import holding_share
 from .paragraphs import column
 
@@ -40,7 +40,7 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     if not boxes:
         return 0
     title = para.title_index
-    around_title = _around_title(page, para)
+    above_title = around_title(page, para)
     # the element holding the page's text, found without the boxes (the model may have
     # kept little else than a consent dialog)
     outside = keep.copy()
@@ -54,7 +54,7 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
         # overlay word above it, the box's own
         if main is not None and main[0] <= inside[0] and inside[-1] < main[1]:
             continue  # a part of the page's text: a section named for what it explains
-        if box in around_title or (title < 0 and main is None
+        if box in above_title or (title < 0 and main is None
                                    and para.chars[inside].sum() >= CONSENT_SHARE * total):
             continue  # the page itself
         keep[inside] = False
@@ -74,10 +74,10 @@ def consent_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> n
     if not boxes:
         return out
     title = para.title_index
-    around_title = _around_title(page, para)
+    above_title = around_title(page, para)
     total = float(para.chars[lines].sum())
     for box, inside in boxes.items():
-        if box not in around_title and not (title < 0 and para.chars[inside].sum() >= CONSENT_SHARE * total):
+        if box not in above_title and not (title < 0 and para.chars[inside].sum() >= CONSENT_SHARE * total):
             out[inside] = True
     return out
 
@@ -91,13 +91,6 @@ def _boxes(page: Page, para: features.Paragraphs, lines: np.ndarray) -> dict[etr
         if box is not None:
             boxes.setdefault(box, []).append(line)
     return boxes
-
-
-def _around_title(page: Page, para: features.Paragraphs) -> set[etree._Element]:
-    """The element of the page's title heading and its ancestors (none without one)."""
-    title = para.title_index
-    node = page.blocks[para.starts[title]].node if title >= 0 else None
-    return {node, *node.iterancestors()} if node is not None else set()
 
 
 def _main_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] | None:

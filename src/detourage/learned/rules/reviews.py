@@ -19,7 +19,7 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
-from .ancestors import nearest_named
+from .ancestors import around_title, nearest_named
 
 
 def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
@@ -36,9 +36,7 @@ def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray
     how many kept lines were dropped."""
     if not keep.any():
         return 0
-    title = para.title_index
-    node = page.blocks[para.starts[title]].node if title >= 0 else None
-    around_title = {node, *node.iterancestors()} if node is not None else set()
+    above_title = around_title(page, para)
     known: dict[etree._Element, etree._Element | None] = {}
     if all(nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known) is None
            for line in keep.nonzero()[0].tolist()):
@@ -46,7 +44,7 @@ def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray
     boxes: dict[etree._Element, list[int]] = {}
     for line in (para.chars > 0).nonzero()[0].tolist():
         box = nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known)
-        if box is not None and box not in around_title:
+        if box is not None and box not in above_title:
             boxes.setdefault(box, []).append(line)
     alike = Counter((box.tag, box.get("class") or "") for box in boxes)
     inside = np.zeros(len(keep), bool)
