@@ -4,8 +4,8 @@ its line looks like prose).
 
 Data tables are kept whole once the model keeps a cell of them or they lie in kept text,
 and only tables with a header cell, three rows and no table inside (:mod:`.tables`):
-keeping the rest of any
-table that lies in kept text, or that the model kept most of, changed 55 of the shared
+keeping the rest of any table that lies in kept text, or that the model kept most of,
+changed 55 of the shared
 pages and lowered their mean word F1 with the shipped model (0.8267 to 0.8197; kept only
 when its header row was kept and it has at most 40 cells: 27 pages, 0.8261) — the gold of
 news pages leaves their layout tables out."""
@@ -105,7 +105,7 @@ def whole_formulas(page: Page, para: features.Paragraphs, keep: np.ndarray, barr
     for i in [*holding, -2]:  # runs of consecutive paragraphs holding formulas, judged together
         if run and i != run[-1] + 1:
             if in_context(run[0], run[-1] + 1, keep):
-                keep[[i for i in run if barred is None or not barred[i]]] = True
+                keep[[line for line in run if barred is None or not barred[line]]] = True
             run = []
         run.append(i)
 

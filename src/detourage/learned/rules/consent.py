@@ -39,7 +39,6 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     boxes = _boxes(page, para, (keep & (column(para, "dist_overlay") < _NONE)).nonzero()[0])
     if not boxes:
         return 0
-    title = para.title_index
     above_title = around_title(page, para)
     # the element holding the page's text, found without the boxes (the model may have
     # kept little else than a consent dialog)
@@ -54,8 +53,7 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
         # overlay word above it, the box's own
         if main is not None and main[0] <= inside[0] and inside[-1] < main[1]:
             continue  # a part of the page's text: a section named for what it explains
-        if box in above_title or (title < 0 and main is None
-                                   and para.chars[inside].sum() >= CONSENT_SHARE * total):
+        if box in above_title or (main is None and _page_itself(para, box, inside, above_title, total)):
             continue  # the page itself
         keep[inside] = False
         barred[inside] = True
@@ -73,13 +71,19 @@ def consent_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> n
     boxes = _boxes(page, para, (lines & (para.chars > 0) & (column(para, "dist_overlay") < _NONE)).nonzero()[0])
     if not boxes:
         return out
-    title = para.title_index
     above_title = around_title(page, para)
     total = float(para.chars[lines].sum())
     for box, inside in boxes.items():
-        if box not in above_title and not (title < 0 and para.chars[inside].sum() >= CONSENT_SHARE * total):
+        if not _page_itself(para, box, inside, above_title, total):
             out[inside] = True
     return out
+
+
+def _page_itself(para: features.Paragraphs, box: etree._Element, inside: list[int],
+                 above_title: set[etree._Element], total: float) -> bool:
+    """Whether a consent box is the page itself: it holds the title, or, on a page without
+    one, at least :data:`CONSENT_SHARE` of the ``total`` characters (a cookie policy)."""
+    return box in above_title or (para.title_index < 0 and para.chars[inside].sum() >= CONSENT_SHARE * total)
 
 
 def _boxes(page: Page, para: features.Paragraphs, lines: np.ndarray) -> dict[etree._Element, list[int]]:

@@ -44,14 +44,14 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     total = int(para.chars[~barred].sum())
     choice = choice & ~barred
     kept = int(para.chars[keep].sum())
-    if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept) or not total:
+    if _kept_enough(kept, total):
         return {}
     if page is not None:  # a consent dialog is no part of the page's text either
         boxed = consent_lines(page, para, ~barred & ~keep)
         if boxed.any():
             total -= int(para.chars[boxed].sum())
             choice &= ~boxed
-            if kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept) or not total:
+            if _kept_enough(kept, total):
                 return {}
     low_link = (column(para, "link_density") < 0.5) & choice
     probability = np.where(choice, probability, 0.0)
@@ -71,6 +71,12 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
                 keep |= _linked_items(page, para, rescue, ranked_any)
             return {"fallback": name, "reason": reason}
     return {}
+
+
+def _kept_enough(kept: int, total: int) -> bool:
+    """Whether ``kept`` characters of a page's ``total`` need no rescue: at least
+    :data:`FALLBACK_SHARE` of them, anything on a small page, or a page without text."""
+    return kept >= FALLBACK_SHARE * total or (total < FALLBACK_PAGE_CHARS and kept > 0) or not total
 
 
 #: the element holding this share of the rescued characters is the content's

@@ -34,13 +34,11 @@ def drop_product_reviews(page: Page, para: features.Paragraphs, keep: np.ndarray
     :data:`REVIEW_PAGE_CHARS` outside the reviews (a page of reviews, or one whose
     description the model missed: the reviews are then all it has to say).  Returns
     how many kept lines were dropped."""
-    if not keep.any():
-        return 0
-    above_title = around_title(page, para)
     known: dict[etree._Element, etree._Element | None] = {}
     if all(nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known) is None
            for line in keep.nonzero()[0].tolist()):
         return 0  # the model kept no review: the page's other lines are not walked
+    above_title = around_title(page, para)
     boxes: dict[etree._Element, list[int]] = {}
     for line in (para.chars > 0).nonzero()[0].tolist():
         box = nearest_named(page.blocks[para.starts[line]].node, REVIEWS, known)
