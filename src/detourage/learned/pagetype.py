@@ -52,6 +52,8 @@ def guess(page_url: str | None, para: features.Paragraphs) -> tuple[str, str]:
     if types & _DOC_TYPES:
         return "documentation", "declared"
     addressed = _addressed(page_url)
+    if addressed == "shop":  # a shop's address holds its catalogue and its products
+        return ("product" if _one_product(types) else "collection"), "address"
     if addressed:
         return addressed, "address"
     declared = _declared(types)
@@ -79,6 +81,13 @@ def _declared(types: frozenset[str]) -> str:
     return ""
 
 
+def _one_product(types: frozenset[str]) -> bool:
+    """Whether the declared types are one product on sale: a ``Product`` with an
+    ``Offer``, in no list (a catalogue page declares an ``ItemList`` of them, a choice
+    of models an ``AggregateOffer`` or no offer at all)."""
+    return bool(types & _PRODUCT_TYPES) and "offer" in types and not types & _LIST_TYPES
+
+
 _FORUM_TYPES = frozenset({"discussionforumposting", "qapage"})
 _LIST_TYPES = frozenset({"itemlist", "collectionpage", "searchresultspage", "offercatalog"})
 _PRODUCT_TYPES = frozenset({"product", "productgroup", "product.group", "product.item", "offer", "aggregateoffer"})
@@ -91,7 +100,8 @@ _SERVICE_TYPES = frozenset({"service", "professionalservice", "financialservice"
 
 
 def _addressed(url: str | None) -> str:
-    """The kind a URL's path or host names, or ""."""
+    """The kind a URL's path or host names, ``shop`` (a shop's folder: a collection or a
+    product) or ""."""
     if not url:
         return ""
     parts = urlsplit(url)
@@ -121,7 +131,9 @@ _ADDRESSES = (
     ("documentation", re.compile(r"/(?:docs?|documentation|reference|manual|api|sdk|quickstart"
                                  r"|getting-started)(?:/|$)|/library/[^/]+\.html?$")),
     ("product", re.compile(r"/(?:products?|p|dp|itm|item|listing|app)/[^/]*\d|/products?/[^/]+/?$")),
-    ("collection", re.compile(r"/(?:collections?|category|categories|product-category|c|cat|shop|store)/")),
+    ("collection", re.compile(r"/(?:collections?|category|categories|product-category|c|cat)/")),
+    # the shop's own folder: its catalogue or one of its products, which the page tells
+    ("shop", re.compile(r"/(?:shop|store)/")),
     ("listing", re.compile(r"^/(?:news|blog|blogs|jobs|careers|events|sections?|topics?|tags?|archives?)/?$"
                            r"|/(?:tag|tags|page)/")),
 )
