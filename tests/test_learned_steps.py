@@ -336,6 +336,33 @@ def test_a_related_link_line_between_paragraphs_is_dropped():
     assert "Core Value" not in text and "Later 2 of the story" in text and "full council report" in text
 
 
+def _ticker(n: int, linked: bool = True) -> str:
+    """A news ticker: ``n`` headlines, each led by its time and filed under a section."""
+    def head(i: int) -> str:
+        title = f"Headline number {i} of the section's other news today"
+        return f"<a href='/news/{i}'>{title}</a>" if linked else title
+    return "".join(f"<li><span>1{i % 10}:0{i % 6} / 28.11.2011</span><span>Society</span>{head(i)}</li>"
+                   for i in range(n))
+
+
+def test_a_news_ticker_beside_the_story_is_dropped():
+    # the section's other news, each led by its time ("11:29 ΟΓΑ: …"), kept by a model
+    # that keeps everything; a story dated in its text keeps its dates
+    body = (f"<main><article><h1>Council approves the harbour plan</h1><p>28.11.2011 The council met.</p>{story(4)}"
+            f"</article><h3>Other news of the section</h3><ul>{_ticker(6)}</ul></main>")
+    result = extract(shell(body), EVERYTHING)
+    assert "Headline number" not in result.text and "Other news" not in result.text
+    assert "28.11.2011 The council met." in result.text and "Paragraph 3 of the story" in result.text
+    assert result.labels.details["learned"]["ticker_lines"] == 7  # the heading and six headlines
+    # a run of dated lines that are not links (a diary, a thread's dated posts) stays
+    diary = extract(shell(body.replace(_ticker(6), _ticker(6, linked=False))), EVERYTHING)
+    assert "Headline number 5" in diary.text and "ticker_lines" not in diary.labels.details["learned"]
+    # three dated links are no ticker; nor a page that is the ticker (a news archive)
+    assert "Headline number 2" in extract(shell(body.replace(_ticker(6), _ticker(3))), EVERYTHING).text
+    archive = extract(shell(f"<main><h1>News</h1><ul>{_ticker(12)}</ul></main>"), EVERYTHING)
+    assert "Headline number 11" in archive.text
+
+
 def test_a_closing_credit_or_contact_line_in_a_box_of_its_own_is_kept():
     # a credit line in an author box just after the article; a contact line whose only
     # link is an e-mail address, a level further out; a link line after it stays out

@@ -16,7 +16,8 @@ part of the article goes, and is *barred*: no later step brings it back:
    content, as the model learned; ``comments=True`` keeps comment sections, with the
    author and date lines that tell one comment from the next;
 2. **related boxes** ("Latest news", "Similar posts"…) below kept text, a box of their own
-   or the run of link lines after such a heading (:mod:`.related`);
+   or the run of link lines after such a heading, and a news ticker's run of headlines
+   each led by its time or date, in any language (:mod:`.related`);
 3. **other articles**: the stories an infinite scroll appended beside the page's own,
    siblings of its title's container that look the same, and the boxes beside the
    article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
@@ -88,7 +89,7 @@ from .lists import keep_parent_items, keep_section_lists
 from .paragraphs import column
 from .posts import keep_thread_posts
 from .promos import drop_closing_promos
-from .related import drop_related_boxes
+from .related import drop_dated_headlines, drop_related_boxes
 from .reviews import drop_product_reviews
 from .tables import keep_data_tables
 
@@ -122,7 +123,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
                             kind == "forum", page)
     # a site's home page is its teasers: no article for a box of them to be related to
     _found(details, related_boxes=[] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred),
-           appended_articles=drop_appended_articles(page, para, keep, barred))
+           appended_articles=drop_appended_articles(page, para, keep, barred),
+           ticker_lines=drop_dated_headlines(para, keep, barred) if kind not in CARD_KINDS else 0)
     drop_boxes_beside(para, keep, barred)
     _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],

@@ -173,3 +173,69 @@ def _related_box_end(para: features.Paragraphs, keep: np.ndarray, i: int) -> int
     while end < len(keep) and not para.heading[end] and (link[end] >= 0.5 or not para.chars[end]):
         end += 1
     return end if link[i + 1:end].any() else i + 1
+
+
+def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
+    """Drop the kept lines of a news ticker, and mark them in ``barred``: a run of at
+    least :data:`TICKER_STAMPS` lines led by a time or a date ("11:29", "28.11.2011"),
+    at most :data:`TICKER_GAP` lines apart, whose headlines (the lines saying more than
+    a stamp) are mostly links: the section's other news beside or below the story
+    ("11:29 ΟΓΑ: Οροι…", "28.11.2011 Религия"), in any language.  Dropped are the
+    stamps, the links and the short lines of the run, and the heading just above it; a
+    line of prose in it is kept.
+
+    The step waits for the page's own text: it drops nothing from a page keeping less
+    than :data:`TICKER_ARTICLE_CHARS` outside its runs (a news archive, a listing whose
+    headlines are its content), nor from the kinds of page made of cards (the caller's
+    test).  Returns how many kept lines were dropped."""
+    lowered = lower_case(para)
+    stamped = [i for i in (para.chars <= TICKER_LINE_CHARS).nonzero()[0].tolist()
+               if lowered[i][:1].isdigit() and _STAMP.match(lowered[i]) is not None]
+    if len(stamped) < TICKER_STAMPS:
+        return 0
+    text = (para.chars > 0).nonzero()[0]
+    order = np.zeros(len(keep), np.int64)  # each line's rank among the lines with text
+    order[text] = np.arange(len(text))
+    link = column(para, "link_density")
+    inside = np.zeros(len(keep), bool)
+    run = [stamped[0]]
+    for i in [*stamped[1:], None]:
+        if i is not None and order[i] - order[run[-1]] <= TICKER_GAP + 1:
+            run.append(i)
+            continue
+        if len(run) >= TICKER_STAMPS:
+            lines = text[order[run[0]]:order[run[-1]] + 1]
+            heads = [j for j in lines.tolist() if len(_STAMP.sub("", lowered[j], count=1).strip()) > TICKER_STAMP_CHARS]
+            if heads and sum(link[j] >= 0.5 for j in heads) >= TICKER_LINKED * len(heads):
+                inside[lines] = True
+                above = text[order[run[0]] - 1] if order[run[0]] else -1
+                if above >= 0 and para.heading[above] and para.chars[above] <= RELATED_CHARS:
+                    inside[above] = True  # the ticker's own heading ("Другие новости раздела")
+        if i is not None:
+            run = [i]
+    drop = inside & ((link >= 0.5) | (para.chars <= TICKER_SHORT_CHARS))
+    if not (keep & drop).any() or int(para.chars[keep & ~inside].sum()) < TICKER_ARTICLE_CHARS:
+        return 0
+    dropped = int((keep & drop).sum())
+    keep &= ~drop
+    barred |= drop
+    return dropped
+
+
+#: a line led by a time ("11:29", "9.05") or a numeric date ("28.11.2011", "2011-11-28",
+#: "11/28/11")
+_STAMP = re.compile(r"\s*(?:\d{1,2}[:.]\d{2}(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{1,2}-\d{1,2})")
+#: a ticker is at least this many stamped lines…
+TICKER_STAMPS = 4
+#: …each at most this many lines with text after the one before…
+TICKER_GAP = 2
+#: …of at most this many characters each…
+TICKER_LINE_CHARS = 200
+#: …and this share of its headlines (lines with more than this many characters besides
+#: their stamp) are links
+TICKER_LINKED = 0.75
+TICKER_STAMP_CHARS = 15
+#: the lines of a ticker dropped besides the links and the stamps: its short labels ("Религия")
+TICKER_SHORT_CHARS = 100
+#: a ticker is dropped from a page keeping at least this many characters outside it
+TICKER_ARTICLE_CHARS = 500
