@@ -363,6 +363,31 @@ def test_a_news_ticker_beside_the_story_is_dropped():
     assert "Headline number 11" in archive.text
 
 
+def _poll(question: str = "Should the harbour works start in the spring?") -> str:
+    choices = "".join(f"<tr><td><input type='radio' name='choice' value='{i}'></td><td>{text}</td></tr>"
+                      for i, text in enumerate(("Yes, the sooner the better for the town",
+                                                "No, the summer season comes first", "Other")))
+    return (f"<form method='post' action='/vote'><table><tr><td colspan='2'>{question}</td></tr>{choices}"
+            "<tr><td><input type='submit' value='Vote'></td></tr></table></form>")
+
+
+def test_a_poll_beside_the_story_is_dropped():
+    # a reader's vote (a form of radio buttons: its question and its choices)
+    body = f"<main><article>{story(4)}</article><aside>{_poll()}</aside></main>"
+    result = extract(shell(body), EVERYTHING)
+    assert "Paragraph 3 of the story" in result.text and "harbour works" not in result.text
+    assert "the summer season" not in result.text and result.labels.details["learned"]["poll_lines"] >= 4
+    # a page wrapped whole in one form (ASP.NET) keeps its story; so does a form of
+    # check boxes (a search's filters are no vote)
+    wrapped = f"<form action='/page.aspx'><main><article>{story(30)}</article>{_poll().replace('<form', '<div')}</main></form>"
+    assert "Paragraph 29 of the story" in extract(shell(wrapped), EVERYTHING).text
+    boxes = body.replace("type='radio'", "type='checkbox'")
+    assert "the summer season" in extract(shell(boxes), EVERYTHING).text
+    # nor is a form with headings: a page's tool (a calculator's sections and choices)
+    tool = body.replace("<table>", "<h3>Select a version of the calculator</h3><table>")
+    assert "the summer season" in extract(shell(tool), EVERYTHING).text
+
+
 def test_a_closing_credit_or_contact_line_in_a_box_of_its_own_is_kept():
     # a credit line in an author box just after the article; a contact line whose only
     # link is an e-mail address, a level further out; a link line after it stays out

@@ -17,7 +17,8 @@ part of the article goes, and is *barred*: no later step brings it back:
    author and date lines that tell one comment from the next;
 2. **related boxes** ("Latest news", "Similar posts"…) below kept text, a box of their own
    or the run of link lines after such a heading, and a news ticker's run of headlines
-   each led by its time or date, in any language (:mod:`.related`);
+   each led by its time or date, in any language (:mod:`.related`), and a reader's poll
+   (:func:`~.controls.drop_polls`);
 3. **other articles**: the stories an infinite scroll appended beside the page's own,
    siblings of its title's container that look the same, and the boxes beside the
    article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
@@ -80,7 +81,7 @@ from .cards import drop_product_carousels, keep_whole_cards
 from .code_blocks import whole_code_blocks
 from .comments import drop_comments
 from .consent import drop_consent_boxes
-from .controls import drop_controls
+from .controls import drop_controls, drop_polls
 from .copies import drop_later_copies
 from .fallback import fall_back
 from .figures import keep_figures
@@ -124,7 +125,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     # a site's home page is its teasers: no article for a box of them to be related to
     _found(details, related_boxes=[] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred),
            appended_articles=drop_appended_articles(page, para, keep, barred),
-           ticker_lines=drop_dated_headlines(para, keep, barred) if kind not in CARD_KINDS else 0)
+           ticker_lines=drop_dated_headlines(para, keep, barred) if kind not in CARD_KINDS else 0,
+           poll_lines=drop_polls(page, para, keep, barred) if kind not in CARD_KINDS else 0)
     drop_boxes_beside(para, keep, barred)
     _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],

@@ -1,11 +1,14 @@
-"""Kept lines that are a control, not text ("Click to expand...", "Show more")."""
+"""Kept lines that are a control, not text ("Click to expand...", "Show more"), and a
+poll's question and choices."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 
+from ...model import Page
 from .. import features
 from .paragraphs import lower_case
 
@@ -23,3 +26,33 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
 CONTROL_CHARS = 30
 _CONTROL = re.compile(r"(?:click to (?:expand|shrink)|(?:show|see|view) (?:more|less)|expand|collapse)\s*(?:\.\.\.|…)?")
 _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
+
+
+def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
+    """Drop the kept lines of a poll, and mark them in ``barred``: a ``<form>`` of at
+    most :data:`POLL_WORDS` words holding a group of radio buttons (two at least of one
+    name) and no heading, its question and its choices ("Which is your preferred
+    playstyle?", "Mostly PvE", "Results"), a reader's vote and no part of the story.  A
+    form with headings is a page's tool (a calculator's sections: "Select a Version of
+    the Calculator", "Information You'll Need").  Returns how many kept lines were
+    dropped."""
+    if page.tree is None:
+        return 0
+    inside: set = set()
+    for form in page.tree.iter("form"):
+        radios = Counter(field.get("name") for field in form.iter("input")
+                         if (field.get("type") or "").lower() == "radio")
+        if (max(radios.values(), default=0) >= 2 and len("".join(form.itertext()).split()) <= POLL_WORDS
+                and next(form.iter(*_HEADINGS), None) is None):
+            inside.update(form.iter())
+    if not inside:
+        return 0
+    lines = [i for i in keep.nonzero()[0].tolist() if page.blocks[para.starts[i]].node in inside]
+    keep[lines] = False
+    barred[lines] = True
+    return len(lines)
+
+
+#: a poll's form holds at most this many words (a page wrapped whole in a form holds more)
+POLL_WORDS = 250
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
