@@ -7,6 +7,7 @@ import re
 from collections import Counter
 
 import numpy as np
+from lxml import etree
 
 from ...model import Page
 from .. import features
@@ -38,11 +39,11 @@ def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: 
     dropped."""
     if page.tree is None:
         return 0
-    inside: set = set()
+    inside: set[etree._Element] = set()
     for form in page.tree.iter("form"):
         radios = Counter(field.get("name") for field in form.iter("input")
                          if (field.get("type") or "").lower() == "radio")
-        if (max(radios.values(), default=0) >= 2 and len("".join(form.itertext()).split()) <= POLL_WORDS
+        if (max(radios.values(), default=0) >= 2 and len("".join(map(str, form.itertext())).split()) <= POLL_WORDS
                 and next(form.iter(*_HEADINGS), None) is None):
             inside.update(form.iter())
     if not inside:
