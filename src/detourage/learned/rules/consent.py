@@ -19,7 +19,7 @@ from ...model import Page
 from .. import features
 from .ancestors import around_title, nearest_named
 from .articles import holding_share
-from .paragraphs import column
+from .paragraphs import NONE_ABOVE, column
 
 
 def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
@@ -36,7 +36,7 @@ def drop_consent_boxes(page: Page, para: features.Paragraphs, keep: np.ndarray, 
     a consent box always is.  The lines the model did not keep are left to
     :func:`consent_lines`, which the fallback asks on the few pages it rescues.  Returns
     how many lines were dropped."""
-    boxes = _boxes(page, para, (keep & (column(para, "dist_overlay") < _NONE)).nonzero()[0])
+    boxes = _boxes(page, para, (keep & (column(para, "dist_overlay") < NONE_ABOVE)).nonzero()[0])
     if not boxes:
         return 0
     above_title = around_title(page, para)
@@ -68,7 +68,7 @@ def consent_lines(page: Page, para: features.Paragraphs, lines: np.ndarray) -> n
     of, what the fallback must not take for its text (a OneTrust dialog is often the
     longest prose of a page the model failed on)."""
     out = np.zeros(len(lines), bool)
-    boxes = _boxes(page, para, (lines & (para.chars > 0) & (column(para, "dist_overlay") < _NONE)).nonzero()[0])
+    boxes = _boxes(page, para, (lines & (para.chars > 0) & (column(para, "dist_overlay") < NONE_ABOVE)).nonzero()[0])
     if not boxes:
         return out
     above_title = around_title(page, para)
@@ -115,7 +115,5 @@ def _main_span(para: features.Paragraphs, keep: np.ndarray) -> tuple[int, int] |
 #: ``cmp-container``, a glossary's ``cmp-modal``)
 CONSENT = re.compile(r"cookie|consent|gdpr|onetrust|didomi|usercentrics|trustarc|truste[-_]"
                      r"|(?<![a-z])(?:ccc|fides)(?![a-z])|(?<![a-z])(?:cmpbox|cmp-?banner|qc-cmp)")
-#: a distance column's value where no element of the group is above (:mod:`..features.tree`)
-_NONE = 99.0
 #: a consent box holding at least this share of the page's kept text is the page itself
 CONSENT_SHARE = 0.5

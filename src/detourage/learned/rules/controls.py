@@ -11,7 +11,7 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
-from .paragraphs import lower_case
+from .paragraphs import NONE_ABOVE, column, lower_case
 
 
 def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
@@ -37,8 +37,8 @@ def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: 
     form with headings is a page's tool (a calculator's sections: "Select a Version of
     the Calculator", "Information You'll Need").  Returns how many kept lines were
     dropped."""
-    if page.tree is None:
-        return 0
+    if page.tree is None or not (keep & (column(para, "dist_t_form") < NONE_ABOVE)).any():
+        return 0  # no kept line in a form (or a fieldset, a label…): the tree is not walked
     inside: set[etree._Element] = set()
     for form in page.tree.iter("form"):
         radios = Counter(field.get("name") for field in form.iter("input")

@@ -15,6 +15,10 @@ def column(para: features.Paragraphs, name: str) -> np.ndarray:
     return para.X[:, features.positions()[name]]
 
 
+#: a distance column's value (``dist_…``) where no element of the group is above (:mod:`..features.tree`)
+NONE_ABOVE = 99.0
+
+
 def running(x: np.ndarray) -> np.ndarray:
     """0, then the running sums of ``x`` (int64): ``out[j] - out[i]`` sums ``x[i:j]``
     (``np.r_[0, x.cumsum()]`` without ``np.r_``'s parsing of its index, 5 µs a call)."""

@@ -189,8 +189,12 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
     headlines are its content), nor from the kinds of page made of cards (the caller's
     test).  Returns how many kept lines were dropped."""
     lowered = lower_case(para)
-    stamped = [i for i in (para.chars <= TICKER_LINE_CHARS).nonzero()[0].tolist()
-               if lowered[i][:1].isdigit() and _STAMP.match(lowered[i]) is not None]
+    # a stamp holds three digits at least ("9:05"): the other lines are not searched
+    digits = column(para, "share_digit") * para.chars
+    candidates = ((para.chars <= TICKER_LINE_CHARS) & (digits >= 2.5)).nonzero()[0].tolist()
+    if len(candidates) < TICKER_STAMPS:
+        return 0
+    stamped = starting(lowered, candidates, _STAMP_START)
     if len(stamped) < TICKER_STAMPS:
         return 0
     text = (para.chars > 0).nonzero()[0]
@@ -224,7 +228,10 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
 
 #: a line led by a time ("11:29", "9.05") or a numeric date ("28.11.2011", "2011-11-28",
 #: "11/28/11")
-_STAMP = re.compile(r"\s*(?:\d{1,2}[:.]\d{2}(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{1,2}-\d{1,2})")
+_STAMP_TEXT = r"(?:\d{1,2}[:.]\d{2}(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{1,2}-\d{1,2})"
+_STAMP = re.compile(r"\s*" + _STAMP_TEXT)
+#: the same at the start of a line of lines joined by "\x1f" (:func:`.paragraphs.starting`)
+_STAMP_START = re.compile(r"\x1f[^\S\x1f]*" + _STAMP_TEXT)
 #: a ticker is at least this many stamped lines…
 TICKER_STAMPS = 4
 #: …each at most this many lines with text after the one before…
