@@ -37,21 +37,28 @@ def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: 
     form with headings is a page's tool (a calculator's sections: "Select a Version of
     the Calculator", "Information You'll Need").  Returns how many kept lines were
     dropped."""
-    if page.tree is None or not (keep & (column(para, "dist_t_form") < NONE_ABOVE)).any():
-        return 0  # no kept line in a form (or a fieldset, a label…): the tree is not walked
-    inside: set[etree._Element] = set()
-    for form in page.tree.iter("form"):
-        radios = Counter(field.get("name") for field in form.iter("input")
-                         if (field.get("type") or "").lower() == "radio")
-        if (max(radios.values(), default=0) >= 2 and len("".join(map(str, form.itertext())).split()) <= POLL_WORDS
-                and next(form.iter(*_HEADINGS), None) is None):
-            inside.update(form.iter())
-    if not inside:
-        return 0
-    lines = [i for i in keep.nonzero()[0].tolist() if page.blocks[para.starts[i]].node in inside]
+    formed = (keep & (column(para, "dist_t_form") < NONE_ABOVE)).nonzero()[0]  # in a form, a label…
+    polls: dict[etree._Element, bool] = {}
+    lines = []
+    for i in formed.tolist():
+        node = page.blocks[para.starts[i]].node
+        form = None if node is None else node if node.tag == "form" else next(node.iterancestors("form"), None)
+        if form is None:
+            continue
+        if form not in polls:
+            polls[form] = _poll(form)
+        if polls[form]:
+            lines.append(i)
     keep[lines] = False
     barred[lines] = True
     return len(lines)
+
+
+def _poll(form: etree._Element) -> bool:
+    """Whether a form is a poll: a radio group, few words, no heading."""
+    radios = Counter(field.get("name") for field in form.iter("input") if (field.get("type") or "").lower() == "radio")
+    return (max(radios.values(), default=0) >= 2 and len("".join(map(str, form.itertext())).split()) <= POLL_WORDS
+            and next(form.iter(*_HEADINGS), None) is None)
 
 
 #: a poll's form holds at most this many words (a page wrapped whole in a form holds more)
