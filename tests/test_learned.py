@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import gzip
 import json
 import re
@@ -714,6 +716,13 @@ def test_train_collect_and_fit(tmp_path):
     assert all(p.y.any() and not p.y.all() for p in pages)
     w = train.weights(pages)
     assert w.shape == (sum(len(p.y) for p in pages),) and np.isclose(w.mean(), 1.0)
+    # balanced by page type: one listing among seven articles weighs more, the dataset the same
+    typed = [dataclasses.replace(p, page_type="listing" if i == 0 else "article") for i, p in enumerate(pages)]
+    balanced = train.weights(typed, 0.5)
+    rows = np.cumsum([0] + [len(p.y) for p in pages])
+    per_page = [balanced[a:b].sum() / w[a:b].sum() for a, b in zip(rows[:-1], rows[1:])]
+    assert np.isclose(balanced.sum(), w.sum()) and per_page[0] > 2 * max(per_page[1:])
+    assert np.allclose(train.weights(typed, 0.0), w)
     model = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2})
     assert model.meta["pages"] == 8 and model.names == features.names()
     assert model.second is not None and model.meta["first_stage"]["folds"] == train.STACK_FOLDS

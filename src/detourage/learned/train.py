@@ -189,15 +189,27 @@ def _store(path: Path, key: str, pages: list[PageData]) -> None:
         pickle.dump({"key": key, "pages": pages}, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def weights(pages: Sequence[PageData]) -> np.ndarray:
-    """Row weights: datasets by sqrt(pages), pages equal, rows half by characters."""
+def weights(pages: Sequence[PageData], type_balance: float = 0.0) -> np.ndarray:
+    """Row weights: datasets by sqrt(pages), pages equal, rows half by characters.
+
+    With ``type_balance`` b > 0 (``--params '{"type_balance": 0.5}'``), a page of a type
+    that ``k`` pages of its dataset share weighs ``k ** -b`` as much, its dataset's total
+    unchanged: the rarer page types of WCXB (listings, products…) count for more, the
+    articles for less.  0, the shipped setting: b = 0.5 lowered every leave-one-dataset-out
+    row but CleanEval and the product pages most (docs/choosing-the-default.md)."""
     per_dataset: dict[str, int] = defaultdict(int)
+    per_type: dict[tuple[str, str], int] = defaultdict(int)
     for p in pages:
         per_dataset[p.dataset] += 1
+        per_type[p.dataset, p.page_type] += 1
+    types_weight: dict[str, float] = defaultdict(float)  # each dataset's pages, weighed by type
+    for (dataset, _), k in per_type.items():
+        types_weight[dataset] += k * k ** -type_balance
     parts = []
     for p in pages:
         n = per_dataset[p.dataset]
-        page_weight = np.sqrt(n) / n
+        k = per_type[p.dataset, p.page_type]
+        page_weight = np.sqrt(n) / n * k ** -type_balance * n / types_weight[p.dataset]
         chars = p.chars.astype(np.float64)
         share = 0.5 * chars / max(chars.sum(), 1.0) + 0.5 / len(chars)
         parts.append(page_weight * share)
@@ -219,7 +231,7 @@ def fit(pages: Sequence[PageData], params: dict[str, Any] | None = None, *,
     if len(set(y.tolist())) < 2:
         raise ValueError("the training pages have a single class: nothing to learn")
     settings = {**PARAMS, **(params or {})}
-    w = weights(pages)
+    w = weights(pages, float(settings.get("type_balance", 0.0)))
     t0 = time.perf_counter()
     X = np.concatenate([p.X for p in pages])
     folds = _stack_folds(pages, y) if stacked else None
@@ -256,6 +268,7 @@ def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, settings: dict[str, 
         raise MissingExtra('training needs scikit-learn: pip install "detourage[train]"') from None
     settings = dict(settings)
     settings.pop("threshold", None)
+    settings.pop("type_balance", None)
     bags = int(settings.pop("bags", 1))
     lr_scale = float(settings.pop("bag_learning_rate_scale", 1.0))
     bins = settings.pop("bins", "subsample")
