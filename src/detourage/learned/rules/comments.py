@@ -18,7 +18,7 @@ from ...model import Page
 from .. import features
 from ..features.vocabulary import names_group
 from .ancestors import ancestor, span_keys
-from .paragraphs import DIGIT, column, lower_case, running, starting
+from .paragraphs import DIGIT, HEADING_TAGS, column, lower_case, running, starting
 
 #: a comment section: a container at most this many levels up names comments
 COMMENT_LEVELS = 4
@@ -187,7 +187,7 @@ def _heading_slug(element: etree._Element | None) -> bool:
     others = " ".join(element.get(k) or "" for k in ("class", "role", "itemprop"))
     if not ident or (others.strip() and names_group(others, "comment")):
         return False
-    heading = element if element.tag in _HEADINGS else next(element.iter(*_HEADINGS), None)
+    heading = element if element.tag in HEADING_TAGS else next(element.iter(*HEADING_TAGS), None)
     if heading is None:
         return False
     text = "".join(t for t in heading.itertext() if isinstance(t, str))
@@ -199,7 +199,6 @@ def _heading_slug(element: etree._Element | None) -> bool:
 #: kept characters outside comment sections follow it
 SECTION_TEXT_AFTER = 200
 
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _NOT_WORD = re.compile(r"[\W_]+")
 #: the number a generator adds to a repeated title's id ("comments-1")
 _SLUG_NUMBER = re.compile(r"-\d+$")

@@ -11,7 +11,7 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
-from .paragraphs import NONE_ABOVE, column, lower_case
+from .paragraphs import HEADING_TAGS, NONE_ABOVE, column, lower_case
 
 
 def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
@@ -58,9 +58,8 @@ def _poll(form: etree._Element) -> bool:
     """Whether a form is a poll: a radio group, few words, no heading."""
     radios = Counter(field.get("name") for field in form.iter("input") if (field.get("type") or "").lower() == "radio")
     return (max(radios.values(), default=0) >= 2 and len("".join(map(str, form.itertext())).split()) <= POLL_WORDS
-            and next(form.iter(*_HEADINGS), None) is None)
+            and next(form.iter(*HEADING_TAGS), None) is None)
 
 
 #: a poll's form holds at most this many words (a page wrapped whole in a form holds more)
 POLL_WORDS = 250
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")

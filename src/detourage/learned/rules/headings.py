@@ -8,7 +8,7 @@ import numpy as np
 from ...model import Page
 from .. import features
 from .ancestors import clear_of_boilerplate
-from .paragraphs import column
+from .paragraphs import HEADING_TAGS, column
 
 
 def keep_title(para: features.Paragraphs, keep: np.ndarray) -> None:
@@ -77,10 +77,9 @@ def drop_permalinks(page: Page, para: features.Paragraphs, keep: np.ndarray, per
     for p in (keep & (para.heading > 0)).nonzero()[0].tolist():
         for i in range(para.starts[p], para.ends[p]):
             block = page.blocks[i]
-            if block.text in PERMALINK_MARKS and block.link_chars and not _HEADINGS.isdisjoint(block.path):
+            if block.text in PERMALINK_MARKS and block.link_chars and not HEADING_TAGS.isdisjoint(block.path):
                 per_block[i] = False
 
 
 #: the whole text of a heading's permalink anchor
 PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "⚓︎", "🔗︎"})
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})

@@ -15,6 +15,9 @@ def column(para: features.Paragraphs, name: str) -> np.ndarray:
     return para.X[:, features.positions()[name]]
 
 
+#: the heading elements' tags
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
 #: a distance column's value (``dist_…``) where no element of the group is above (:mod:`..features.tree`)
 NONE_ABOVE = 99.0
 

@@ -190,8 +190,8 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
     test).  Returns how many kept lines were dropped."""
     lowered = lower_case(para)
     # a stamp holds three digits at least ("9:05"): the other lines are not searched
-    digits = column(para, "share_digit") * para.chars
-    candidates = ((para.chars <= TICKER_LINE_CHARS) & (digits >= 2.5)).nonzero()[0].tolist()
+    digits = column(para, "share_digit") * para.chars  # the share is of the line's characters
+    candidates = ((para.chars <= TICKER_LINE_CHARS) & (digits >= STAMP_DIGITS - 0.5)).nonzero()[0].tolist()
     if len(candidates) < TICKER_STAMPS:
         return 0
     stamped = starting(lowered, candidates, _STAMP_START)
@@ -232,6 +232,8 @@ _STAMP_TEXT = r"(?:\d{1,2}[:.]\d{2}(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-
 _STAMP = re.compile(r"\s*" + _STAMP_TEXT)
 #: the same at the start of a line of lines joined by "\x1f" (:func:`.paragraphs.starting`)
 _STAMP_START = re.compile(r"\x1f[^\S\x1f]*" + _STAMP_TEXT)
+#: the fewest digits a stamp holds ("9:05")
+STAMP_DIGITS = 3
 #: a ticker is at least this many stamped lines…
 TICKER_STAMPS = 4
 #: …each at most this many lines with text after the one before…
