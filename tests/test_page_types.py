@@ -170,6 +170,15 @@ def _ld(kind: str) -> str:
     ("", "https://startup.example/", "service", "address"),
     ("", "https://gazette.example/2026/05/harbour.html", "article", "default"),
     ("", None, "article", "default"),
+    # a news site's sections in a story's address: "/c/" its channel, "/item/", "/t/"
+    ("", "http://news.example.cn/c/2012/01/17/2495969.htm", "article", "default"),
+    ("", "http://news.example.cn/c/p/2011-12-15/235923639870.shtml", "article", "default"),
+    ("", "http://finance.example.com/money/collection/20120112/5440560.shtml", "article", "default"),
+    ("", "http://beijing.example.cn/c/201201/12/n3600487.shtml", "article", "default"),
+    ("", "http://tech.example.com/t/2012-01/17/content_36585100.htm", "article", "default"),
+    ("", "http://www.example.gr/europe/article/item/253589-smoling", "article", "default"),
+    ("", "https://developers.example.org/story/25/12/19/236259/grads", "article", "default"),
+    ("", "https://community.example.io/t/2024-4-4-2024-5-0-issue-stuck/724779", "forum", "address"),
 ])
 def test_the_kind_is_read_from_the_declared_type_then_the_address(head, url, kind, told):
     assert _kind(page(f"<p>{TEASER}</p>", head), url) == (kind, told)
@@ -178,6 +187,13 @@ def test_the_kind_is_read_from_the_declared_type_then_the_address(head, url, kin
 def test_many_prices_make_a_collection():
     items = "".join(f"<li><a href='/p/{i}'>Mug {i}</a><span>$1{i}.99</span></li>" for i in range(10))
     assert _kind(page(f"<ul>{items}</ul>"), "https://shop.example/mugs") == ("collection", "text")
+
+
+def test_a_drop_down_of_prices_makes_no_collection():
+    """A story beside a property search whose price range is a drop-down of prices."""
+    options = "".join(f"<option>£{i},000</option>" for i in range(20))
+    body = f"<p>{TEASER}</p><form><select name='max'>{options}</select></form>"
+    assert _kind(page(body), "https://gazette.example/story/harbour") == ("article", "default")
 
 
 @settings(deadline=None)

@@ -106,9 +106,13 @@ def _addressed(url: str | None) -> str:
         return ""
     parts = urlsplit(url)
     path = parts.path.lower()
+    # a story's address names its section's words ("/c/2012/01/12/", "/article/item/253589-…")
+    news = _NEWS_ADDRESS.search(path) is not None
     for kind, pattern in _ADDRESSES:
-        if pattern.search(path):
+        if pattern.search(path) and not (news and kind != "listing"):
             return kind
+    if news:
+        return ""
     first = (parts.hostname or "").lower().split(".", 1)[0]
     if first in _FORUM_HOSTS:
         return "forum"
@@ -138,6 +142,12 @@ _ADDRESSES = (
                            r"|/(?:tag|tags|page)/")),
 )
 
+#: a story's address: a date as folders ("/2012/01/17/", "/201201/12/", "/2011-12-15/",
+#: "/20120112/") or a folder naming stories; the other kinds' words in it are a news
+#: site's sections ("/c/": its channel, "/item/", "/collection/"), no product nor forum
+_NEWS_ADDRESS = re.compile(r"/(?:19|20)\d{2}(?:/\d{1,2}/|-\d{1,2}(?:-\d{1,2})?/|(?:0[1-9]|1[0-2])(?:\d{2})?/)"
+                           r"|/(?:articles?|news|story|stories)/")
+
 _FORUM_HOSTS = frozenset({"forum", "forums", "community", "discuss", "discourse", "answers"})
 _DOC_HOSTS = frozenset({"docs", "doc", "developer", "developers", "devdocs", "api", "learn", "manual"})
 
@@ -146,7 +156,7 @@ def _shown(para: features.Paragraphs) -> str:
     """The kind a page's text shows when nothing else names it: many lines that are a
     price (a collection), much code (documentation), or ""."""
 
-    from .rules.paragraphs import column, lower_case
+    from .rules.paragraphs import OPTION_CODE, column, lower_case
 
     if not len(para.texts):
         return ""
@@ -154,7 +164,8 @@ def _shown(para: features.Paragraphs) -> str:
     # lines costs a few substring searches, not 50 000 calls.  A line lower-cased is at
     # least as long as its text ("İ" becomes two characters), so those of a longer text
     # are passed over, and _priced_lines measures the rest
-    short = (para.chars <= PRICE_LINE).nonzero()[0].tolist()
+    # a drop-down's entries ("£500", "£1,000": a search form's price range) are no cards
+    short = ((para.chars <= PRICE_LINE) & (column(para, "container_tag") != OPTION_CODE)).nonzero()[0].tolist()
     lines = "\x1f".join(map(lower_case(para).__getitem__, short))
     if _priced_lines(lines, PRICES, PRICE_LINE) >= PRICES:
         return "collection"

@@ -87,7 +87,7 @@ from .fallback import fall_back
 from .figures import keep_figures
 from .headings import drop_permalinks, keep_standfirst, keep_title
 from .lists import keep_parent_items, keep_section_lists
-from .paragraphs import column
+from .paragraphs import OPTION_CODE, column
 from .posts import keep_thread_posts
 from .promos import drop_closing_promos
 from .related import drop_dated_headlines, drop_related_boxes
@@ -104,9 +104,6 @@ CARD_KINDS = frozenset({"listing", "collection", "service"})
 #: forum the posts' own lists
 SECTION_KINDS = frozenset({"article", "documentation", "collection", "listing", "service"})
 
-#: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``
-_OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
-
 
 def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, threshold: float, *,
           comments: bool, fallback: bool, kind: str = "article") -> tuple[np.ndarray, dict]:
@@ -115,7 +112,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     almost nothing of; ``kind``: the page's, :mod:`detourage.learned.pagetype`).  One
     keep flag per block of ``page``, and the details: what the steps found, the
     threshold and the counts of paragraphs."""
-    choice = column(para, "container_tag") != _OPTION_CODE  # a drop-down's entries are never content
+    choice = column(para, "container_tag") != OPTION_CODE
     keep = (probability >= threshold) & choice
     # what a step left out as no part of the content (comments, related boxes): the
     # steps that add paragraphs back, the fallback among them, pass it over

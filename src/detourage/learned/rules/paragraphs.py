@@ -18,6 +18,10 @@ def column(para: features.Paragraphs, name: str) -> np.ndarray:
 #: the heading elements' tags
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
+#: ``container_tag`` of a paragraph that is an ``<option>`` of a ``<select>`` or ``<datalist>``:
+#: a drop-down's entries, never content
+OPTION_CODE = features.CONTAINER_TAGS.index("option") + 1
+
 #: a distance column's value (``dist_…``) where no element of the group is above (:mod:`..features.tree`)
 NONE_ABOVE = 99.0
 
