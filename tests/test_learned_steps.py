@@ -363,6 +363,36 @@ def test_a_news_ticker_beside_the_story_is_dropped():
     assert "Headline number 11" in archive.text
 
 
+def _thread(n: int, header: str = "~ reader{i} [2012-01-2{i} 19:2{i}]") -> str:
+    """A comment thread without a name: ``n`` comments, each headed by its author and when."""
+    return "".join(f"<div class='c'><p class='h'>{header.format(i=i)}</p><p>Comment {i}: the council should "
+                   f"have asked the town before, say I.</p></div>" for i in range(n))
+
+
+def test_an_unnamed_thread_of_stamped_comments_below_the_story_is_dropped():
+    # each comment headed by a short line holding a date and a time, in a box of its own
+    body = f"<main><article>{story(6)}</article><section>{_thread(5)}</section></main>"
+    result = extract(shell(body), EVERYTHING)
+    assert "Paragraph 5 of the story" in result.text and "reader3" not in result.text
+    assert "Comment 4" not in result.text and result.labels.details["learned"]["thread_lines"] == 10
+    # two comments are no thread; comments wanted stay
+    assert "Comment 1" in extract(shell(body.replace(_thread(5), _thread(2))), EVERYTHING).text
+    assert "Comment 4" in extract(shell(body), EVERYTHING, comments=True).text
+    # a blog's front page: its posts stamped alike, the first post in the box
+    posts = "".join(f"<div class='post'><p>posted 2012-01-2{i} 19:2{i}</p>{story(2, f'Post{i}')}</div>"
+                    for i in range(5))
+    assert "Post4 1 of the story" in extract(shell(f"<main>{posts}</main>"), EVERYTHING).text
+    # …or each post signed below its text, after an article of the blog's own
+    signed = "".join(f"<div class='post'>{story(2, f'Post{i}')}<p>digby 6/0{i}/2005 06:35:00 PM</p></div>"
+                     for i in range(5))
+    text = extract(shell(f"<main><article>{story(6)}</article><section>{signed}</section></main>"), EVERYTHING).text
+    assert "Post4 1 of the story" in text and "Post0 1 of the story" in text
+    # a thread of stamped lines with no prose (a changelog's dates and versions) stays
+    log = "".join(f"<div class='c'><p>2012-01-2{i} 19:2{i}</p><p>v{i}</p></div>" for i in range(5))
+    assert "2012-01-24 19:24" in extract(shell(f"<main><article>{story(6)}</article><section>{log}</section></main>"),
+                                         EVERYTHING).text
+
+
 def _poll(question: str = "Should the harbour works start in the spring?") -> str:
     choices = "".join(f"<tr><td><input type='radio' name='choice' value='{i}'></td><td>{text}</td></tr>"
                       for i, text in enumerate(("Yes, the sooner the better for the town",

@@ -79,7 +79,7 @@ from .articles import drop_appended_articles, drop_boxes_beside
 from .boundary import keep_boundary_lines
 from .cards import drop_product_carousels, keep_whole_cards
 from .code_blocks import whole_code_blocks
-from .comments import drop_comments
+from .comments import drop_comments, drop_stamped_threads
 from .consent import drop_consent_boxes
 from .controls import drop_controls, drop_polls
 from .copies import drop_later_copies
@@ -119,6 +119,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     barred = np.zeros_like(keep)
     details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments,
                             kind == "forum", page)
+    _found(details, thread_lines=drop_stamped_threads(page, para, keep, barred)
+           if kind == "article" and not comments else 0)
     # a site's home page is its teasers: no article for a box of them to be related to
     _found(details, related_boxes=[] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred),
            appended_articles=drop_appended_articles(page, para, keep, barred),

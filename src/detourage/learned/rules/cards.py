@@ -59,15 +59,15 @@ CARD_PARTS = 3
 def _complete(page: Page, para: features.Paragraphs, members: np.ndarray, keep: np.ndarray,
               closed: np.ndarray, probability: np.ndarray) -> int:
     """Keep the shared parts of the cards holding ``members`` (the lines of one run)."""
-    nodes = [_node(page, para, i) for i in members.tolist()]
+    nodes = [node_of(page, para, i) for i in members.tolist()]
     holder = _common_ancestor(nodes)
     if holder is None:
         return 0
-    cards = _cards(holder, nodes)
+    cards = cards_of(holder, nodes)
     if not cards:
         return 0
-    lines = _lines_of(page, para, holder, int(members[0]), int(members[-1]))
-    card_of = {j: _place(holder, _node(page, para, j)) for j in lines}
+    lines = lines_of(page, para, holder, int(members[0]), int(members[-1]))
+    card_of = {j: _place(holder, node_of(page, para, j)) for j in lines}
     holders: dict[int, set[int]] = {}
     for j, card in card_of.items():
         if card in cards:
@@ -87,7 +87,7 @@ def _complete(page: Page, para: features.Paragraphs, members: np.ndarray, keep: 
 def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
     """On a product page, leave out (and bar) each run of other products' cards: a
     structure repeated at least :data:`CARDS` times that is a short line holding a price
-    (each card's price), whose cards look alike (:func:`_cards`), and whose box holds
+    (each card's price), whose cards look alike (:func:`cards_of`), and whose box holds
     neither the page's title nor most of the text the model kept ("customers also
     bought", "similar items", a shop's carousel of its other products), with the heading
     just before it; how many lines were left out.  The product's own price is one line,
@@ -108,11 +108,11 @@ def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarr
     total = float(weight.sum())
     dropped = 0
     runs = [run for members in by_structure.values() if len(members) >= CARDS
-            for run in _runs(members, [_node(page, para, i) for i in members])]
+            for run in runs_of(members, [node_of(page, para, i) for i in members])]
     for members, holder, nodes in runs:
-        if _in_table(holder) or len(_cards(holder, nodes, classes=False)) < CARD_SHARE * len(holder):
+        if _in_table(holder) or len(cards_of(holder, nodes, classes=False)) < CARD_SHARE * len(holder):
             continue
-        lines = _lines_of(page, para, holder, members[0], members[-1])
+        lines = lines_of(page, para, holder, members[0], members[-1])
         first, end = lines[0], lines[-1] + 1
         if first <= title < end or float(weight[first:end].sum()) > CAROUSEL_SHARE * total:
             continue
@@ -128,7 +128,7 @@ def drop_product_carousels(page: Page, para: features.Paragraphs, keep: np.ndarr
 Run = tuple[list[int], etree._Element, list[etree._Element]]
 
 
-def _runs(members: list[int], nodes: list[etree._Element]) -> list[Run]:
+def runs_of(members: list[int], nodes: list[etree._Element]) -> list[Run]:
     """The lines of one structure (``members``, their ``nodes``) split by the box each run
     of them lies in: a line's box is its nearest ancestor holding at least :data:`CARDS`
     of them (a page's two carousels are two runs, not one box holding the page); each run
@@ -160,7 +160,7 @@ def _in_table(el: etree._Element) -> bool:
 CAROUSEL_SHARE = 0.5
 
 
-def _cards(holder: etree._Element, nodes: Sequence[etree._Element], classes: bool = True) -> set[int]:
+def cards_of(holder: etree._Element, nodes: Sequence[etree._Element], classes: bool = True) -> set[int]:
     """The cards of a run (by their place among ``holder``'s children): the children of ``holder`` holding its lines
     (``nodes``), when at least :data:`CARDS` of them look alike (one tag and class, that
     of at least :data:`ALIKE` of them) and hold each at most two of its lines on average
@@ -182,7 +182,7 @@ def _cards(holder: etree._Element, nodes: Sequence[etree._Element], classes: boo
 ALIKE = 0.8
 
 
-def _node(page: Page, para: features.Paragraphs, i: int) -> etree._Element:
+def node_of(page: Page, para: features.Paragraphs, i: int) -> etree._Element:
     return page.blocks[int(para.starts[i])].node
 
 
@@ -221,13 +221,13 @@ def _child_towards(holder: etree._Element, node: etree._Element) -> etree._Eleme
     return None
 
 
-def _lines_of(page: Page, para: features.Paragraphs, holder: etree._Element, first: int, last: int) -> list[int]:
+def lines_of(page: Page, para: features.Paragraphs, holder: etree._Element, first: int, last: int) -> list[int]:
     """The paragraphs from the first of ``holder``'s cards to its last: ``first`` and
     ``last`` (the run's) widened while the paragraph beside is still below ``holder``."""
     below = _below(holder)
-    while first > 0 and below(_node(page, para, first - 1)):
+    while first > 0 and below(node_of(page, para, first - 1)):
         first -= 1
-    while last + 1 < len(para.texts) and below(_node(page, para, last + 1)):
+    while last + 1 < len(para.texts) and below(node_of(page, para, last + 1)):
         last += 1
     return list(range(first, last + 1))
 

@@ -18,6 +18,7 @@ from ...model import Page
 from .. import features
 from ..features.vocabulary import names_group
 from .ancestors import ancestor, span_keys
+from .cards import cards_of, lines_of, node_of, runs_of
 from .paragraphs import DIGIT, HEADING_TAGS, column, lower_case, running, starting
 
 #: a comment section: a container at most this many levels up names comments
@@ -318,3 +319,69 @@ _COMMENT_STEMS = ("comment", "kommentar", "coment", "koment", "reactie", "leserb
 #: led by the "\x1f" that :func:`~.paragraphs.starting` puts before each line
 _COMMENT_LINE_START = re.compile(r"\x1f[ \t\xa0]*(?:posted|written|submitted|added|comment|sent|the following"
                                  r"|following|reader|user)")
+
+
+def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
+    """Leave out an article's unnamed comment thread, and mark it in ``barred``: a box of
+    its own below the kept text whose cards look alike and are headed each by a short
+    line holding a date and a time (its author and when: "~ zonek [2012-01-24 19:23]",
+    "Тяп Ляп Шлеп, 12.01.12 23:07:50", "04.01.2012 23:46"), at least
+    :data:`THREAD_HEADERS` of them, most cards holding a line of prose besides; how many
+    kept lines were dropped.  In any language: it reads digits and the page's structure.
+
+    A blog's front page, its posts stamped alike, holds its first post in the box (the
+    kept text above the first header): a thread's box holds no more than
+    :data:`THREAD_LEAD_CHARS` of kept text above its first header (a sorting bar, its
+    heading), and at least :data:`COMMENT_ARTICLE_CHARS` of kept text stay outside it."""
+    # a date and a time hold seven digits at least ("6/4/05 2:36"): the other lines are not searched
+    digits = column(para, "share_digit") * para.chars  # the share is of the line's characters
+    dated = ((para.chars <= COMMENT_HEADER_CHARS) & (digits >= STAMP_DIGITS - 0.5)).nonzero()[0].tolist()
+    if len(dated) < THREAD_HEADERS:
+        return 0
+    lowered = lower_case(para)
+    stamped = [i for i in dated if _CLOCK.search(lowered[i]) and _DATED.search(lowered[i])]
+    by_structure: dict[int, list[int]] = {}
+    for i in stamped:
+        by_structure.setdefault(int(para.signature[i]), []).append(i)
+    threads = [members for members in by_structure.values() if len(members) >= THREAD_HEADERS]
+    if not threads:
+        return 0
+    kept_chars = np.where(keep, para.chars, 0)
+    link = column(para, "link_density")
+    dropped = 0
+    for members in threads:
+        for headers, holder, nodes in runs_of(members, [node_of(page, para, i) for i in members]):
+            if len(headers) < THREAD_HEADERS or len(cards_of(holder, nodes)) < THREAD_HEADERS:
+                continue
+            lines = lines_of(page, para, holder, headers[0], headers[-1])
+            first, end = lines[0], lines[-1] + 1
+            if int(kept_chars[first:headers[0]].sum()) > THREAD_LEAD_CHARS:
+                continue  # the box holds the text above its first header: a blog's posts
+            if int(kept_chars.sum() - kept_chars[first:end].sum()) < COMMENT_ARTICLE_CHARS:
+                continue
+            bounds = [*headers, end]
+            prose = sum(bool(((link[a + 1:b] < 0.5) & (para.chars[a + 1:b] >= THREAD_PROSE_CHARS)).any())
+                        for a, b in zip(bounds, bounds[1:]))
+            if 2 * prose < len(headers):
+                continue
+            dropped += int(keep[first:end].sum())
+            keep[first:end] = False
+            barred[first:end] = True
+    return dropped
+
+
+#: a comment thread is told by at least this many headers…
+THREAD_HEADERS = 3
+#: …in a box holding at most this many kept characters above the first (a sorting bar)…
+THREAD_LEAD_CHARS = 200
+#: …and half its comments hold a line of prose of at least this many characters
+THREAD_PROSE_CHARS = 20
+#: the fewest digits a header's date and time hold ("6/4/05 2:36")
+STAMP_DIGITS = 7
+#: a time of day ("19:23", "23:07:50", "2:36PM")
+_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?!\d)")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+#: a date: numeric ("2012-01-24", "12.01.12", "6/04/2005") or with an English month's
+#: name ("Jul 19 2006", "19 July 2006", "March 15, 2003")
+_DATED = re.compile(rf"(?<!\d)(?:\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+                    rf"|\d{{1,2}}\.?\s+{_MONTH}\s+\d{{4}})(?!\d)")
