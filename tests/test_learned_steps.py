@@ -488,6 +488,36 @@ def test_the_article_s_figures_and_captions_are_kept():
     assert "Advertisement" not in result.text
 
 
+def _no_images() -> Model:
+    """Keeps every paragraph but those whose first block is an image."""
+    forest = Forest(np.array([features.names().index("is_image"), 0, 0], np.int32), np.array([0.5, 0, 0]),
+                    np.array([1, -1, -1], np.int32), np.array([2, -1, -1], np.int32),
+                    np.array([0.0, 9.0, -9.0]), np.zeros(1, np.int32), bias=0.0)
+    return Model(forest, features.names(), 0.5, {"name": "no images"})
+
+
+def test_a_paragraph_led_by_a_floated_photograph_is_kept():
+    # the story's first paragraph starts with its photograph: the paragraph's features
+    # are an image's, and a model reading them leaves the lead out
+    lead = ("<p><img src='/img/lead.jpg' alt='The harbour at dawn, seen from the pier' align='left'>"
+            f"The harbour plan was approved on Tuesday. {SENTENCE}</p>")
+    result = extract(shell(f"<div class='story'>{lead}{story(4)}</div>"), _no_images())
+    assert "The harbour plan was approved on Tuesday." in result.text
+    assert "The harbour at dawn" not in result.text  # an illustration's alt text is still no text
+    assert result.labels.details["learned"]["pictured_lines"] == 1
+    # not in a box of its own beside the story (a promotion with its picture), nor a mere caption
+    promo = ("<aside><p><img src='/img/ad.jpg' alt='Subscribe today'>"
+             f"Subscribe to the Gazette for a year and get the weekend edition free. {SENTENCE}</p></aside>")
+    result = extract(shell(f"<div class='story'>{story(4)}</div>{promo}"), _no_images())
+    assert "Subscribe to the Gazette" not in result.text
+    caption = ("<p><img src='/img/b.jpg' alt='The mayor opens the new pier on Tuesday morning'>The mayor opens "
+               "the new pier on Tuesday morning, with the council beside him. Photo: Ann Smith</p>")
+    assert "with the council beside him" not in extract(shell(f"<div class='story'>{caption}{story(4)}</div>"),
+                                                        _no_images()).text
+    short = "<p><img src='/img/a.jpg' alt='A view'>The pier.</p>"
+    assert "The pier." not in extract(shell(f"<div class='story'>{short}{story(4)}</div>"), _no_images()).text
+
+
 def test_shipped_model_keeps_figures_of_an_article():
     result = extract(figures())
     kept = [b.image for b, label in zip(result.page.blocks, result.labels.labels) if b.image and label.kept]

@@ -84,7 +84,7 @@ from .consent import drop_consent_boxes
 from .controls import drop_controls, drop_polls
 from .copies import drop_later_copies
 from .fallback import fall_back
-from .figures import keep_figures
+from .figures import keep_figures, keep_pictured_paragraphs
 from .headings import drop_permalinks, keep_standfirst, keep_title
 from .lists import keep_parent_items, keep_section_lists
 from .paragraphs import OPTION_CODE, column
@@ -140,6 +140,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     _found(details, post_lines=keep_thread_posts(page, para, keep, closed) if kind == "forum" else 0)
     keep_standfirst(para, keep, closed, probability)
     keep_boundary_lines(page, para, keep, closed, probability)
+    _found(details, pictured_lines=keep_pictured_paragraphs(page, para, keep, closed))
     _found(details,
            section_lines=keep_section_lists(para, keep, closed, probability) if kind in SECTION_KINDS else 0,
            table_lines=keep_data_tables(page, para, keep, closed, probability) if kind != "product" else 0,

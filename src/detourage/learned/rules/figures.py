@@ -132,3 +132,48 @@ def _keep_captions(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarr
             if (0 <= j < len(keep) and not keep[j] and not barred[j] and figure[j] <= 1 and para.chars[j]
                     and share(para, np.array([j]), np.array([i]), 1, 1)[0]):
                 keep[j] = True
+
+
+def keep_pictured_paragraphs(page: Page, para: features.Paragraphs, keep: np.ndarray, closed: np.ndarray) -> int:
+    """Keep a paragraph of prose led by a picture (a photograph floated at the start of a
+    story's first paragraph) that the model left out, when the line with text just
+    before or after it is kept and of the same parent: the paragraph's features are its
+    first block's, an image's, which the model reads as a figure, not as the text beside
+    it.  Its text outside the images must be at least :data:`PICTURED_CHARS` characters,
+    mostly no links, and no caption (a text repeating an image's alt text, or a "View
+    Larger Image" under one); the leading image an illustration (not an icon or an
+    avatar: a byline's); nothing a step closed (``closed``).  How many were kept.  The
+    image's alt text, an illustration's, is still no text (``Block.silent``)."""
+    led = (~keep & ~closed & (column(para, "is_image") > 0) & (para.chars >= PICTURED_CHARS)
+           & (para.ends - para.starts > 1) & (column(para, "link_density") < 0.5)).nonzero()[0]
+    if not len(led):
+        return 0
+    text = (para.chars > 0).nonzero()[0]
+    at = np.searchsorted(text, led)  # each one's place among the lines with text
+    parent = span_keys(para)[1]
+    chosen = []
+    for i, k in zip(led.tolist(), at.tolist()):
+        beside = [int(text[j]) for j in (k - 1, k + 1) if 0 <= j < len(text)]
+        if any(keep[j] and parent[j] == parent[i] for j in beside) and _pictured_prose(page, para, i):
+            chosen.append(i)
+    keep[chosen] = True
+    return len(chosen)
+
+
+def _pictured_prose(page: Page, para: features.Paragraphs, i: int) -> bool:
+    """Whether paragraph ``i`` is an illustration and prose of its own beside it, not a
+    caption repeating the image's alt text."""
+    blocks = page.blocks[int(para.starts[i]):int(para.ends[i])]
+    if not blocks[0].illustration:
+        return False
+    prose = " ".join(" ".join(b.text for b in blocks if not b.image).split())
+    if len(prose) < PICTURED_CHARS:
+        return False
+    alts = [" ".join(b.text.split())[:PICTURED_ALT] for b in blocks if b.image]
+    return not any(alt and alt in prose for alt in alts)
+
+
+#: a paragraph led by an image is kept for its prose from this many characters
+PICTURED_CHARS = 80
+#: a caption repeats the first this many characters of its image's alt text
+PICTURED_ALT = 40
