@@ -363,6 +363,21 @@ def test_a_news_ticker_beside_the_story_is_dropped():
     assert "Headline number 11" in archive.text
 
 
+def test_a_ticker_s_summaries_go_with_its_stamped_links():
+    # "10:17 Headline" a link, its summary under it; a live blog's stamped entries are no links
+    def entry(i: int, linked: bool) -> str:
+        head = f"10:1{i} Headline number {i} of the day"
+        return (f"<div><p>{f'<a href=/n/{i}>{head}</a>' if linked else head}</p>"
+                f"<p>Summary {i}: the agency reported the event in the morning, quoting officials.</p></div>")
+    feed = "".join(entry(i, True) for i in range(6))
+    body = f"<main><article>{story(4)}</article><aside>{feed}</aside></main>"
+    result = extract(shell(body), EVERYTHING)
+    assert "Summary 3" not in result.text and "Headline number 3" not in result.text
+    assert "Paragraph 3 of the story" in result.text
+    blog = body.replace(feed, "".join(entry(i, False) for i in range(6)))
+    assert "Summary 3" in extract(shell(blog), EVERYTHING).text
+
+
 def _thread(n: int, header: str = "~ reader{i} [2012-01-2{i} 19:2{i}]") -> str:
     """A comment thread without a name: ``n`` comments, each headed by its author and when."""
     return "".join(f"<div class='c'><p class='h'>{header.format(i=i)}</p><p>Comment {i}: the council should "

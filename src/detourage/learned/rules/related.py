@@ -182,7 +182,10 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
     a stamp) are mostly links: the section's other news beside or below the story
     ("11:29 ΟΓΑ: Οροι…", "28.11.2011 Религия"), in any language.  Dropped are the
     stamps, the links and the short lines of the run, and the heading just above it; a
-    line of prose in it is kept.
+    line of prose in it is kept, but where the stamped lines are themselves mostly links
+    ("10:17 Новый город-миллионник…" and its summary under it): then the summaries of at
+    most :data:`TICKER_TEASER_CHARS` go with their headlines.  A live blog's stamped
+    entries are no links.
 
     The step waits for the page's own text: it drops nothing from a page keeping less
     than :data:`TICKER_ARTICLE_CHARS` outside its runs (a news archive, a listing whose
@@ -202,6 +205,7 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
     order[text] = np.arange(len(text))
     link = column(para, "link_density")
     inside = np.zeros(len(keep), bool)
+    teasers = np.zeros(len(keep), bool)  # the runs whose stamped lines are the links
     run = [stamped[0]]
     for i in [*stamped[1:], None]:
         if i is not None and order[i] - order[run[-1]] <= TICKER_GAP + 1:
@@ -210,14 +214,18 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
         if len(run) >= TICKER_STAMPS:
             lines = text[order[run[0]]:order[run[-1]] + 1]
             heads = [j for j in lines.tolist() if len(_STAMP.sub("", lowered[j], count=1).strip()) > TICKER_STAMP_CHARS]
-            if heads and sum(link[j] >= 0.5 for j in heads) >= TICKER_LINKED * len(heads):
+            # "10:17 Headline" a link, its summary under it: the summaries are the ticker's too
+            linked = sum(link[j] >= 0.5 for j in run) >= TICKER_LINKED * len(run)
+            if heads and (linked or sum(link[j] >= 0.5 for j in heads) >= TICKER_LINKED * len(heads)):
                 inside[lines] = True
+                teasers[lines] = linked
                 above = text[order[run[0]] - 1] if order[run[0]] else -1
                 if above >= 0 and para.heading[above] and para.chars[above] <= RELATED_CHARS:
                     inside[above] = True  # the ticker's own heading ("Другие новости раздела")
         if i is not None:
             run = [i]
-    drop = inside & ((link >= 0.5) | (para.chars <= TICKER_SHORT_CHARS))
+    short = para.chars <= np.where(teasers, TICKER_TEASER_CHARS, TICKER_SHORT_CHARS)
+    drop = inside & ((link >= 0.5) | short)
     if not (keep & drop).any() or int(para.chars[keep & ~inside].sum()) < TICKER_ARTICLE_CHARS:
         return 0
     dropped = int((keep & drop).sum())
@@ -246,5 +254,8 @@ TICKER_LINKED = 0.75
 TICKER_STAMP_CHARS = 15
 #: the lines of a ticker dropped besides the links and the stamps: its short labels ("Религия")
 TICKER_SHORT_CHARS = 100
+#: …and, in a run whose stamped lines are the links ("10:17 Headline"), the summaries
+#: under them of at most this many
+TICKER_TEASER_CHARS = 300
 #: a ticker is dropped from a page keeping at least this many characters outside it
 TICKER_ARTICLE_CHARS = 500
