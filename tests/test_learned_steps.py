@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from lxml import etree
 from hypothesis import given, strategies as st
 
 from detourage.api import load, run
@@ -896,6 +897,19 @@ def test_a_layout_table_or_a_one_row_toolbar_is_left_to_the_model(header, rows):
     "Discuss" set as a table): the cells the model doubts stay out."""
     kept = _kept_by_tables(_plan(header, rows))
     assert "Rest" not in kept and "Monday" not in kept
+
+
+def test_a_month_s_calendar_is_no_data_table():
+    """An archive's calendar beside the story (weekday initials over the days of the
+    month) keeps none of its cells; a table of short words and numbers that is no month
+    (a score sheet) is still data."""
+    days = "".join(f"<td>{d}</td>" + ("</tr><tr>" if d % 7 == 0 else "") for d in range(1, 32))
+    calendar = f"<table><tr>{''.join(f'<th>{w}</th>' for w in 'пвсчпсв')}</tr><tr>{days}</tr></table>"
+    page = _plan().replace("</article>", f"</article><aside>{calendar}</aside>")
+    kept = _kept_by_tables(page.replace("<aside>", f"<aside><p>{SENTENCE}</p>").replace("</aside>", f"<p>{SENTENCE}</p></aside>"))
+    assert "Easy run 3 miles" in kept and "17" not in kept and "ч" not in kept
+    assert not rules.tables._calendar(etree.fromstring("<table><tr><th>Team</th><th>Pts</th></tr>"
+                                                       + "<tr><td>Harbour Rovers</td><td>12</td></tr>" * 8 + "</table>"))
 
 
 @pytest.mark.parametrize("href, kept", [("#itertools.{}", True), ("/library/{}.html", False)])

@@ -91,11 +91,30 @@ def _table_level(block: Block) -> tuple[int, etree._Element] | None:
 
 
 def _data_table(table: etree._Element) -> bool:
-    """A table of data: it has a header cell, at least :data:`DATA_ROWS` rows, and holds
-    no table."""
+    """A table of data: it has a header cell, at least :data:`DATA_ROWS` rows, holds no
+    table, and is no month's calendar."""
     if next(table.iter("th", "thead"), None) is None or next(table.iterdescendants("table"), None) is not None:
         return False
-    return len(list(islice(table.iter("tr"), DATA_ROWS))) == DATA_ROWS
+    return len(list(islice(table.iter("tr"), DATA_ROWS))) == DATA_ROWS and not _calendar(table)
+
+
+def _calendar(table: etree._Element) -> bool:
+    """Whether a table is a month's calendar (an archive's widget beside the story): at
+    least :data:`CALENDAR_CELLS` cells with text, nearly all (:data:`CALENDAR_SHARE`) a
+    day of the month or a weekday's initials ("п", "Mo", "Tue")."""
+    texts = [" ".join("".join(t for t in cell.itertext() if isinstance(t, str)).split())
+             for cell in islice(table.iter("td", "th"), CALENDAR_READ)]
+    texts = [text for text in texts if text]
+    days = sum(text.isdigit() and int(text) <= 31 or (len(text) <= 3 and text.isalpha()) for text in texts)
+    return len(texts) >= CALENDAR_CELLS and days >= CALENDAR_SHARE * len(texts)
+
+
+#: a calendar shows two weeks at least…
+CALENDAR_CELLS = 14
+#: …and its cells are days and weekdays, but a month's name or a "«" link
+CALENDAR_SHARE = 0.9
+#: the cells read to tell (a calendar has at most 49 and a header)
+CALENDAR_READ = 64
 
 
 #: a data table has at least this many rows (a toolbar's one row of "Print", "Discuss"
