@@ -566,3 +566,30 @@ def test_binary_data_is_binary(data: bytes) -> None:
 
 def test_utf16_text_is_not_binary() -> None:
     assert not looks_binary(page(RUSSIAN).encode("utf-16-le"))
+
+
+# --- the bytes the parser reads ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("data", "exact"), [
+    ((meta("utf-8") + FRENCH).encode(), True),  # declared and valid
+    (FRENCH.encode(), True),  # undeclared and valid
+    (b"<p>plain ascii</p>", True),
+    ((meta("utf-8") + FRENCH).encode()[:-1] + "é".encode()[:1], False),  # a character cut off: replaced
+    (damaged_utf8(meta("utf-8")), False),  # invalid sequences replaced
+    ((meta("iso-8859-1") + FRENCH).encode("cp1252"), False),  # another codec
+    (codecs.BOM_UTF8 + FRENCH.encode(), False),  # the BOM is not text
+])
+def test_exact_utf8_says_whether_the_text_is_the_bytes(data: bytes, exact: bool) -> None:
+    """``Decoded.exact_utf8``: the text is the bytes read as UTF-8, nothing replaced, so
+    the parser may read the bytes themselves (``loading.load``)."""
+    decoded = decode(data)
+    assert decoded.exact_utf8 is exact
+    if exact:
+        assert decoded.text.encode("utf-8") == data
+
+
+def test_exact_utf8_is_no_field_of_equality_or_repr() -> None:
+    decoded = decode(FRENCH.encode())
+    assert decoded == Decoded(decoded.text, decoded.encoding, decoded.reason, decoded.declared)
+    assert "exact_utf8" not in repr(decoded)

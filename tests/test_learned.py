@@ -405,6 +405,23 @@ def test_compiled_and_numpy_scorers_agree():
     assert f.raw_scores(np.zeros((0, X.shape[1]), np.float32)).shape == (0,)
 
 
+def test_a_forest_out_of_depth_first_order_scores_the_same():
+    """The compiled walk reads a node's left child as the next record (:attr:`Forest.packed`):
+    a table in another order is renumbered, nodes no root reaches left out."""
+    toy = _toy_forest()
+    # the second tree first, its children swapped in the table, and an unreachable node
+    order = [3, 5, 4, 0, 2, 1]
+    moved = Forest(feature=np.append(toy.feature[order], 0), threshold=np.append(toy.threshold[order], 0.0),
+                   left=np.array([2, -1, -1, 5, -1, -1, -1], np.int32),
+                   right=np.array([1, -1, -1, 4, -1, -1, -1], np.int32),
+                   value=np.append(toy.value[order], 99.0), roots=np.array([3, 0], np.int32), bias=0.0)
+    nodes, value, roots = moved.packed
+    assert len(nodes) == 6 and (nodes["feature"][nodes["right"] >= 0] >= 0).all()
+    X = np.random.default_rng(3).random((50, len(features.names())), dtype=np.float32) * 4
+    assert np.array_equal(moved.raw_scores(X), toy.raw_scores(X))
+    assert np.allclose(moved.raw_scores_numpy(X), toy.raw_scores(X))
+
+
 def test_forest_matches_sklearn():
     sklearn = pytest.importorskip("sklearn.ensemble")
     rng = np.random.default_rng(1)

@@ -43,6 +43,8 @@ cetree.import_lxml__etree()
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    unsigned char* PyUnicode_1BYTE_DATA(object o)
     # borrowed references, compared by address only
     PyObject* _list_item "PyList_GET_ITEM" (object o, Py_ssize_t i)
     PyObject* _tuple_item "PyTuple_GET_ITEM" (object o, Py_ssize_t i)
@@ -780,9 +782,41 @@ cdef bint w_one_text(_Walk w, const unsigned char* content, xmlNode* holder,
     if flags & COLLAPSED:  # no leading or trailing whitespace
         w.add(pending_space, _utf8(<const char*> content), w.path(), w.node(holder))
         return False
-    # any flag at all: the scan read the whole text as ASCII without a control
-    # character, which clean_text leaves as it is
-    return w_text(w, _utf8(<const char*> content), holder, pending_space, flags != 0)
+    if flags & ASCII:  # ASCII without a control character (clean_text leaves it): w_text's
+        # steps outside <pre>, the split and join made in one pass over the bytes
+        w.add(pending_space or _byte_kind[content[0]] == SPACE, _collapsed(content), w.path(), w.node(holder))
+        return _byte_kind[content[strlen(<const char*> content) - 1]] == SPACE
+    return w_text(w, _utf8(<const char*> content), holder, pending_space)
+
+
+cdef str _collapsed(const unsigned char* s):
+    """``" ".join(text.split())`` of a text that ``_scan`` read as ASCII without a control
+    character and not blank: its words, one space between two."""
+    cdef Py_ssize_t n = 0, i
+    cdef const unsigned char* p = s
+    cdef bint word = False, gap = False
+    while p[0] != 0:  # the length first
+        if _byte_kind[p[0]] == SPACE:
+            gap = word
+        else:
+            n += 1 + gap
+            word, gap = True, False
+        p += 1
+    out = PyUnicode_New(n, 127)
+    cdef unsigned char* d = PyUnicode_1BYTE_DATA(out)
+    i, word, gap, p = 0, False, False, s
+    while p[0] != 0:
+        if _byte_kind[p[0]] == SPACE:
+            gap = word
+        else:
+            if gap:
+                d[i] = 32
+                i += 1
+            d[i] = p[0]
+            i += 1
+            word, gap = True, False
+        p += 1
+    return <str> out
 
 
 # ---------------------------------------------------------------------------- text hygiene

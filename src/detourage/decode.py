@@ -198,6 +198,8 @@ class _Facts:
     ascii: bool
     #: ``"utf-16-le"`` or ``"utf-16-be"`` when the zero-byte pattern says UTF-16
     utf16: str | None
+    #: whether ``utf8`` is the bytes decoded as UTF-8 strictly, to the last byte
+    utf8_exact: bool
 
 
 def decode(
@@ -224,9 +226,11 @@ def decode(
             notes.append(verdict)
             continue
         text, codec, note = verdict
-        return Decoded(text, codec, _reason(source, [*notes, note] if note else notes), label)
+        return Decoded(text, codec, _reason(source, [*notes, note] if note else notes), label,
+                       exact_utf8=facts.utf8_exact and text is facts.utf8)
     text, codec, head, note = _detect(data, facts)
-    return Decoded(text, codec, _reason(head, [*notes, note] if note else notes), first_label)
+    return Decoded(text, codec, _reason(head, [*notes, note] if note else notes), first_label,
+                   exact_utf8=facts.utf8_exact and text is facts.utf8)
 
 
 def repair(decoded: Decoded) -> Decoded:
@@ -241,7 +245,7 @@ def repair(decoded: Decoded) -> Decoded:
     note = f"repaired by ftfy: {lines} line{'s' if lines != 1 else ''}"
     reason = decoded.reason
     reason = f"{reason[:-1]}; {note})" if reason.endswith(")") else f"{reason} ({note})"
-    return replace(decoded, text=fixed, reason=reason)
+    return replace(decoded, text=fixed, reason=reason, exact_utf8=False)
 
 
 @functools.cache
@@ -290,30 +294,30 @@ def _from_bom(data: bytes) -> Decoded | None:
 
 
 def _facts(data: bytes) -> _Facts:
-    utf8, dominant, errors = _utf8(data)
+    utf8, dominant, errors, exact = _utf8(data)
     return _Facts(utf8=utf8, utf8_errors=errors, utf8_dominant=dominant, ascii=data.isascii(),
-                  utf16=_sniff_utf16(data))
+                  utf16=_sniff_utf16(data), utf8_exact=exact)
 
 
-def _utf8(data: bytes) -> tuple[str | None, str | None, int]:
+def _utf8(data: bytes) -> tuple[str | None, str | None, int, bool]:
     """The UTF-8 text when the bytes are valid or mostly valid UTF-8
-    (MOSTLY_UTF8_RATIO), the text when valid sequences dominate (DOMINANT_UTF8_SHARE), and
-    the number of invalid sequences replaced."""
+    (MOSTLY_UTF8_RATIO), the text when valid sequences dominate (DOMINANT_UTF8_SHARE), the
+    number of invalid sequences replaced, and whether the bytes are valid to the last."""
     # one plain decode first: this is the whole cost for most pages
     try:
         text: str | None = data.decode("utf-8")
-        return text, text, 0
+        return text, text, 0, True
     except UnicodeDecodeError:
         pass
     text = _strict(data, "utf-8")
     if text is not None:
-        return text, text, 0
+        return text, text, 0, False
     text = data.decode("utf-8", "replace")
     # U+FFFD written in the page itself is not an error
     errors = text.count("\ufffd") - data.count("\ufffd".encode())
     valid = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")
     dominant = text if _valid_share(data, text, errors) > DOMINANT_UTF8_SHARE else None
-    return (text if valid >= MOSTLY_UTF8_RATIO * errors else None), dominant, errors
+    return (text if valid >= MOSTLY_UTF8_RATIO * errors else None), dominant, errors, False
 
 
 def _valid_share(data: bytes, text: str, errors: int) -> float:

@@ -56,7 +56,9 @@ def load(html: str | bytes, settings: Settings = DEFAULT_SETTINGS, *, url: str |
     if settings.repair:
         decoded = repair_text(decoded)
     t1 = time.perf_counter()
-    tree = parse(decoded.text, limits)
+    # the bytes as they came, when the text is exactly them read as UTF-8: the parser
+    # reads UTF-8, and encoding the text again cost a pass over every character
+    tree = parse(html if decoded.exact_utf8 else decoded.text, limits)
     place_streamed(tree, decoded.text)  # a React page's late content, where it belongs
     t2 = time.perf_counter()
     blocks, formulas = segmented(tree, limits)

@@ -48,6 +48,10 @@ class Decoded:
     reason: str
     #: the label the page or the HTTP header declared, if any
     declared: str | None = None
+    #: whether ``text`` is the page's bytes read as UTF-8 exactly (valid to the last byte,
+    #: nothing replaced): the parser then reads those bytes as they came rather than the
+    #: text encoded again (:func:`detourage.loading.load`)
+    exact_utf8: bool = field(default=False, compare=False, repr=False)
 
 
 @dataclass(slots=True, eq=False)

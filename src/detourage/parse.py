@@ -5,7 +5,9 @@ instructions are dropped at parse time: no method keeps them (seed 000, 001, 003
 delete comments) and the text on both sides of a comment then forms one run, as a
 browser shows it.  ``huge_tree`` lifts libxml2's default depth cap of 256, which otherwise
 stops the parse silently at the first deep spot and loses the rest of the page; our own
-limits then decide, with a clear error.
+limits then decide, with a clear error.  ``collect_ids=False`` spares libxml2 a table of
+the ``id`` attributes that nothing reads (XPath's ``id()`` alone would; trafilatura
+parses so too): 4 % of a parse's instructions.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def _parser() -> etree.HTMLParser:
         no_network=True,
         huge_tree=True,
         default_doctype=False,  # type: ignore[call-arg]  # lxml-stubs 0.5 lacks this argument of lxml's
+        collect_ids=False,
     )
 
 

@@ -112,9 +112,26 @@ class Forest:
         if not len(X):
             return np.zeros(0)
         if _compiled is not None:
-            return _compiled(X, self.feature, self.threshold32, self.left, self.right, self.value,
-                             self.roots, self.bias)
+            nodes, value, roots = self.packed
+            return _compiled(X, nodes, value, roots, self.bias)
         return self.raw_scores_numpy(X)
+
+    @cached_property
+    def packed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The node table as the compiled walk reads it: one record a node
+        (:data:`NODE`: its :attr:`threshold32`, its feature or -1 for a leaf, its right
+        child), its left child the next record, then the leaf values and the roots in the
+        same numbering.  Trees whose nodes are in depth-first order (scikit-learn writes
+        them so) keep it; others are renumbered into it."""
+        order = _depth_first(self.left, self.right, self.roots)
+        number = np.full(len(self.left), -1, np.int64)
+        number[order] = np.arange(len(order))
+        leaf = self.left[order] < 0
+        nodes = np.zeros(len(order), NODE)
+        nodes["threshold"] = self.threshold32[order]
+        nodes["feature"] = np.where(leaf, -1, self.feature[order])
+        nodes["right"] = np.where(leaf, -1, number[np.maximum(self.right[order], 0)])
+        return nodes, np.ascontiguousarray(self.value[order]), number[self.roots].astype(np.int32)
 
     def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
         """The reference walk: every (row, tree) pair moves down one level per step."""
@@ -136,6 +153,27 @@ class Forest:
         return {"feature": self.feature, "threshold": self.threshold, "left": self.left,
                 "right": self.right, "value": self.value, "roots": self.roots,
                 "bias": np.array([self.bias])}
+
+
+#: a node of :attr:`Forest.packed` (the compiled walk's ``Node``)
+NODE = np.dtype([("threshold", np.float32), ("feature", np.int32), ("right", np.int32), ("unused", np.int32)])
+
+
+def _depth_first(left: np.ndarray, right: np.ndarray, roots: np.ndarray) -> np.ndarray:
+    """The nodes in depth-first order, each node's left child right after it: the
+    identity when they are already (one comparison), else the nodes the roots reach."""
+    inner = (left >= 0).nonzero()[0]
+    if (left[inner] == inner + 1).all():
+        return np.arange(len(left))
+    order: list[int] = []
+    for root in roots.tolist():
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            if left[node] >= 0:
+                stack += [int(right[node]), int(left[node])]
+    return np.array(order, np.int64)
 
 
 @dataclass
