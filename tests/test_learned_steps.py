@@ -908,6 +908,8 @@ def test_a_month_s_calendar_is_no_data_table():
     page = _plan().replace("</article>", f"</article><aside>{calendar}</aside>")
     kept = _kept_by_tables(page.replace("<aside>", f"<aside><p>{SENTENCE}</p>").replace("</aside>", f"<p>{SENTENCE}</p></aside>"))
     assert "Easy run 3 miles" in kept and "17" not in kept and "ч" not in kept
+    odd = "<tr><td>²</td><td>" + "9" * 5000 + "</td></tr>"  # a superscript digit, a number too long for int()
+    assert not rules.tables._calendar(etree.fromstring(f"<table>{odd * 10}</table>"))
     assert not rules.tables._calendar(etree.fromstring("<table><tr><th>Team</th><th>Pts</th></tr>"
                                                        + "<tr><td>Harbour Rovers</td><td>12</td></tr>" * 8 + "</table>"))
 

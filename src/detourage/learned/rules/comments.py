@@ -335,7 +335,7 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
     heading), and at least :data:`COMMENT_ARTICLE_CHARS` of kept text stay outside it."""
     # a date and a time hold seven digits at least ("6/4/05 2:36"): the other lines are not searched
     digits = column(para, "share_digit") * para.chars  # the share is of the line's characters
-    dated = ((para.chars <= COMMENT_HEADER_CHARS) & (digits >= STAMP_DIGITS - 0.5)).nonzero()[0].tolist()
+    dated = ((para.chars <= COMMENT_HEADER_CHARS) & (digits >= THREAD_DIGITS - 0.5)).nonzero()[0].tolist()
     if len(dated) < THREAD_HEADERS:
         return 0
     lowered = lower_case(para)
@@ -376,8 +376,9 @@ THREAD_HEADERS = 3
 THREAD_LEAD_CHARS = 200
 #: …and half its comments hold a line of prose of at least this many characters
 THREAD_PROSE_CHARS = 20
-#: the fewest digits a header's date and time hold ("6/4/05 2:36")
-STAMP_DIGITS = 7
+#: the fewest digits a header's date and time hold ("6/4/05 2:36"; a ticker's stamp,
+#: :data:`.related.STAMP_DIGITS`, is a date or a time)
+THREAD_DIGITS = 7
 #: a time of day ("19:23", "23:07:50", "2:36PM")
 _CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?!\d)")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"

@@ -105,7 +105,8 @@ def _calendar(table: etree._Element) -> bool:
     texts = [" ".join("".join(t for t in cell.itertext() if isinstance(t, str)).split())
              for cell in islice(table.iter("td", "th"), CALENDAR_READ)]
     texts = [text for text in texts if text]
-    days = sum(text.isdigit() and int(text) <= 31 or (len(text) <= 3 and text.isalpha()) for text in texts)
+    days = sum(len(text) <= 2 and text.isdecimal() and int(text) <= 31 or (len(text) <= 3 and text.isalpha())
+               for text in texts)
     return len(texts) >= CALENDAR_CELLS and days >= CALENDAR_SHARE * len(texts)
 
 
