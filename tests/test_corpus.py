@@ -47,6 +47,27 @@ def test_time_limit_is_cleared_after_the_page() -> None:
     time.sleep(0.3)  # no alarm may fire now
 
 
+def test_an_alarm_landing_while_it_is_armed_is_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a limit shorter than arming the timer takes: the signal lands inside setitimer
+    import signal
+
+    from detourage import bounded
+
+    arm = signal.setitimer
+
+    def arm_and_ring(which: int, seconds: float, interval: float = 0.0) -> tuple[float, float]:
+        previous = arm(which, seconds, interval)
+        if seconds > 0:
+            signal.getsignal(signal.SIGALRM)(signal.SIGALRM, None)
+        return previous
+
+    monkeypatch.setattr(bounded.signal, "setitimer", arm_and_ring)
+    with pytest.raises(LimitExceeded, match="time"):
+        with time_limit(5):
+            pass
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
 def _crash_on_bad(job: Job) -> dict:
     if job.id == "bad":
         os._exit(3)

@@ -104,12 +104,15 @@ def time_limit(seconds: float) -> Iterator[None]:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
     except ValueError:  # not in the main thread
         usable = False
-    if usable:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-    alarm = _ThreadAlarm(seconds) if seconds > 0 and not usable else None
-    # an alarm may land after the work, while it is disarmed: a limit exceeded too
+    alarm: _ThreadAlarm | None = None
+    # an alarm may land before the work (a limit shorter than arming it takes) or after
+    # it, while it is disarmed: a limit exceeded too
     try:
         try:
+            if usable:
+                signal.setitimer(signal.ITIMER_REAL, seconds)
+            elif seconds > 0:
+                alarm = _ThreadAlarm(seconds)
             yield
         finally:
             _disarm(alarm, usable, previous)
