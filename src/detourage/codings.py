@@ -35,7 +35,7 @@ OK, CUT, OVER, UNKNOWN, BROKEN = "ok", "cut", "over", "unknown", "broken"
 
 
 @dataclass(frozen=True, slots=True)
-class Decoded:
+class Unpacked:
     """A body with its codings undone: at most ``limit`` bytes, and how it went."""
 
     data: bytes
@@ -47,7 +47,7 @@ class Decoded:
     note: str = ""
 
 
-def decode(data: bytes, codings: str, limit: int) -> Decoded:
+def decode(data: bytes, codings: str, limit: int) -> Unpacked:
     """``data`` with the content codings of a ``Content-Encoding`` value undone (the last
     applied first), never more than ``limit`` bytes (see the module docstring)."""
     names = [c.strip().lower() for c in codings.split(",") if c.strip()]
@@ -55,13 +55,13 @@ def decode(data: bytes, codings: str, limit: int) -> Decoded:
     for name in reversed(names):
         out, step, why = undo(name, data, limit)
         if step in (BROKEN, UNKNOWN):
-            return Decoded(bytes(data[:limit]), step, why)
+            return Unpacked(bytes(data[:limit]), step, why)
         data = out
         if step == OVER:
-            return Decoded(bytes(data[:limit]), OVER, why)
+            return Unpacked(bytes(data[:limit]), OVER, why)
         if step == CUT:
             state, note = CUT, why
-    return Decoded(bytes(data[:limit]), OVER if len(data) > limit else state,
+    return Unpacked(bytes(data[:limit]), OVER if len(data) > limit else state,
                    f"over {limit} bytes" if len(data) > limit else note)
 
 
