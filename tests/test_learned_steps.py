@@ -432,6 +432,11 @@ def test_a_poll_beside_the_story_is_dropped():
     # nor is a form with headings: a page's tool (a calculator's sections and choices)
     tool = body.replace("<table>", "<h3>Select a version of the calculator</h3><table>")
     assert "the summer season" in extract(shell(tool), EVERYTHING).text
+    # but a poll may head its form with its question
+    asked = body.replace("<table>", "<h2>The harbour works: when should they start?</h2><table>")
+    assert "the summer season" not in extract(shell(asked), EVERYTHING).text
+    twice = asked.replace("<table>", "<h3>Select a version of the calculator</h3><table>")
+    assert "the summer season" in extract(shell(twice), EVERYTHING).text
 
 
 def test_a_closing_credit_or_contact_line_in_a_box_of_its_own_is_kept():

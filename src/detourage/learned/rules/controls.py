@@ -32,11 +32,11 @@ _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
 def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
     """Drop the kept lines of a poll, and mark them in ``barred``: a ``<form>`` of at
     most :data:`POLL_WORDS` words holding a group of radio buttons (two at least of one
-    name) and no heading, its question and its choices ("Which is your preferred
-    playstyle?", "Mostly PvE", "Results"), a reader's vote and no part of the story.  A
-    form with headings is a page's tool (a calculator's sections: "Select a Version of
-    the Calculator", "Information You'll Need").  Returns how many kept lines were
-    dropped."""
+    name) and no heading but its question, its question and its choices ("Which is your
+    preferred playstyle?", "Mostly PvE", "Results"), a reader's vote and no part of the
+    story.  A form with other headings is a page's tool (a calculator's sections:
+    "Select a Version of the Calculator", "Information You'll Need").  Returns how many
+    kept lines were dropped."""
     formed = (keep & (column(para, "dist_t_form") < NONE_ABOVE)).nonzero()[0]  # in a form, a label…
     polls: dict[etree._Element, bool] = {}
     lines = []
@@ -55,11 +55,18 @@ def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: 
 
 
 def _poll(form: etree._Element) -> bool:
-    """Whether a form is a poll: a radio group, few words, no heading."""
+    """Whether a form is a poll: a radio group, few words, no heading but one asking a
+    question (a poll's own: "Tusk will not be in Smolensk. What do you think?")."""
     radios = Counter(field.get("name") for field in form.iter("input") if (field.get("type") or "").lower() == "radio")
-    return (max(radios.values(), default=0) >= 2 and len("".join(map(str, form.itertext())).split()) <= POLL_WORDS
-            and next(form.iter(*HEADING_TAGS), None) is None)
+    if max(radios.values(), default=0) < 2 or len("".join(map(str, form.itertext())).split()) > POLL_WORDS:
+        return False
+    headings = [" ".join(map(str, h.itertext())).strip() for h in form.iter(*HEADING_TAGS)]
+    return not headings or len(headings) == 1 and headings[0].endswith(QUESTION_MARKS)
 
+
+#: how a question ends: Latin, full-width (Chinese, Japanese), Arabic, Greek (";", and
+#: its own U+037E)
+QUESTION_MARKS = ("?", "\uff1f", "\u061f", ";", "\u037e")
 
 #: a poll's form holds at most this many words (a page wrapped whole in a form holds more)
 POLL_WORDS = 250
