@@ -364,6 +364,18 @@ def test_a_news_ticker_beside_the_story_is_dropped():
     assert "Headline number 11" in archive.text
 
 
+def test_a_ticker_s_spacer_pictures_are_no_headlines():
+    # a table of dated rows, a date cell and a headline link, each row under a spacer
+    # picture whose alt text repeats the page's title: the alt texts are not the ticker's
+    # headlines, so they do not make it look like a ticker of unlinked lines
+    spacer = "<tr><td colspan=2><img src='/img/1pix.gif' alt='Council approves the harbour plan'></td></tr>"
+    rows = "".join(f"{spacer}<tr><td>2011-11-2{i}</td><td><a href='/news/{i}'>Headline number {i} of the "
+                   "section's other news today</a></td></tr>" for i in range(6))
+    body = f"<main><article><h1>Council approves the harbour plan</h1>{story(4)}</article><table>{rows}</table></main>"
+    result = extract(shell(body), EVERYTHING)
+    assert "Headline number" not in result.text and "Paragraph 3 of the story" in result.text
+
+
 def test_a_ticker_s_summaries_go_with_its_stamped_links():
     # "10:17 Headline" a link, its summary under it; a live blog's stamped entries are no links
     def entry(i: int, linked: bool) -> str:
@@ -763,7 +775,9 @@ def test_related_heading_prefilter_loses_no_heading():
     assert rules.related._literal_start("ab?c") == "a" and rules.related._literal_start("more from .+") == "more from "
     lines = ["Related", "Related articles:", "More from Reuters", "Editor's picks", "Don’t miss", "相关新闻",
              "Читайте также", "You might also like", "Latest news »", "Most read today", "Related to this",
-             "More posts you will love", "Recipe", "Most of them", "Keep reading", "Top stories |", "More"]
+             "More posts you will love", "Recipe", "Most of them", "Keep reading", "Top stories |", "More",
+             "На ту же тему:", "По теме"]
+    assert rules.related.related_mark("На ту же тему:") and rules.related.related_mark("По теме")
     for line in lines:
         plain = rules.related.RELATED_WORDS.fullmatch(" ".join(line.lower().split())) is not None
         assert rules.related.related_mark(line) == plain, line

@@ -33,7 +33,8 @@ RELATED_PHRASES = (
     r"najnowsze(?: (?:wiadomości|artykuły|informacje))?", r"polecamy", r"najczęściej czytane",
     r"powiązane (?:artykuły|tematy|wiadomości)", r"читайте (?:также|еще|ещё)", r"смотрите также",
     r"похожие (?:новости|статьи|материалы)", r"последние новости", r"самое (?:читаемое|популярное)",
-    r"новости по теме", r"другие новости", r"τελευταία νέα", r"δείτε (?:επίσης|ακόμα|ακόμη)",
+    r"новости по теме", r"на ту же тему", r"по теме", r"другие новости", r"τελευταία νέα",
+    r"δείτε (?:επίσης|ακόμα|ακόμη)",
     r"διαβάστε (?:επίσης|ακόμα|ακόμη)", r"σχετικά (?:άρθρα|θέματα|νέα)", r"δημοφιλή(?: άρθρα)?",
     r"相关(?:新闻|阅读|文章|报道)", r"相關(?:新聞|閱讀|文章|報導)", r"推荐阅读", r"延伸阅读", r"猜你喜欢",
     r"热门(?:新闻|文章|推荐)", r"最新(?:新闻|文章)", r"lees ook", r"meer nieuws", r"leia também", r"mais lidas",
@@ -204,6 +205,7 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
     order = np.zeros(len(keep), np.int64)  # each line's rank among the lines with text
     order[text] = np.arange(len(text))
     link = column(para, "link_density")
+    image = column(para, "is_image") > 0
     inside = np.zeros(len(keep), bool)
     teasers = np.zeros(len(keep), bool)  # the runs whose stamped lines are the links
     run = [stamped[0]]
@@ -212,8 +214,10 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
             run.append(i)
             continue
         if len(run) >= TICKER_STAMPS:
-            lines = text[order[run[0]]:order[run[-1]] + 1]
-            heads = [j for j in lines.tolist() if len(_STAMP.sub("", lowered[j], count=1).strip()) > TICKER_STAMP_CHARS]
+            lines = text[order[run[0]]:order[run[-1]] + 1 + _last_record(run, order, text, link, image)]
+            # a picture's alt text is no headline (a spacer's between the rows repeats the page's title)
+            heads = [j for j in lines.tolist()
+                     if not image[j] and len(_STAMP.sub("", lowered[j], count=1).strip()) > TICKER_STAMP_CHARS]
             # "10:17 Headline" a link, its summary under it: the summaries are the ticker's too
             linked = sum(link[j] >= 0.5 for j in run) >= TICKER_LINKED * len(run)
             if heads and (linked or sum(link[j] >= 0.5 for j in heads) >= TICKER_LINKED * len(heads)):
@@ -232,6 +236,21 @@ def drop_dated_headlines(para: features.Paragraphs, keep: np.ndarray, barred: np
     keep &= ~drop
     barred |= drop
     return dropped
+
+
+def _last_record(run: list[int], order: np.ndarray, text: np.ndarray, link: np.ndarray, image: np.ndarray) -> int:
+    """How many lines after a ticker's last stamp are its last entry's: where a stamp is
+    a line of its own (a date cell, its headline in the next), the links and pictures
+    that follow it, as many as the stamps' shortest spacing allows."""
+    last = int(order[run[-1]])
+    spacing = int(np.diff(order[run]).min())
+    tail = 0
+    while tail < spacing - 1 and last + tail + 1 < len(text):
+        j = text[last + tail + 1]
+        if link[j] < 0.5 and not image[j]:
+            break
+        tail += 1
+    return tail
 
 
 #: a line led by a time ("11:29", "9.05") or a numeric date ("28.11.2011", "2011-11-28",
