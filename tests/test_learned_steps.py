@@ -125,6 +125,7 @@ def test_replies_a_forum_marks_as_schema_comments_stay():
     ("310 Responses to “How to bake bread”", True), ("30 thoughts on “Council approves the harbour plan”", True),
     ("One reply to “Hello world”", True), ("No comments on this post", True),
     ("12 responses to the survey were positive.", False), ("Thoughts on the harbour plan", False),
+    ("scrape_comments()", False), ("load_comments", False),
 ])
 def test_counted_comment_headings(line, opens):
     assert rules.comments.comment_mark(line, heading=True) is opens

@@ -75,8 +75,9 @@ def comment_mark(text: str, heading: bool) -> bool:
 
 
 def _word_start(text: str, at: int) -> bool:
-    """A Latin or Cyrillic comment word must start a word; a CJK one need not."""
-    return at == 0 or not text[at - 1].isalpha() or text[at] >= "\u3000"
+    """A Latin or Cyrillic comment word must start a word (an identifier's part, as in
+    ``scrape_comments()``, does not); a CJK one need not."""
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_") or text[at] >= "\u3000"
 
 
 #: the heading WordPress themes give a comment list: a count, then what it counts and the
