@@ -519,6 +519,7 @@ def test_a_post_under_a_container_named_for_comments_is_no_comment_section():
     ("Comments are now closed for this story", False, True), ("Comments are closed.", False, True),
     ("Commenting is disabled", False, True), ("Comments are closing in on the mayor's office", False, False),
     ("Comment choisir son barbecue charbon ?", True, False), ("Comment ça marche ?", True, False),
+    ("Оставить комментарий *", False, True), ("Leave a comment *", False, True),
 ])
 def test_comment_mark(line, heading, opens):
     assert rules.comments.comment_mark(line, heading) is opens

@@ -779,6 +779,10 @@ def test_related_heading_prefilter_loses_no_heading():
              "More posts you will love", "Recipe", "Most of them", "Keep reading", "Top stories |", "More",
              "На ту же тему:", "По теме"]
     assert rules.related.related_mark("На ту же тему:") and rules.related.related_mark("По теме")
+    # ornaments around a heading are no part of it
+    for line in ("▪ ПОСЛЕДНИЕ ПУБЛИКАЦИИ НА САЙТЕ ▪", "» Related articles", "★ Most read ★", "■ Latest news »"):
+        assert rules.related.related_mark(line), line
+    assert rules.paragraphs.starting(["\u25aa related articles"], [0], rules.related._RELATED_START) == [0]
     for line in lines:
         plain = rules.related.RELATED_WORDS.fullmatch(" ".join(line.lower().split())) is not None
         assert rules.related.related_mark(line) == plain, line

@@ -96,7 +96,7 @@ _ANNOUNCED = re.compile(r"(?:the )?following (?:are )?(?:readers?['’]? |users?
                         r"|(?:readers?['’]?|users?['’]?) comments (?:are|below)\b"
                         r"|comments (?:from|by) (?:the |our )?readers\b")
 _WORDS = re.compile(r"\w+")
-_COUNT_TAIL = re.compile(r"[\s\d():\[\]#№-]*$")
+_COUNT_TAIL = re.compile(r"[\s\d():\[\]#№*-]*$")  # a count, or a form's "required" star
 _LABEL = re.compile(r"[\w\s'’-]+")
 
 

@@ -33,8 +33,8 @@ RELATED_PHRASES = (
     r"najnowsze(?: (?:wiadomości|artykuły|informacje))?", r"polecamy", r"najczęściej czytane",
     r"powiązane (?:artykuły|tematy|wiadomości)", r"читайте (?:также|еще|ещё)", r"смотрите также",
     r"похожие (?:новости|статьи|материалы)", r"последние новости", r"самое (?:читаемое|популярное)",
-    r"новости по теме", r"на ту же тему", r"по теме", r"другие новости", r"τελευταία νέα",
-    r"δείτε (?:επίσης|ακόμα|ακόμη)",
+    r"новости по теме", r"на ту же тему", r"по теме", r"последние публикации(?: на сайте)?", r"другие новости",
+    r"τελευταία νέα", r"δείτε (?:επίσης|ακόμα|ακόμη)",
     r"διαβάστε (?:επίσης|ακόμα|ακόμη)", r"σχετικά (?:άρθρα|θέματα|νέα)", r"δημοφιλή(?: άρθρα)?",
     r"相关(?:新闻|阅读|文章|报道)", r"相關(?:新聞|閱讀|文章|報導)", r"推荐阅读", r"延伸阅读", r"猜你喜欢",
     r"热门(?:新闻|文章|推荐)", r"最新(?:新闻|文章)", r"lees ook", r"meer nieuws", r"leia também", r"mais lidas",
@@ -81,19 +81,25 @@ _RELATED_PREFIXES = tuple(sorted({_literal_start(phrase) for phrase in RELATED_P
 _RELATED_FIRST_WORDS = tuple(sorted({prefix.split(" ")[0] for prefix in _RELATED_PREFIXES}))
 #: a lower-cased line starting (after white space) with one of those words, led by the
 #: "\x1f" that :func:`~.paragraphs.starting` puts before each line
-_RELATED_START = re.compile(r"\x1f[^\S\x1f]*" + _by_first_letter(_RELATED_FIRST_WORDS))
+_RELATED_START = re.compile(r"\x1f[^\w\x1f]*" + _by_first_letter(_RELATED_FIRST_WORDS))
 #: a related box's heading is at most this long…
 RELATED_CHARS = 50
 #: …and follows at least this many kept characters (teasers need an article to be teasers of)
 RELATED_ARTICLE_CHARS = 200
 
 
+#: the symbols around a heading that are no part of it: bullets, arrows, stars, rules
+_ORNAMENT = re.compile(r"^[^\w(]+|[^\w:.!?)»›>|-]+$")
+
+
 def related_mark(text: str) -> bool:
     """Whether a line is the whole heading of a box of links to other pages ("Latest
     news", "Related articles:", "Czytaj także", "Читайте также", "相关新闻")."""
-    if len(text) > RELATED_CHARS or text.lstrip()[:1].lower() not in _RELATED_FIRST:
+    if len(text) > RELATED_CHARS:
         return False
-    line = " ".join(text.lower().split())
+    line = " ".join(_ORNAMENT.sub("", text).lower().split())  # "▪ ПОСЛЕДНИЕ ПУБЛИКАЦИИ ▪"
+    if line[:1] not in _RELATED_FIRST:
+        return False
     return line.startswith(_RELATED_PREFIXES) and RELATED_WORDS.fullmatch(line) is not None
 
 
