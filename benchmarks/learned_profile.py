@@ -21,7 +21,11 @@ one process), so that work on its speed aims at the step that costs:
     carousels (``s:carousels``), the closing promotional box (``s:promos``), the later
     copies (``s:copies``), code blocks and formulas (``s:code``), the title (``s:title``),
     the fallback (``s:fallback``), the standfirst (``s:standfirst``), whole cards
-    (``s:cards``), permalinks (``s:permalinks``), the page-type guess (``s:type``,
+    (``s:cards``), permalinks (``s:permalinks``), an unnamed comment thread
+    (``s:threads``), a news ticker (``s:ticker``), a poll (``s:polls``), a consent box
+    (``s:consent``), a product's reviews (``s:reviews``), a forum's posts (``s:posts``),
+    paragraphs led by a picture (``s:pictured``), a section's lists (``s:sections``),
+    data tables (``s:tables``), the page-type guess (``s:type``,
     :func:`detourage.learned.pagetype.guess`), the labels of the blocks (``s:labels``) and
     ``s:rest`` (threshold,
     comment containers, details);
@@ -74,7 +78,11 @@ RULE_STEPS = {"s:comments": "drop_comments", "s:related": "drop_related_boxes", 
               "s:promos": "drop_closing_promos", "s:copies": "drop_later_copies", "s:code": "whole_code_blocks",
               "s:title": "keep_title", "s:fallback": "fall_back", "s:standfirst": "keep_standfirst",
               "s:boundary": "keep_boundary_lines", "s:cards": "keep_whole_cards", "s:parents": "keep_parent_items", "s:controls": "drop_controls",
-              "s:figures": "keep_figures", "s:permalinks": "drop_permalinks"}
+              "s:figures": "keep_figures", "s:permalinks": "drop_permalinks",
+              "s:threads": "drop_stamped_threads", "s:ticker": "drop_dated_headlines", "s:polls": "drop_polls",
+              "s:consent": "drop_consent_boxes", "s:reviews": "drop_product_reviews", "s:posts": "keep_thread_posts",
+              "s:pictured": "keep_pictured_paragraphs", "s:sections": "keep_section_lists",
+              "s:tables": "keep_data_tables"}
 LABELS = {"s:labels": "label_paragraphs"}
 #: the page-type guess: attribute of detourage.learned.pagetype
 TYPE_STEPS = {"s:type": "guess"}
