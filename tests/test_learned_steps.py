@@ -494,6 +494,13 @@ def test_a_control_line_is_left_out():
     html = shell("<main><div>" + story(3) + "".join(f"<p>{t}</p>" for t in para_texts) + "</div></main>")
     lines = extract(html, EVERYTHING).text.splitlines()
     assert "Click to expand..." not in lines and "Show more" not in lines and "Expand the harbour" in lines
+    # an advertisement's label between the paragraphs; not a section heading of that name
+    labels = ["Advertisement", "REKLAMA", "Advertisement >>", "- Реклама -"]
+    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(labels))
+                 + "<h2>Advertisement</h2>" + story(2, "Policy") + "</div></main>")
+    lines = extract(html, EVERYTHING).text.splitlines()
+    assert not {"REKLAMA", "Advertisement >>", "- Реклама -"} & set(lines) and "Part 3 0 of the story." in " ".join(lines)
+    assert lines.count("Advertisement") == 1  # the heading's
 
 
 # ------------------------------------------------------------------- figures

@@ -16,17 +16,25 @@ from .paragraphs import HEADING_TAGS, NONE_ABOVE, column, lower_case
 
 def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     """Leave out the kept lines that are a control, not text: "Click to expand...",
-    "Show more" (a forum quote's or a long post's toggle)."""
+    "Show more" (a forum quote's or a long post's toggle); and the label of an
+    advertisement's slot between the paragraphs ("Advertisement", "REKLAMA", "Реклама",
+    "Ads by Google"), a line of its own and no heading (a privacy policy's section
+    "Advertising" is one)."""
     lowered = lower_case(para)
     for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
-        if line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line):
+        if (line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line)
+                or not para.heading[i] and _AD_LABEL.fullmatch(line)):
             keep[i] = False
 
 
 CONTROL_CHARS = 30
 _CONTROL = re.compile(r"(?:click to (?:expand|shrink)|(?:show|see|view) (?:more|less)|expand|collapse)\s*(?:\.\.\.|…)?")
 _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
+#: an advertisement's label, in the languages of the shipped stop lists and a few more,
+#: with the arrows or dashes around it ("Advertisement >>", "- Reklama -")
+_AD_LABEL = re.compile(r"[\W_]*(?:advertisements?|ads by google|anzeige|publicité|reklama|реклама|διαφήμιση|"
+                       r"广告|廣告)[\W_]*")
 
 
 def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
