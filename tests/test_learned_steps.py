@@ -501,6 +501,12 @@ def test_a_control_line_is_left_out():
     lines = extract(html, EVERYTHING).text.splitlines()
     assert not {"REKLAMA", "Advertisement >>", "- Реклама -"} & set(lines) and "Part 3 0 of the story." in " ".join(lines)
     assert lines.count("Advertisement") == 1  # the heading's
+    # a button to read on or to share; not a sentence that starts alike
+    buttons = ["Continue reading the main story", "∨ Czytaj dalej", "Read more:", "分享到:", "Share this article"]
+    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(buttons))
+                 + "<p>Read more about the harbour plan in the council's report.</p></div></main>")
+    lines = extract(html, EVERYTHING).text.splitlines()
+    assert not set(buttons) & set(lines) and "Read more about the harbour plan in the council's report." in lines
 
 
 # ------------------------------------------------------------------- figures

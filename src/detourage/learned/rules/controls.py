@@ -18,23 +18,29 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     """Leave out the kept lines that are a control, not text: "Click to expand...",
     "Show more" (a forum quote's or a long post's toggle); and the label of an
     advertisement's slot between the paragraphs ("Advertisement", "REKLAMA", "Реклама",
-    "Ads by Google"), a line of its own and no heading (a privacy policy's section
-    "Advertising" is one)."""
+    "Ads by Google"), or a reader's button to read on or to share ("Continue reading the
+    main story", "Czytaj dalej", "分享到:"), each a line of its own and no heading (a
+    privacy policy's section "Advertising" is one)."""
     lowered = lower_case(para)
     for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
         if (line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line)
-                or not para.heading[i] and _AD_LABEL.fullmatch(line)):
+                or not para.heading[i] and (_AD_LABEL.fullmatch(line) or _READ_ON.fullmatch(line))):
             keep[i] = False
 
 
-CONTROL_CHARS = 30
+CONTROL_CHARS = 40
 _CONTROL = re.compile(r"(?:click to (?:expand|shrink)|(?:show|see|view) (?:more|less)|expand|collapse)\s*(?:\.\.\.|…)?")
 _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
 #: an advertisement's label, in the languages of the shipped stop lists and a few more,
 #: with the arrows or dashes around it ("Advertisement >>", "- Reklama -")
 _AD_LABEL = re.compile(r"[\W_]*(?:advertisements?|ads by google|anzeige|publicité|reklama|реклама|διαφήμιση|"
-                       r"广告|廣告)[\W_]*")
+                       r"广告|廣告|sponsored links|σύνδεσμοι διαφημιζομένων)[\W_]*")
+#: a button to read on or to share, in the same languages
+_READ_ON = re.compile(r"[\W_]*(?:continue reading(?: the (?:main )?story)?|read more|read the full (?:story|article)|"
+                      r"czytaj (?:dalej|więcej)|читать (?:далее|полностью)|weiterlesen|lire la suite|leer más|"
+                      r"leggi (?:tutto|di più)|阅读全文|閱讀全文|share(?: this(?: article| story| page| post)?)?|"
+                      r"分享到|udostępnij|поделиться|κοινοποίηση)[\W_]*")
 
 
 def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
