@@ -507,6 +507,12 @@ def test_a_control_line_is_left_out():
                  + "<p>Read more about the harbour plan in the council's report.</p></div></main>")
     lines = extract(html, EVERYTHING).text.splitlines()
     assert not set(buttons) & set(lines) and "Read more about the harbour plan in the council's report." in lines
+    # a page's tools and a widget's placeholder; not a line that only starts alike
+    tools = ["Print | Email", "字号：T|T", "Compare", "Add to cart", "Loading...", "跟贴读取中..."]
+    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(tools))
+                 + "<p>Loading docks</p><p>Compare the two plans</p></div></main>")
+    lines = extract(html, EVERYTHING).text.splitlines()
+    assert not set(tools) & set(lines) and "Loading docks" in lines and "Compare the two plans" in lines
 
 
 # ------------------------------------------------------------------- figures

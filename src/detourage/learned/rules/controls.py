@@ -19,13 +19,16 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     "Show more" (a forum quote's or a long post's toggle); and the label of an
     advertisement's slot between the paragraphs ("Advertisement", "REKLAMA", "Реклама",
     "Ads by Google"), or a reader's button to read on or to share ("Continue reading the
-    main story", "Czytaj dalej", "分享到:"), each a line of its own and no heading (a
-    privacy policy's section "Advertising" is one)."""
+    main story", "Czytaj dalej", "分享到:"), a page's tools ("Print | Email", "字号：T|T",
+    "Compare", "Add to cart") or a widget's placeholder ("Loading...", "跟贴读取中..."),
+    each a line of its own and no heading (a privacy policy's section "Advertising" is
+    one)."""
     lowered = lower_case(para)
     for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
         if (line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line)
-                or not para.heading[i] and (_AD_LABEL.fullmatch(line) or _READ_ON.fullmatch(line))):
+                or not para.heading[i] and (_AD_LABEL.fullmatch(line) or _READ_ON.fullmatch(line)
+                                            or _TOOLS.fullmatch(line))):
             keep[i] = False
 
 
@@ -36,6 +39,15 @@ _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
 #: with the arrows or dashes around it ("Advertisement >>", "- Reklama -")
 _AD_LABEL = re.compile(r"[\W_]*(?:advertisements?|ads by google|anzeige|publicité|reklama|реклама|διαφήμιση|"
                        r"广告|廣告|sponsored links|σύνδεσμοι διαφημιζομένων)[\W_]*")
+#: a page's tools (print, e-mail, the text's size), a shop's buttons, a widget's
+#: placeholder while it loads
+_TOOL = r"(?:print(?: this)?|e-?mail(?: this)?|tweet|save|bookmark)"
+_TOOLS = re.compile(r"[\W_]*(?:" + _TOOL + r"(?:[\s|·•/,]+" + _TOOL + r")*"
+                    r"|(?:调整|調整)?字[号體体][\W_]*(?:[大中小t↑↓][\W_]*)+"
+                    r"|compare|quick (?:view|shop)|add to (?:cart|bag|basket|wish ?list|compare)"
+                    r"|loading(?: comments| more| content)?|wird geladen|chargement(?: en cours)?|cargando|caricamento"
+                    r"|ładowanie|загрузка"
+                    r"|.{0,4}(?:读取中|加载中|载入中|讀取中|載入中))[\s.…]*")
 #: a button to read on or to share, in the same languages
 _READ_ON = re.compile(r"[\W_]*(?:continue reading(?: the (?:main )?story)?|read more|read the full (?:story|article)|"
                       r"czytaj (?:dalej|więcej)|читать (?:далее|полностью)|weiterlesen|lire la suite|leer más|"
