@@ -33,6 +33,29 @@ def test_space_before_follows_the_source_whitespace() -> None:
     assert [b.space_before for b in out] == [True, False, True, True, False]
 
 
+@pytest.mark.parametrize("walk", ["_segment", "_compiled"])
+def test_runs_a_style_sheet_sets_apart_are_two_words(walk: str) -> None:
+    """A label and its value in sibling spans ("Publisher" + "Houghton"), a letter against
+    a digit ("Weight" + "12 Oz"), a digit against a capital ("€49.99" + "VAT") are two
+    words though the HTML writes no space; a drop cap, a styled syllable, an ordinal, an
+    index and a footnote's call stay joined, and so does code."""
+    import detourage.segment as seg
+
+    if walk == "_compiled" and seg._compiled is None:
+        pytest.skip("the compiled extension is not built (pure-Python install)")
+    html = ("<div><span>Publisher</span><span>Houghton Mifflin</span></div>"
+            "<p><span>Item Weight</span><span>12 Oz</span> <b>€49.99</b><i>VAT</i></p>"
+            "<p><b>T</b>he child<i>ren</i> the 20<sup>th</sup> CO<sub>2</sub> Rust<sup>1</sup></p>"
+            "<p><code><span>get</span><span>Value</span></code></p>")
+    out = getattr(seg, walk)(parse(html, Limits()), Limits())[0]
+    assert [(b.text, b.space_before) for b in out] == [
+        ("Publisher", True), ("Houghton Mifflin", True),
+        ("Item Weight", True), ("12 Oz", True), ("€49.99", True), ("VAT", True),
+        ("T", True), ("he child", False), ("ren", False), ("the 20", True), ("th", False), ("CO", True),
+        ("2", False), ("Rust", True), ("1", False),
+        ("get", True), ("Value", False)]
+
+
 def test_paragraph_view_merges_inline_runs_only() -> None:
     out = blocks("<div>a <a href='#'>b</a> c<p>d</p>e<br>f</div>")
     assert [b.paragraph for b in out] == [0, 0, 0, 1, 2, 3]

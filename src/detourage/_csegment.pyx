@@ -30,7 +30,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 from .errors import LimitExceeded
 from .formulas import MARKS
 from .model import Block
-from .segment import (PANEL_ROLES, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+from .segment import (PANEL_ROLES, apart as _apart, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
                       _picture_source, clean_text, cleaned, count_line_end, image_of, line_break, lines,
@@ -467,6 +467,8 @@ cdef class _Walk:
             gc.disable()
         if self.breaks and count:
             self.paragraph += 1
+        elif not space and count and image is None and _apart(self.blocks[count - 1], text, path):
+            space = True
         seen = self.recent_crossed.tuple(self.crossed)
         self.blocks.append(_block(count, text, path, seen, len(text) if self.links else 0, node,
                                   space or self.breaks or not count, self.paragraph, image, decorative))

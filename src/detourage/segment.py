@@ -60,6 +60,34 @@ BLOCK_LEVEL = frozenset(
     td textarea tfoot th thead tr ul""".split()
 )
 
+#: elements whose runs are a word's pieces whatever their letters: an index ("CO" + "2"),
+#: an exponent, a footnote's call ("Rust" + "1"), code (:func:`apart`)
+WORD_PIECES = frozenset({"sup", "sub", "pre", "code"})
+
+
+def apart(before: Block, text: str, path: tuple[str, ...]) -> bool:
+    """Whether the run ``text`` and the run ``before`` it, which meet in one paragraph with
+    no space between, are two words all the same: a lower-case letter against a capital
+    ("Publisher" + "Houghton Mifflin"), a letter against a digit, or a digit against a
+    capital ("Item Weight" + "12 Oz", "€49.99" + "VAT").  A shop's label and its value, a
+    menu's links, a price and its tax note are elements a style sheet lays out apart
+    though the HTML writes no space between them; a word of prose seldom changes case or
+    turns to digits across a tag, while drop caps ("T" + "he"), a styled syllable ("child" +
+    "ren") and ordinals ("20" + "th") stay joined.  WCXB's gold, the page as shown, holds
+    such runs apart; the other golds, taken from the HTML's text, join a few (a menu's
+    "Enlarge" + "Close"): ``benchmarks/studies/glued_runs.py`` counts both, and
+    docs/output-quality.md ("Words a style sheet sets apart") gives the figures.  Not
+    inside :data:`WORD_PIECES`, nor after an image's alt text."""
+    if not text or not before.text or before.image is not None:
+        return False
+    left, right = before.text[-1], text[0]
+    if not (left.islower() and (right.isupper() or right.isdigit())
+            or left.isupper() and right.isdigit()
+            or left.isdigit() and right.isupper()):
+        return False
+    return WORD_PIECES.isdisjoint(path) and WORD_PIECES.isdisjoint(before.path)
+
+
 #: elements with no closing tag: they are crossed once, as an opening tag
 VOID = frozenset("area base br col embed hr img input keygen link meta param source track wbr".split())
 
@@ -302,6 +330,8 @@ class _Out:
                 break
         if breaks and blocks:
             self.paragraph += 1
+        elif not space and blocks and image is None and apart(blocks[-1], text, path):
+            space = True
         blocks.append(Block(len(blocks), text, path, seen, len(text) if links else 0,
                             node,  # type: ignore[arg-type]  # a text has an element (a tail: its parent)
                             space or breaks or not blocks, self.paragraph, image, decorative))
