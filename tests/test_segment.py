@@ -56,6 +56,16 @@ def test_runs_a_style_sheet_sets_apart_are_two_words(walk: str) -> None:
         ("get", True), ("Value", False)]
 
 
+def test_a_panel_named_by_its_class_is_read_while_the_page_hides_it() -> None:
+    """An accordion's section or an expander's text that the page hides until a reader
+    opens it, named so by its class (AEM's ``cmp-accordion__panel``, Amazon's
+    ``a-expander-content``), is read like an ARIA panel; a hidden menu is not."""
+    out = blocks("<dl><dt>Question</dt><dd class='cmp-accordion__panel cmp-accordion__panel--hidden' hidden>"
+                 "<p>Answer</p></dd></dl><div class='a-expander-content' style='display: none'>More</div>"
+                 "<ul class='menu' hidden><li>Home</li></ul>")
+    assert [b.text for b in out] == ["Question", "Answer", "More"]
+
+
 def test_paragraph_view_merges_inline_runs_only() -> None:
     out = blocks("<div>a <a href='#'>b</a> c<p>d</p>e<br>f</div>")
     assert [b.paragraph for b in out] == [0, 0, 0, 1, 2, 3]

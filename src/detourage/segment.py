@@ -121,7 +121,21 @@ def is_hidden(el: etree._Element) -> bool:
         style = el.get("style")
         if not (style and _HIDDEN_STYLE.search(style)) and not _screen_reader_only(el.get("class")):
             return False
-    return el.get("role") not in PANEL_ROLES
+    return el.get("role") not in PANEL_ROLES and not panel_class(el.get("class"))
+
+
+#: the words of a class naming a panel a reader opens: an accordion's section, an
+#: expander's text (the class of its element or of a part of it: ``cmp-accordion__panel``,
+#: ``a-expander-content``)
+PANEL_CLASS_WORDS = ("accordion", "expander")
+
+
+def panel_class(classes: str | None) -> bool:
+    """Whether a class attribute names a panel a reader opens (:data:`PANEL_CLASS_WORDS`)."""
+    if not classes:
+        return False
+    lowered = classes.lower()
+    return any(word in lowered for word in PANEL_CLASS_WORDS)
 
 
 def _screen_reader_only(classes: str | None) -> bool:
