@@ -192,6 +192,19 @@ def test_text_for_screen_readers_only_is_not_read() -> None:
     assert [block.text for block in page.blocks] == ["Read", "the report", "now.", "A reader's letter."]
 
 
+def test_a_themes_own_name_for_text_for_screen_readers_is_read_as_one() -> None:
+    """A theme's or a component's prefix or suffix around the usual words ("wt-cli-sr-only",
+    "u-srOnly", "plp-price__sr-text", a CSS module's hashed "SrOnly-module_srOnly__3NH1o")
+    names text for screen readers only; a field whose label is hidden
+    ("field--label-visually_hidden") shows its text, and "srcset-like" or "user-reader"
+    name nothing."""
+    page = load('<body><p>$899.00<span class="plp-price__sr-text">Price $ 899.00</span></p>'
+                '<span class="u-srOnly">Thread starter</span><b class="SrOnly-module_srOnly__3NH1o">Airtable home</b>'
+                '<div class="field field--label-visually_hidden"><div class="field__label visually-hidden">Body</div>'
+                '<p>The guide covers the ground.</p></div><p class="srcset-like user-reader">Shown.</p></body>')
+    assert [block.text for block in page.blocks] == ["$899.00", "The guide covers the ground.", "Shown."]
+
+
 def test_many_segments_in_one_parent_land_in_order() -> None:
     # each move is made beside its placeholder: a page of thousands stays linear (a move
     # at a child's index would count the siblings every time)

@@ -138,8 +138,23 @@ def panel_class(classes: str | None) -> bool:
     return any(word in lowered for word in PANEL_CLASS_WORDS)
 
 
+#: a theme's or a component's own name for such a class, its prefix or suffix around one
+#: of the same words ("wt-cli-sr-only", "u-srOnly", "plp-price__sr-text",
+#: "is-screenreader-only", "okeReviews-a11yText", "SrOnly-module_srOnly__3NH1o": a CSS
+#: module's hash); not a modifier saying a field's label is hidden, which sits on the
+#: field and its text ("field--label-visually_hidden")
+_SCREEN_READER_NAME = re.compile(
+    r"(?<![a-z])(?<!label-)(?<!label_)(?:sr[-_]?only|sr[-_]text|screen[-_]?reader(?:[-_]?(?:text|only))?"
+    r"|visually[-_]?hidden|a11y[-_]?text)(?:[-_]focusable)?(?:__[a-z0-9]{5})?$")
+
+
 def _screen_reader_only(classes: str | None) -> bool:
-    return classes is not None and not SCREEN_READER_CLASSES.isdisjoint(classes.split())
+    if classes is None:
+        return False
+    names = classes.split()
+    if not SCREEN_READER_CLASSES.isdisjoint(names):
+        return True
+    return any(_SCREEN_READER_NAME.search(name.lower()) for name in names)
 
 
 #: the attributes :func:`is_hidden` reads: an element with none of them is shown
