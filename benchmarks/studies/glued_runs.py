@@ -14,19 +14,16 @@ two forms (the last 12 characters of the run before, the first word of the run a
 Runs inside ``<sup>``, ``<sub>``, ``<pre>`` or ``<code>`` (:data:`detourage.segment.WORD_PIECES`)
 are counted apart from the rest.
 
-It runs the Python segmentation (``DETOURAGE_PURE_PYTHON``, set here), which asks
-:func:`~detourage.segment.apart` at each boundary of one paragraph with no space: the
-study records each question and its answer.
+It runs the Python segmentation (``segment._segment``, the compiled twin set aside while
+it reads a page), which asks :func:`~detourage.segment.apart` at each boundary of one
+paragraph with no space: the study records each question and its answer.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from collections import Counter, defaultdict
-
-os.environ["DETOURAGE_PURE_PYTHON"] = "1"  # the compiled twin asks apart() from C; the study reads Python's
 
 import _common
 
@@ -58,11 +55,12 @@ def boundaries(html: bytes | str, url: str | None) -> list[tuple[str, str, bool,
             seen.append((before.text, text, answer, pieces))
         return answer
 
-    segment.apart = recording
+    compiled = segment._compiled  # the compiled twin asks apart() from C, out of the study's reach
+    segment.apart, segment._compiled = recording, None
     try:
         load(html, url=url)
     finally:
-        segment.apart = asked
+        segment.apart, segment._compiled = asked, compiled
     return seen
 
 
@@ -74,8 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     counts: Counter[tuple[str, str, str, str]] = Counter()
     pages: defaultdict[tuple[str, str, str, str], set[str]] = defaultdict(set)
     examples: defaultdict[tuple[str, str, str], list[str]] = defaultdict(list)
-    folders = [*sorted(p for p in (args.shared / "datasets").glob("*") if (p / "html").is_dir()),
-               args.shared / "datasets-extra" / "wcxb-dev"]
+    folders = [p for p in (*sorted((args.shared / "datasets").glob("*")), args.shared / "datasets-extra" / "wcxb-dev")
+               if (p / "html").is_dir()]
     for path in folders:
         dataset = load_dataset(path)
         for page in dataset.scorable:
