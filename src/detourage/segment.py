@@ -154,7 +154,12 @@ def _screen_reader_only(classes: str | None) -> bool:
     names = classes.split()
     if not SCREEN_READER_CLASSES.isdisjoint(names):
         return True
-    return any(_SCREEN_READER_NAME.search(name.lower()) for name in names)
+    lowered = classes.lower()  # the pattern's words all hold one of these parts: most classes hold none
+    return any(part in lowered for part in _SCREEN_READER_PARTS) and \
+        any(_SCREEN_READER_NAME.search(name) for name in lowered.split())
+
+
+_SCREEN_READER_PARTS = ("sr", "reader", "isually", "a11y")
 
 
 #: the attributes :func:`is_hidden` reads: an element with none of them is shown
