@@ -1191,3 +1191,39 @@ def test_a_data_table_in_kept_text_is_kept_though_the_model_kept_no_cell():
 
     assert {"Easy run 3 miles", "Monday", "Rest"} <= kept("<tr><th>Week</th><th>Monday</th><th>Tuesday</th></tr>")
     assert "Easy run 3 miles" not in kept("")
+
+
+# ------------------------------------------------------------------ signatures
+
+
+def _posts(n: int, signature: str = "<div class='message-signature'><p>Rig: a Ryzen 7 on a B650 board, "
+                                      "two fans and a quiet case, built in 2024.</p></div>") -> str:
+    """A thread of ``n`` posts, each closed by its author's signature (XenForo's markup)."""
+    return "".join(f"<article class='message'><div class='message-body'><p>Post {i}: I would keep the stock "
+                   f"cooler for now and spend the difference on a faster drive, says poster {i}.</p></div>"
+                   f"{signature}</article>" for i in range(n))
+
+
+def test_a_forum_signature_is_dropped_and_the_posts_stay():
+    """The lines a forum prints under every post of a member go, whatever the model
+    thought of them; a box whose name holds the word in its middle (a page about
+    electronic signatures) and Sphinx's ``sig`` of a function's signature stay."""
+    html = shell(f"<main><h1>Council approves the harbour plan</h1>{_posts(4)}</main>")
+    result = extract(html, EVERYTHING)
+    assert "Post 3: I would keep" in result.text and "Rig: a Ryzen" not in result.text
+    assert result.labels.details["learned"]["signature_lines"] == 4
+    for name in ("feature-digital-signature-card", "sig sig-object py"):
+        kept = extract(html.replace("message-signature", name), EVERYTHING)
+        assert "Rig: a Ryzen" in kept.text and "signature_lines" not in kept.labels.details["learned"]
+    for name in ("signaturecontainer", "ipsEntry__signature", "signature restore", "user-signature__text"):
+        assert "Rig: a Ryzen" not in extract(html.replace("message-signature", name), EVERYTHING).text
+
+
+def test_a_box_named_signature_that_is_the_page_keeps_its_text():
+    """A theme named for a signature on the element that holds the page (its title, or
+    most of its kept text) is the page itself."""
+    html = shell(f"<div class='theme-signature'><main><h1>Council approves the harbour plan</h1>{story(4)}"
+                 "</main></div>")
+    assert "Paragraph 3 of the story" in extract(html, EVERYTHING).text
+    untitled = shell(f"<div class='signature'>{story(4)}</div><p>A closing line of the page.</p>")
+    assert "Paragraph 3 of the story" in extract(untitled, EVERYTHING).text

@@ -25,7 +25,8 @@ part of the article goes, and is *barred*: no later step brings it back:
    on a product page, the runs of other products' cards, each with its price ("customers
    also bought": :func:`~.cards.drop_product_carousels`), and its customers' reviews, the
    shop's comment section, unless ``comments=True`` (:mod:`.reviews`); a consent manager's banner or
-   dialog ("We and our 644 partners store and access information…": :mod:`.consent`);
+   dialog ("We and our 644 partners store and access information…": :mod:`.consent`), a
+   forum member's signature under their posts (:mod:`.signatures`);
    and a publisher's box closing the text with a call to action (:mod:`.promos`);
 4. **copies**: a box whose lines repeat, one for one, a box kept before it (a product's
    description twice, for desktop and for mobile) is read once (:mod:`.copies`).
@@ -92,6 +93,7 @@ from .posts import keep_thread_posts
 from .promos import drop_closing_promos
 from .related import drop_dated_headlines, drop_related_boxes
 from .reviews import drop_product_reviews
+from .signatures import drop_signatures
 from .tables import keep_data_tables
 
 #: the kinds of page whose content is a run of cards (:mod:`detourage.learned.pagetype`):
@@ -128,6 +130,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
            poll_lines=drop_polls(page, para, keep, barred) if kind not in CARD_KINDS else 0)
     drop_boxes_beside(para, keep, barred)
     _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
+           signature_lines=drop_signatures(page, para, keep, barred),
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],
            product_reviews=drop_product_reviews(page, para, keep, barred)
            if kind == "product" and not comments else 0,
