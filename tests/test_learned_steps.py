@@ -1205,18 +1205,21 @@ def _posts(n: int, signature: str = "<div class='message-signature'><p>Rig: a Ry
 
 
 def test_a_forum_signature_is_dropped_and_the_posts_stay():
-    """The lines a forum prints under every post of a member go, whatever the model
+    """On a forum, the lines printed under every post of a member go, whatever the model
     thought of them; a box whose name holds the word in its middle (a page about
-    electronic signatures) and Sphinx's ``sig`` of a function's signature stay."""
+    electronic signatures) and Sphinx's ``sig`` of a function's signature stay, and so
+    does a signature on a page of another kind (the step looks at forums only)."""
     html = shell(f"<main><h1>Council approves the harbour plan</h1>{_posts(4)}</main>")
-    result = extract(html, EVERYTHING)
+    result = extract(html, EVERYTHING, page_type="forum")
     assert "Post 3: I would keep" in result.text and "Rig: a Ryzen" not in result.text
     assert result.labels.details["learned"]["signature_lines"] == 4
     for name in ("feature-digital-signature-card", "sig sig-object py"):
-        kept = extract(html.replace("message-signature", name), EVERYTHING)
+        kept = extract(html.replace("message-signature", name), EVERYTHING, page_type="forum")
         assert "Rig: a Ryzen" in kept.text and "signature_lines" not in kept.labels.details["learned"]
     for name in ("signaturecontainer", "ipsEntry__signature", "signature restore", "user-signature__text"):
-        assert "Rig: a Ryzen" not in extract(html.replace("message-signature", name), EVERYTHING).text
+        assert "Rig: a Ryzen" not in extract(html.replace("message-signature", name), EVERYTHING,
+                                             page_type="forum").text
+    assert "Rig: a Ryzen" in extract(html, EVERYTHING, page_type="article").text
 
 
 def test_a_box_named_signature_that_is_the_page_keeps_its_text():
@@ -1224,6 +1227,6 @@ def test_a_box_named_signature_that_is_the_page_keeps_its_text():
     most of its kept text) is the page itself."""
     html = shell(f"<div class='theme-signature'><main><h1>Council approves the harbour plan</h1>{story(4)}"
                  "</main></div>")
-    assert "Paragraph 3 of the story" in extract(html, EVERYTHING).text
+    assert "Paragraph 3 of the story" in extract(html, EVERYTHING, page_type="forum").text
     untitled = shell(f"<div class='signature'>{story(4)}</div><p>A closing line of the page.</p>")
-    assert "Paragraph 3 of the story" in extract(untitled, EVERYTHING).text
+    assert "Paragraph 3 of the story" in extract(untitled, EVERYTHING, page_type="forum").text

@@ -25,8 +25,8 @@ part of the article goes, and is *barred*: no later step brings it back:
    on a product page, the runs of other products' cards, each with its price ("customers
    also bought": :func:`~.cards.drop_product_carousels`), and its customers' reviews, the
    shop's comment section, unless ``comments=True`` (:mod:`.reviews`); a consent manager's banner or
-   dialog ("We and our 644 partners store and access information…": :mod:`.consent`), a
-   forum member's signature under their posts (:mod:`.signatures`);
+   dialog ("We and our 644 partners store and access information…": :mod:`.consent`); on a
+   forum, a member's signature under their posts (:mod:`.signatures`);
    and a publisher's box closing the text with a call to action (:mod:`.promos`);
 4. **copies**: a box whose lines repeat, one for one, a box kept before it (a product's
    description twice, for desktop and for mobile) is read once (:mod:`.copies`).
@@ -130,7 +130,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
            poll_lines=drop_polls(page, para, keep, barred) if kind not in CARD_KINDS else 0)
     drop_boxes_beside(para, keep, barred)
     _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
-           signature_lines=drop_signatures(page, para, keep, barred),
+           signature_lines=drop_signatures(page, para, keep, barred) if kind == "forum" else 0,
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],
            product_reviews=drop_product_reviews(page, para, keep, barred)
            if kind == "product" and not comments else 0,

@@ -1,12 +1,15 @@
 """A signature: the lines a forum prints under each of a member's posts (their rig, a
-motto, links to their projects), and the author's name a news site signs an article
-with in a box of its own.
+motto, links to their projects).
 
 The model keeps them readily: under a post they read like its last lines, in its
 container, and a thread repeats them in every post of a member.  What tells them apart
 is the name every forum engine gives their box: XenForo's ``message-signature``, vBulletin's
 ``signaturecontainer``, phpBB's ``signature``, Invision's ``ipsEntry__signature``,
 Discourse plug-ins' ``user-signature``.  Readers skip them, and golds leave them out.
+
+The caller runs the step on forum pages only: the walk from every kept line up to a
+name costs about 3 % of a modern page's extraction, and elsewhere (a news site's box
+signing its stories) it found little.
 """
 
 from __future__ import annotations
