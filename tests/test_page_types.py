@@ -179,6 +179,14 @@ def _ld(kind: str) -> str:
     ("", "http://www.example.gr/europe/article/item/253589-smoling", "article", "default"),
     ("", "https://developers.example.org/story/25/12/19/236259/grads", "article", "default"),
     ("", "https://community.example.io/t/2024-4-4-2024-5-0-issue-stuck/724779", "forum", "address"),
+    # a forum engine's thread: a board's, Simple Machines' and Invision's queries, a "ShowTopic"
+    ("", "https://games.example.com/boards/189706-switch/80702016", "forum", "address"),
+    ("", "https://www.example.org/community/index.php?topic=589061.0", "forum", "address"),
+    ("", "https://www.example.org/index.php?showtopic=1234", "forum", "address"),
+    ("", "https://www.example.com/ShowTopic-g294232-i525-k15476375-Tips", "forum", "address"),
+    # …but not a news site's topic number, nor a dashboard
+    ("", "http://news.example.com/NewsItems.asp?ID=IER20080106&Page=R&Topic=0", "article", "default"),
+    ("", "https://example.com/dashboards/sales", "article", "default"),
 ])
 def test_the_kind_is_read_from_the_declared_type_then_the_address(head, url, kind, told):
     assert _kind(page(f"<p>{TEASER}</p>", head), url) == (kind, told)

@@ -108,6 +108,8 @@ def _addressed(url: str | None) -> str:
     path = parts.path.lower()
     # a story's address names its section's words ("/c/2012/01/12/", "/article/item/253589-…")
     news = _NEWS_ADDRESS.search(path) is not None
+    if _FORUM_QUERY.search(parts.query.lower()):  # Simple Machines' and Invision's "index.php?topic=123.0"
+        return "forum"
     for kind, pattern in _ADDRESSES:
         if pattern.search(path) and not (news and kind != "listing"):
             return kind
@@ -130,7 +132,7 @@ def home(url: str | None) -> bool:
 
 
 _ADDRESSES = (
-    ("forum", re.compile(r"/(?:forums?|threads?|discussions?|viewtopic|showthread)\b"
+    ("forum", re.compile(r"/(?:forums?|threads?|discussions?|viewtopic|showthread|showtopic|boards?/)\b"
                          r"|/questions/\d|/r/\w+/comments/|/t/[^/]+/\d")),
     ("documentation", re.compile(r"/(?:docs?|documentation|reference|manual|api|sdk|quickstart"
                                  r"|getting-started)(?:/|$)|/library/[^/]+\.html?$")),
@@ -147,6 +149,10 @@ _ADDRESSES = (
 #: site's sections ("/c/": its channel, "/item/", "/collection/"), no product nor forum
 _NEWS_ADDRESS = re.compile(r"/(?:19|20)\d{2}(?:/\d{1,2}/|-\d{1,2}(?:-\d{1,2})?/|(?:0[1-9]|1[0-2])(?:\d{2})?/)"
                            r"|/(?:articles?|news|story|stories)/")
+
+#: a forum engine's thread in the query: Simple Machines' ``?topic=589061.0`` (a topic and
+#: the first post shown), Invision's ``?showtopic=123``; not a news site's ``&Topic=0``
+_FORUM_QUERY = re.compile(r"(?:^|&)(?:topic=\d+\.\d+|showtopic=\d)")
 
 _FORUM_HOSTS = frozenset({"forum", "forums", "community", "discuss", "discourse", "answers"})
 _DOC_HOSTS = frozenset({"docs", "doc", "developer", "developers", "devdocs", "api", "learn", "manual"})
