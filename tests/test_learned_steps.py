@@ -1230,36 +1230,3 @@ def test_a_box_named_signature_that_is_the_page_keeps_its_text():
     assert "Paragraph 3 of the story" in extract(html, EVERYTHING, page_type="forum").text
     untitled = shell(f"<div class='signature'>{story(4)}</div><p>A closing line of the page.</p>")
     assert "Paragraph 3 of the story" in extract(untitled, EVERYTHING, page_type="forum").text
-
-
-# ------------------------------------------------------------------ a local rescue
-
-
-def _graded(short: float) -> Model:
-    """Links rejected outright; of the other paragraphs, those longer than 100 characters
-    kept, the shorter ones given the log-odds ``short``."""
-    at = np.log1p(100)
-    forest = Forest(np.array([features.names().index("link_density"), features.names().index("log_chars"), 0, 0, 0],
-                             np.int32),
-                    np.array([0.5, at, 0, 0, 0]), np.array([1, 3, -1, -1, -1], np.int32),
-                    np.array([2, 4, -1, -1, -1], np.int32), np.array([0.0, 0.0, -9.0, short, 9.0]),
-                    np.zeros(1, np.int32), bias=0.0)
-    return Model(forest, features.names(), 0.5, {"name": f"graded {short}"})
-
-
-def test_the_fallback_rescues_near_what_the_model_kept():
-    """A short story whose lead alone the model keeps (under 5 % of a page of menus): the
-    fallback takes the story's lines it ranks near its best guess, beside the lead, and
-    leaves the lines ranked as high in a column far from it."""
-    lead = ("<p>The council approved the harbour plan on Tuesday after a long debate that ran late "
-            "into the evening, officials said.</p>")
-    body = "".join(f"<p>Line {i} of the story: the works start in spring.</p>" for i in range(10))
-    rail = "".join(f"<p>Rail note {i}: the market opens at nine on Saturdays.</p>" for i in range(14))
-    menu = "".join(f"<li><a href='/s/{i}'>Section number {i} of the site</a></li>" for i in range(100))
-    html = shell(f"<div class='page'><div class='col'><article><header><div class='lead'>{lead}</div></header>"
-                 f"<div class='body'>{body}</div></article></div><aside><div><div><div><div>{rail}</div></div>"
-                 f"</div></div></aside><ul>{menu}</ul></div>")
-    result = extract(html, _graded(-0.5))
-    assert result.labels.details["learned"].get("fallback") == "model-ranked"
-    assert "Line 9 of the story" in result.text and "council approved" in result.text
-    assert "Rail note" not in result.text

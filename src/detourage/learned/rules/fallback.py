@@ -37,10 +37,7 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
     rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  The
     last makes sure a page with text never comes out empty: a small page whose few
-    lines the model all rejects (an opening-hours notice under a menu).  When the model
-    kept something (a story's headline and lead), the first rescue stays near it
-    (:func:`_near_kept`): the story's lines it ranks near its best guess, not a rail's
-    ranked as high at the other end of the page.  With the
+    lines the model all rejects (an opening-hours notice under a menu).  With the
     ``page``, the first rescue also keeps the list items and table cells of links ranked
     as high inside the element that holds most of it (:func:`_linked_items`): on a list
     page the content is lists of links, which the low-link rescue leaves out."""
@@ -66,8 +63,6 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     # guess) says nothing: the container then, and that ranking only when nothing else is
     singled = ranked if int(para.chars[ranked].sum()) <= RANKED_SHARE * total else np.zeros_like(keep)
     best = choice & (para.chars > 0) & (probability >= probability[choice & (para.chars > 0)].max(initial=0.0))
-    if kept:  # what the model kept tells where the text is: the rescue stays near it
-        singled = singled & _near_kept(para, keep)
     for name, rescue in (("model-ranked", singled), ("best-container", container), ("page-text", ranked),
                          ("best-paragraph", best)):
         if int(para.chars[rescue].sum()) > kept:
@@ -76,17 +71,6 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
                 keep |= _linked_items(page, para, rescue, ranked_any)
             return {"fallback": name, "reason": reason}
     return {}
-
-
-def _near_kept(para: features.Paragraphs, keep: np.ndarray) -> np.ndarray:
-    """The paragraphs under the highest ancestor the features know (``LEVELS - 1`` up) of
-    the longest paragraph the model kept: where a story whose lead alone it kept goes on,
-    not a column of notes at the other end of the page ranked as high."""
-    anchor = int(np.argmax(np.where(keep, para.chars, -1)))
-    start, end = para.spans[features.LEVELS - 1, :, anchor].tolist()
-    near = np.zeros_like(keep)
-    near[start:end] = True
-    return near
 
 
 def _kept_enough(kept: int, total: int) -> bool:
