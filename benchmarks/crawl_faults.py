@@ -82,6 +82,8 @@ from typing import Any
 
 import psutil
 
+from detourage.cli.extract import NO_TEXT
+
 # --- what is expected: adjust here when the documented behaviour changes ------------------
 
 PAGE_TIMEOUT = 5.0  # --timeout of every row (issue 31)
@@ -90,8 +92,9 @@ CAP_MARGIN = 30.0  # a run is killed this many seconds past its timeout (plus it
 MEMORY_BOUND_MIB = 1024  # issue 31: a page of at most 5 MB stays under 1 GB peak RSS
 MEMORY_CAP_MIB = 4096  # a run whose processes hold more than this together is killed
 #: exit statuses as documented: README "Never stops on a bad page" (1 when no page
-#: succeeded), corpusrun/readers.py (3 when a corpus run's input is damaged)
-EXIT = {"page-ok": 0, "page-failed": 1, "run-clean": 0, "run-damaged": 3, "evaluate": 0}
+#: succeeded), corpusrun/readers.py (3 when a corpus run's input is damaged),
+#: docs/command-line.md (4 when every page was read and none has main content)
+EXIT = {"page-ok": 0, "page-empty": NO_TEXT, "page-failed": 1, "run-clean": 0, "run-damaged": 3, "evaluate": 0}
 WORKERS = 2  # -w of the local pool and N of --dask local:N
 SHARD_SIZE = 10  # --shard-size of the kill row, so that the run has shards in flight
 TRACEBACK = "Traceback (most recent call last)"
@@ -756,7 +759,7 @@ def run_cli_page(ctx: Context, spec: PageSpec) -> Row:
     if ok:
         row.failed += text_checks(spec, json.dumps(record, ensure_ascii=False) if spec.format == "json"
                                   else record.get("text", ""))
-    expected = EXIT["page-ok"] if ok else EXIT["page-failed"]
+    expected = (EXIT["page-ok"] if record.get("text") else EXIT["page-empty"]) if ok else EXIT["page-failed"]
     if run.rc != expected:
         row.failed.append(f"exit {run.rc}, expected {expected}")
     return row
