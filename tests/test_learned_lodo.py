@@ -25,7 +25,7 @@ def _lodo():  # type: ignore[no-untyped-def]
     return _bench("learned_lodo")
 
 
-def _run(path: Path, f1: float, pages: dict[str, float], met: bool) -> Path:
+def _run(path: Path, f1: float, pages: dict[str, float], met: bool, no_wcxb: float = 0.0) -> Path:
     rows = [{"rows": "daniel", "learned": {"shingle_f1": f1}, "bar_met": met},
             {"rows": "wcxb-dev", "learned": {"shingle_f1": 0.1}, "learned (host folds)": {"shingle_f1": f1 + 0.1},
              "bar_met": False}]
@@ -35,14 +35,14 @@ def _run(path: Path, f1: float, pages: dict[str, float], met: bool) -> Path:
                 "shingle_tp": tp, "shingle_fp": 100 - tp, "shingle_fn": 100 - tp}
 
     records = [record("daniel", i, "learned", p) for i, p in pages.items()]
-    records += [record("wcxb-dev", "w", "learned", 0.0), record("wcxb-dev", "w", "learned (host folds)", 0.9)]
+    records += [record("wcxb-dev", "w", "learned", no_wcxb), record("wcxb-dev", "w", "learned (host folds)", 0.9)]
     path.write_text(json.dumps({"rows": rows, "records": records}))
     return path
 
 
 def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
     a = _run(tmp_path / "a.json", 0.8, {"1": 0.9, "2": 0.5, "3": 0.7}, True)
-    b = _run(tmp_path / "b.json", 0.6, {"1": 0.9, "2": 0.1, "3": 0.75}, False)
+    b = _run(tmp_path / "b.json", 0.6, {"1": 0.9, "2": 0.1, "3": 0.75}, False, no_wcxb=0.1)
     lines = _lodo().compare([a, b]).splitlines()
     # wcxb-dev is judged by its host folds (0.9), not by the run that never saw it (0.1)
     assert lines[0] == "a.json: rows met 1/2, mean of the rows 0.8500 | 0.800 0.900"
@@ -54,6 +54,8 @@ def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
     table = "\n".join(lines[4:])
     assert "| row | pages | b.json − a.json [95 % interval] |" in table
     assert "| daniel | 3 | -0.117 [" in table and "| wcxb-dev | 1 | +0.000 [+0.000, +0.000] |" in table
+    # and wcxb-dev as the model that never saw a WCXB page cleans it (0.0 -> 0.1)
+    assert "| wcxb-dev, no WCXB page | 1 | +0.100 [+0.100, +0.100] |" in table
 
 
 def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch, capsys):
