@@ -1,17 +1,12 @@
-"""What a browser's scripts show, read as a reader sees it (:mod:`detourage.reveal`): React's
-streamed segments, a body hidden until a script runs, a product's description shipped as data."""
+"""React's streamed segments put where a browser shows them (:mod:`detourage.reveal`)."""
 
 from __future__ import annotations
 
-import json
-
-import pytest
 from lxml import etree
 
-from detourage.api import extract
 from detourage.loading import load
 from detourage.parse import parse
-from detourage.reveal import place_streamed, show_declared_description, show_hidden_body
+from detourage.reveal import place_streamed, show_hidden_body
 from detourage.segment import is_hidden
 
 
@@ -222,66 +217,3 @@ def test_many_segments_in_one_parent_land_in_order() -> None:
     assert moved and main is not None
     assert " ".join(main.itertext()).split() == [w for i in range(n) for w in (f"t{i}", f"b{i}")]
     assert root.find(".//template") is None and root.find(".//div") is None
-
-
-_DESCRIPTION = ("These quarter socks are engineered for comfort and designed to stand out: higher than an ankle "
-                "sock, lower than a calf sock, just right for a million different shoes and lazy Sundays.")
-
-
-def _shop(description: object, body: str = "<h1>Quarter Socks</h1>", kind: str = "Product") -> str:
-    data = {"@context": "https://schema.org", "@graph": [
-        {"@type": "Organization", "name": "Sock Shop", "description": "A shop of socks. " * 10},
-        {"@type": kind, "name": "Quarter Socks", "description": description,
-         "offers": {"@type": "Offer", "price": "14.00"}}]}
-    return (f"<html><head><script type='application/ld+json'>{json.dumps(data)}</script></head><body>"
-            "<nav><a href='/'>Home</a> <a href='/men'>Men</a></nav>"
-            f"<main><div class='gallery'><img src='a.jpg' alt=''></div><div class='info'>{body}"
-            "<p class='price'>$14.00</p><button>Add to cart</button></div></main>"
-            "<script>window.meta = {\"description\": \"these quarter socks are engineered\"}</script>"
-            "<footer><a href='/help'>Help</a></footer></body></html>")
-
-
-def test_a_product_description_shipped_only_as_data_is_read_after_its_heading() -> None:
-    """A shop whose scripts write the description from its JSON-LD serves none of it as
-    text (the copy in a script is no text): it goes after the <h1> naming the product."""
-    page = load(_shop(_DESCRIPTION))
-    texts = [block.text for block in page.blocks]
-    assert texts[texts.index("Quarter Socks") + 1] == _DESCRIPTION
-    assert page.blocks[texts.index(_DESCRIPTION)].path[-2:] == ("div", "p")
-    assert page.tree.find(".//div[@data-detourage='declared-description']") is not None
-    assert _DESCRIPTION in extract(_shop(_DESCRIPTION), url="https://socks.example/products/quarter")
-
-
-def test_a_description_written_in_html_keeps_its_paragraphs() -> None:
-    described = f"<p>{_DESCRIPTION}</p><p>Stay-up technology<br>Seamless toe &amp; honeycomb arch</p>"
-    texts = [block.text for block in load(_shop(described)).blocks]
-    at = texts.index(_DESCRIPTION)
-    assert texts[at + 1:at + 3] == ["Stay-up technology", "Seamless toe & honeycomb arch"]
-
-
-@pytest.mark.parametrize("case", ["shown", "short", "not a product", "no heading", "hidden heading", "not text"])
-def test_what_the_page_shows_or_does_not_declare_is_left_as_it_is(case: str) -> None:
-    html = {"shown": _shop(_DESCRIPTION, f"<h1>Quarter Socks</h1><div class='desc'><p>{_DESCRIPTION}</p></div>"),
-            "short": _shop("Comfortable socks for every day."),
-            "not a product": _shop(_DESCRIPTION, kind="Article"),
-            "no heading": _shop(_DESCRIPTION, "<h2>Quarter Socks</h2>"),
-            "hidden heading": _shop(_DESCRIPTION, "<div style='display:none'><h1>Quarter Socks</h1></div>"),
-            "not text": _shop(_DESCRIPTION.replace(" ", "%20"))}[case]
-    page = load(html)
-    assert not show_declared_description(page.tree, page.blocks, page.html)
-    assert sum(_DESCRIPTION[:40] in block.text for block in page.blocks) == (case == "shown")
-
-
-def test_the_heading_naming_the_product_is_chosen_over_the_first() -> None:
-    page = load(_shop(_DESCRIPTION, "<h1>Sock Shop</h1><h1>Quarter  socks</h1>"))
-    texts = [block.text for block in page.blocks]
-    assert texts.index(_DESCRIPTION) == texts.index("Quarter socks") + 1
-
-
-@pytest.mark.parametrize("data", ["[" * 5000 + "]" * 5000, "{not json", json.dumps({"@type": ["Product"], "description": 5}),
-                                  json.dumps([{"@type": None, "offers": [[[[[[[[{"@type": "Product"}]]]]]]]]}])])
-def test_hostile_or_odd_json_ld_is_passed_over(data: str) -> None:
-    html = f"<html><head><script type='application/ld+json'>{data}</script></head><body><h1>\"Product</h1></body></html>"
-    page = load(html)
-    assert not show_declared_description(page.tree, page.blocks, page.html)
-    assert [block.text for block in page.blocks] == ['"Product']

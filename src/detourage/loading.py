@@ -23,7 +23,7 @@ from .decode import decode, looks_binary, repair as repair_text
 from .errors import LimitExceeded, NotHTML
 from .model import Decoded, Page
 from .parse import parse, repaired
-from .reveal import place_streamed, show_declared_description, show_hidden_body
+from .reveal import place_streamed, show_hidden_body
 from .segment import page_title, segmented, show_noscript
 from .settings import DEFAULT_LIMITS, Limits, Settings
 
@@ -68,8 +68,6 @@ def load(html: str | bytes, settings: Settings = DEFAULT_SETTINGS, *, url: str |
         blocks, formulas = segmented(tree, limits)
     if show_noscript(tree, blocks) or show_hidden_body(tree, blocks):  # a page whose text is all
         blocks, formulas = segmented(tree, limits)  # in <noscript>, or in an element its scripts show
-    if show_declared_description(tree, blocks, decoded.text):  # a product's description its scripts write
-        blocks, formulas = segmented(tree, limits)
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}
     return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits, formulas)

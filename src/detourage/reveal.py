@@ -4,9 +4,7 @@ Two kinds of page hide, as served, what they show to every reader once their scr
 have run: the pages React streams (:func:`place_streamed`) and the pages that hide their
 whole body until a script has checked something (:func:`show_hidden_body`).  Both are
 read here as a reader sees them, on the parsed tree, before or right after segmenting;
-``<noscript>`` shells are the third kind, :func:`detourage.segment.show_noscript`.  A
-shop whose scripts write a product's description from the page's data is the fourth
-(:func:`show_declared_description`).
+``<noscript>`` shells are the third kind, :func:`detourage.segment.show_noscript`.
 
 A page streamed by React's server renderer (React 18 and later: every Next.js App Router
 site, Remix, Gatsby…) sends the content of each Suspense boundary late, at the end of
@@ -37,7 +35,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from typing import cast
 
 from lxml import etree
@@ -253,134 +250,3 @@ def _text_chars(el: etree._Element) -> int:
                 stack.append(child)
             chars += len(child.tail.strip()) if child.tail else 0
     return chars
-
-
-#: a product's declared description is written onto the page when it has this many words
-DECLARED_WORDS = 20
-#: …and the page's blocks hold under this share of its words (lower case, each counted once):
-#: a description shown as text, or told again in other words, is not written twice
-DECLARED_SHOWN = 0.5
-_WORD = re.compile(r"\w+")
-#: how deep :func:`_declared_description` follows the JSON-LD (a ``@graph``, an offer's item)
-_DECLARED_DEPTH = 6
-#: the schema.org types whose ``description`` is the product's own text
-_PRODUCT_TYPES = frozenset({"Product", "ProductGroup", "IndividualProduct", "ProductModel"})
-#: the elements that make a paragraph of a description written in HTML
-_DESCRIPTION_BREAKS = frozenset({"p", "div", "li", "br", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "dd", "dt"})
-
-
-def show_declared_description(root: etree._Element | None, blocks: tuple[Block, ...], text: str) -> bool:
-    """Write a product's description where its page shows it, when the page ships it only
-    as data: a shop whose scripts draw the description from the JSON-LD ``Product`` (or
-    from data beside it) serves none of it as text.  The longest ``description`` of a
-    ``Product`` in the page's JSON-LD, of :data:`DECLARED_WORDS` words or more, goes
-    after the shown ``<h1>`` that names the product (or the first shown ``<h1>``), as a
-    ``<div data-detourage="declared-description">`` of paragraphs, when the page's
-    blocks hold under half its words (:data:`DECLARED_SHOWN`): on a page that shows it,
-    the data often tells it in other words, or in part.
-    A page with no such ``<h1>`` is left as it is: where the text goes is not guessed.
-    ``text`` is the decoded page (a page that names no ``"Product`` pays one substring
-    search).  True when it wrote one, and the page must be segmented again."""
-    if root is None or '"Product' not in text:
-        return False
-    found = _declared_description(root)
-    if found is None:
-        return False
-    name, paragraphs = found
-    words = set(_WORD.findall(" ".join(paragraphs).lower()))
-    shown = set(_WORD.findall(" ".join(block.text for block in blocks).lower()))
-    if len(words & shown) >= DECLARED_SHOWN * len(words):
-        return False
-    anchor = _product_heading(root, " ".join(name.lower().split()))
-    if anchor is None:
-        return False
-    box = etree.Element("div", {"data-detourage": "declared-description"})
-    for paragraph in paragraphs:
-        etree.SubElement(box, "p").text = paragraph
-    box.tail, anchor.tail = anchor.tail, None
-    anchor.addnext(box)
-    return True
-
-
-def _declared_description(root: etree._Element) -> tuple[str, list[str]] | None:
-    """The product's name and the paragraphs of the longest description of a JSON-LD
-    ``Product`` holding :data:`DECLARED_WORDS` words or more; None when there is none."""
-    from .safejson import loads  # the JSON is the page's, which may be hostile
-
-    best: tuple[str, list[str]] | None = None
-    best_words = DECLARED_WORDS - 1
-    for script in root.iter("script"):
-        if (script.get("type") or "").strip().lower() != "application/ld+json" or not script.text:
-            continue
-        try:
-            data = loads(script.text)
-        except ValueError:
-            continue
-        for node in _products(data, 0):
-            description, name = node.get("description"), node.get("name")
-            if not isinstance(description, str):
-                continue
-            paragraphs = _paragraphs(description)
-            words = sum(len(p.split()) for p in paragraphs)
-            if words > best_words:
-                best, best_words = (name if isinstance(name, str) else "", paragraphs), words
-    return best
-
-
-def _products(node: object, depth: int) -> list[dict]:
-    """The JSON-LD objects of a product type under ``node``."""
-    if depth > _DECLARED_DEPTH:
-        return []
-    if isinstance(node, list):
-        return [found for item in node[:50] for found in _products(item, depth + 1)]
-    if not isinstance(node, dict):
-        return []
-    kind = node.get("@type")
-    own = [node] if any(t in _PRODUCT_TYPES for t in (kind if isinstance(kind, list) else [kind])
-                        if isinstance(t, str)) else []
-    return own + [found for key, value in node.items() if key != "description"
-                  for found in _products(value, depth + 1)]
-
-
-def _paragraphs(description: str) -> list[str]:
-    """A description's paragraphs: its lines, or, written in HTML, the text of its
-    paragraphs and line breaks; entities read, spaces collapsed."""
-    description = html.unescape(description) if "&" in description else description
-    if "<" in description:
-        from lxml import html as lxml_html
-
-        try:
-            fragment = lxml_html.fragment_fromstring(description, create_parent="div")
-        except (etree.ParserError, ValueError):
-            return []
-        lines: list[str] = []
-        current: list[str] = []
-        for event, el in etree.iterwalk(fragment, events=("start", "end")):
-            if not isinstance(el.tag, str) or el.tag in INVISIBLE:
-                continue
-            if el.tag in _DESCRIPTION_BREAKS:
-                lines.append(" ".join(current))
-                current = []
-            if event == "start" and el.text:
-                current.append(el.text)
-            if event == "end" and el.tail:
-                current.append(el.tail)
-        lines.append(" ".join(current))
-    else:
-        lines = description.splitlines()
-    return [line for line in (" ".join(line.split()) for line in lines) if line]
-
-
-def _product_heading(root: etree._Element, name: str) -> etree._Element | None:
-    """The first shown ``<h1>`` whose text is the product's ``name``, else the first
-    shown ``<h1>``; None when the page shows none."""
-    first = None
-    for h1 in root.iter("h1"):
-        if any(is_hidden(el) or el.tag in INVISIBLE for el in (h1, *h1.iterancestors())):
-            continue
-        words = "".join(cast("Iterator[str]", h1.itertext())).lower().split()
-        if name and " ".join(words) == name:
-            return h1
-        if first is None and words:
-            first = h1
-    return first
