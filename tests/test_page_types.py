@@ -197,7 +197,7 @@ def test_many_prices_make_a_collection():
     assert _kind(page(f"<ul>{items}</ul>"), "https://shop.example/mugs") == ("collection", "text")
 
 
-@pytest.mark.parametrize("price", ["{i},99 €", "USD {i}.25", "{i}.00 EUR", "₹{i}99", "{i} 990 руб", "{i}99 kr"])
+@pytest.mark.parametrize("price", ["{i},99 €", "USD {i}.25", "{i}.00 EUR", "₹{i}99", "{i} 990 руб", "{i}9 $"])
 def test_prices_in_any_currency_make_a_collection(price):
     """The sign after the amount (a European shop), an ISO code before it (Etsy's "USD
     55.25"), the rupee: each is a price."""
@@ -219,7 +219,7 @@ def test_a_drop_down_of_prices_makes_no_collection():
 
 
 @settings(deadline=None)
-@given(st.lists(st.text(alphabet="$€£¥₹₽0123456789.,usdeurgbpinrzłkčrубгн \t", max_size=12), max_size=30),
+@given(st.lists(st.text(alphabet="$€£¥₹0123456789.,usdeurgbpzłkčруб \t", max_size=12), max_size=30),
        st.integers(min_value=1, max_value=10))
 def test_priced_lines_are_the_lines_holding_a_price(lines, most):
     """Searching only the lines that hold a currency's sign or code counts what a search of

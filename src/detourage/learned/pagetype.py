@@ -215,17 +215,17 @@ def price_in(line: str) -> bool:
 #: a short line holding a price…
 PRICE_LINE = 40
 #: a currency's sign before or after the amount ("$12", "12,99 €", "₹499")
-_SIGNS = "$€£¥₹₽₩₺₴₪฿₫₱"
-#: ISO codes written before or after the amount ("USD 55.25", "12 EUR"); not TRY, a word
-_CODES = ("usd", "eur", "gbp", "aud", "cad", "chf", "inr", "jpy", "cny", "rmb", "sek", "nok", "dkk", "pln",
-          "czk", "huf", "rub", "brl", "mxn", "zar", "nzd", "sgd", "hkd", "uah")
-#: what is written only after the amount ("12 zł", "199 kr", "1 200 руб")
-_AFTER = ("zł", "kč", "kr", "руб", "грн")
+_SIGNS = "$€£¥₹"
+#: ISO codes written before or after the amount ("USD 55.25", "12 EUR")
+_CODES = ("usd", "eur", "gbp")
+#: what is written only after the amount ("12 zł", "1 200 руб")
+_AFTER = ("zł", "kč", "руб")
 _PRICE = (rf"(?:[{re.escape(_SIGNS)}][^\S\x1f]?\d"
           rf"|(?<!\w)(?:{'|'.join(_CODES)})[^\S\x1f]?\d"
           rf"|\d(?:[.,]\d{{2}})?[^\S\x1f]?(?:[{re.escape(_SIGNS)}]|{'|'.join(_CODES + _AFTER)})(?!\w))")
 _PRICE_RE = re.compile(_PRICE)
-#: what every match of ``_PRICE`` holds, one of them at least
+#: what every match of ``_PRICE`` holds, one of them at least: each is a substring search
+#: of a page's short lines (about 2 µs on a shop's page), so the list stays short
 _CURRENCY_MARKS = (*_SIGNS, *_CODES, *_AFTER)
 #: …this many times is a shop's list of products
 PRICES = 8
