@@ -9,8 +9,10 @@ of generalisation.  For each dataset (and wcxb-dev page type), over the short pa
 (at most :data:`SHORT` characters) whose container or its parent names a kind of region by
 its class/id (``byline``, ``author``, ``date``, ``time``, ``meta``… the ``meta`` group of
 :data:`detourage.learned.features.CLASS_GROUPS`; ``caption``, ``credit``, ``photo``,
-``gallery``… the ``media`` group), the share of their characters that the gold keeps, as the
-aligner labels them for training (the pages ``train_learned.py`` caches).
+``gallery``… the ``media`` group), and for the page's title (the paragraph the features
+take for it, ``is_title``: the heading or short line that best matches the ``<title>``
+and ``og:title``), the share of their characters that the gold keeps, as the aligner
+labels them for training (the pages ``train_learned.py`` caches).
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ def shares(pages) -> dict[str, dict[str, tuple[float, int]]]:  # type: ignore[no
             chars = page.chars[near].astype(np.float64)
             kept[row, group] += float((chars * page.y[near]).sum())
             total[row, group] += float(chars.sum())
+        title = page.X[:, names.index("is_title")] == 1
+        kept[row, "title"] += float((page.chars[title] * page.y[title]).sum())
+        total[row, "title"] += float(page.chars[title].sum())
     out: dict[str, dict[str, tuple[float, int]]] = defaultdict(dict)
     for (row, group), chars in sorted(total.items()):
         out[row][group] = (kept[row, group] / chars if chars else float("nan"), int(chars))
@@ -57,12 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     table = shares(load_pages(dataset_paths(args.shared), workers=args.workers))
-    print(_common.table_head(["rows", *(f"{g}: gold keeps (characters)" for g in GROUPS)], "l" + "r" * len(GROUPS)))
+    columns = (*GROUPS, "title")
+    print(_common.table_head(["rows", *(f"{g}: gold keeps (characters)" for g in columns)], "l" + "r" * len(columns)))
     for row, groups in table.items():
-        cells = [f"{groups[g][0]:.2f} ({groups[g][1]})" if g in groups else "–" for g in GROUPS]
+        cells = [f"{groups[g][0]:.2f} ({groups[g][1]})" if g in groups else "–" for g in columns]
         print(_common.table_row([row, *cells]))
     print(f"\nparagraphs of at most {SHORT} characters whose container or parent names the group "
-          "by its class/id; the share of their characters the aligned gold keeps")
+          "by its class/id, and the page's title (is_title); the share of their characters the aligned gold keeps")
     return 0
 
 
