@@ -186,26 +186,29 @@ def test_the_labelled_pages_cache_key_follows_every_module_loading_reaches(tmp_p
     assert train._cache_key([], None) != key
 
 
-def test_gold_conventions_shares_what_gold_keeps_of_bylines_and_captions():
+def test_gold_conventions_shares_what_gold_keeps_of_bylines_captions_and_titles():
     module = _bench("studies/gold_conventions")
     import numpy as np
 
     from detourage.learned import features, train
 
     names = features.names()
-    X = np.full((4, len(names)), 99.0, np.float32)
+    X = np.full((5, len(names)), 99.0, np.float32)
+    X[:, names.index("is_title")] = 0
     X[0, names.index("dist_meta")] = 0  # a byline the gold keeps
     X[1, names.index("dist_meta")] = 1  # a date in the byline's box, left out
     X[2, names.index("dist_media")] = 0  # a caption, left out
     # row 3: the body, long and in no such region
-    chars = np.array([20, 30, 50, 900])
-    page = train.PageData("l3s-gn1", "1", "en", "article", "example.org", X, np.array([True, False, False, True]),
-                          chars, np.zeros((features.LEVELS, 2, 4), np.int32), np.zeros(4, np.int32))
-    wcxb = train.PageData("wcxb-dev", "2", "en", "forum", "example.org", X, np.array([False] * 4), chars,
-                          np.zeros((features.LEVELS, 2, 4), np.int32), np.zeros(4, np.int32))
+    X[4, names.index("is_title")] = 1  # the title: L3S-GN1 keeps it, WCXB does not
+    chars = np.array([20, 30, 50, 900, 40])
+    spans, structure = np.zeros((features.LEVELS, 2, 5), np.int32), np.zeros(5, np.int32)
+    page = train.PageData("l3s-gn1", "1", "en", "article", "example.org", X,
+                          np.array([True, False, False, True, True]), chars, spans, structure)
+    wcxb = train.PageData("wcxb-dev", "2", "en", "forum", "example.org", X, np.array([False] * 5), chars,
+                          spans, structure)
     table = module.shares([page, wcxb])
-    assert table["l3s-gn1"] == {"meta": (0.4, 50), "media": (0.0, 50)}
-    assert table["wcxb-dev/forum"]["meta"] == (0.0, 50)
+    assert table["l3s-gn1"] == {"meta": (0.4, 50), "media": (0.0, 50), "title": (1.0, 40)}
+    assert table["wcxb-dev/forum"]["meta"] == (0.0, 50) and table["wcxb-dev/forum"]["title"] == (0.0, 40)
 
 
 def test_learned_profile_times_every_step_without_changing_the_output(monkeypatch):
