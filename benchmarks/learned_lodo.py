@@ -8,6 +8,7 @@
     python benchmarks/learned_lodo.py --models build/folds --reuse --threshold 0.45  # at another threshold
     python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
     python benchmarks/learned_lodo.py --models build/folds --reuse --without keep_figures  # a step's cost
+    python benchmarks/learned_lodo.py --models build/folds --page wcxb-dev:dev-4900  # one held-out page, line by line
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
 trained on the four others (:func:`detourage.learned.train.fit`, the shipped settings)
@@ -45,9 +46,12 @@ import numpy as np
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
 from detourage.gold import Dataset, GoldPage, load_dataset
-from detourage.learned import train
+from detourage.gold import align
+from detourage.learned import features, train
 from detourage.learned.forest import Model
+from detourage.methods import learned
 from detourage.methods.learned import Options as LearnedOptions
+from detourage.model import Label
 from detourage.settings import Settings
 
 import _common
@@ -112,6 +116,62 @@ def quick(pages: Sequence[train.PageData], names: Sequence[str], params: dict, *
                     for p in pages if (p.dataset, p.id) in scored]
             ps, rs, fs = np.array(rows).T
             print(f"| {fold} | {len(fs)} | {ps.mean():.3f} | {rs.mean():.3f} | {fs.mean():.3f} |", flush=True)
+
+
+# ------------------------------------------------------------------ one page
+
+
+def fold_of(dataset: str, doc: GoldPage) -> str:
+    """The fold whose model never saw ``doc``: its dataset's, or for wcxb-dev its host's
+    (the file name ``--models`` keeps it under, without ``.zip``)."""
+    if dataset != "wcxb-dev":
+        return dataset
+    return f"wcxb-dev-hosts{host_fold(train.host_of(doc.meta.get('url')))}"
+
+
+def page_lines(doc: GoldPage, dataset: Dataset, model: Model) -> list[tuple[float, bool, bool, str]]:
+    """Each paragraph of ``doc``: the model's probability, whether the learned method
+    keeps it (the page-level steps included), whether the aligned gold holds it (as
+    training reads it: :data:`~detourage.learned.train.CONTENT_SHARE` of its characters),
+    and its text."""
+    options = replace(align.AlignOptions(), kinds=align.dataset_kinds(dataset))
+    labelled = align.label_document(doc, options, dataset=dataset.name)
+    if labelled.page is None:
+        raise SystemExit(f"{dataset.name}:{doc.id}: {labelled.report.error} {labelled.report.message}")
+    page = labelled.page
+    para = features.compute(page)
+    kept = [label is not Label.OTHER for label in learned.label(page, LearnedOptions(model=model)).labels]
+    gold = np.array([len(b.text) if label.kept else 0 for b, label in zip(page.blocks, labelled.labels)], float)
+    probability = model.probabilities(para)
+    out = []
+    for i, (start, end) in enumerate(zip(para.starts.tolist(), para.ends.tolist())):
+        in_gold = gold[start:end].sum() >= train.CONTENT_SHARE * max(int(para.chars[i]), 1)
+        out.append((float(probability[i]), any(kept[start:end]), bool(in_gold), para.texts[i]))
+    return out
+
+
+def show_pages(wanted: Sequence[str], folder: Path) -> str:
+    """``DATASET:ID`` pages, each paragraph on a line: the probability its fold's model
+    gives, ``K`` where the learned method keeps it, ``G`` where the gold holds it."""
+    paths = {p.name: p for p in dataset_paths()}
+    lines = []
+    for item in wanted:
+        name, _, page_id = item.partition(":")
+        if name not in paths:
+            raise SystemExit(f"--page {item}: no dataset {name!r} (one of {', '.join(paths)})")
+        dataset = load_dataset(paths[name])
+        doc = next((d for d in dataset.documents if d.id == page_id), None)
+        if doc is None:
+            raise SystemExit(f"--page {item}: {name} has no page {page_id!r}")
+        fold = fold_of(name, doc)
+        path = folder / f"{fold}.zip"
+        if not path.is_file():
+            raise SystemExit(f"--page {item}: {path} is missing: run once with --models {folder}")
+        model = Model.from_bytes(path.read_bytes(), str(path))
+        lines.append(f"==> {name}:{page_id} (model {fold}; probability, K kept, G in the gold) <==")
+        lines += [f"{p:.2f} {'K' if k else ' '} {'G' if g else ' '} {text}"
+                  for p, k, g, text in page_lines(doc, dataset, model)]
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ full run
@@ -453,6 +513,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-page-types", action="store_true",
                         help="score with every page's kind left without effect (no threshold shift: "
                              "the learned method as it was before page types)")
+    parser.add_argument("--page", action="append", default=[], metavar="DATASET:ID",
+                        help="with --models: print a held-out page's paragraphs, each with the probability "
+                             "its fold's model gives, whether the learned method keeps it and whether the gold "
+                             "holds it (repeatable)")
     parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATABLE),
                         help="score with this page-level step of the learned method left out (repeatable): "
                              "what the step costs or gains on each dataset")
@@ -468,6 +532,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--threshold needs --reuse (a fitted run takes --params '{\"threshold\": T}')")
     if args.compare:
         print(compare(args.compare))
+        return 0
+    if args.page:
+        if not args.models:
+            parser.error("--page needs --models DIR")
+        print(show_pages(args.page, args.models))
         return 0
     _leave_out(args.without, args.no_page_types)
     t0 = time.perf_counter()

@@ -330,3 +330,36 @@ def test_every_step_can_be_left_out_and_returns_what_finds_nothing(monkeypatch) 
     monkeypatch.setattr(rules, "keep_figures", step)  # restored after the test
     lodo._leave_out(["keep_figures"])
     assert rules.keep_figures is not step and rules.keep_figures(None, None, None, None) is None
+
+
+def test_page_shows_a_held_out_page_line_by_line_with_its_fold_s_model(tmp_path, monkeypatch):
+    """--page DATASET:ID: each paragraph with the probability its fold's model gives (the
+    host fold's on wcxb-dev), K where the learned method keeps it, G where the gold holds it."""
+    import pytest
+    from test_learned import _dataset
+    from test_learned_steps import ONLY_LONG
+
+    lodo = _lodo()
+    root = _dataset(tmp_path / "wcxb-dev")
+    monkeypatch.setattr(lodo, "dataset_paths", lambda: [root])
+    folds = tmp_path / "folds"
+    folds.mkdir()
+    with pytest.raises(SystemExit, match="wcxb-dev-hosts.*is missing"):
+        lodo.show_pages(["wcxb-dev:p0"], folds)
+    fold = f"wcxb-dev-hosts{lodo.host_fold('news0.example')}"
+    ONLY_LONG.save(str(folds / f"{fold}.zip"))
+    head, *lines = lodo.show_pages(["wcxb-dev:p0"], folds).splitlines()
+    assert head.startswith(f"==> wcxb-dev:p0 (model {fold};")
+    marks = {line[9:]: (float(line[:4]), line[5], line[7]) for line in lines}
+    long = [text for text in marks if len(text) > 100]
+    assert long and all(marks[text][:2] == (1.0, "K") for text in long)  # log-odds 9: kept
+    # the headline the model rejects is kept all the same (the title step); the other short lines are not
+    assert marks["Storm floods the old harbour"][:2] == (0.0, "K")
+    assert all(marks[text][:2] == (0.0, " ") for text in marks if len(text) <= 100 and "Storm" not in text)
+    gold = [text for text in marks if "storm" in text.lower() or "mayor" in text.lower()]
+    assert gold and all(marks[text][2] == "G" for text in gold)
+    assert all(marks[text][2] == " " for text in marks if text not in gold)
+    with pytest.raises(SystemExit, match="has no page 'nope'"):
+        lodo.show_pages(["wcxb-dev:nope"], folds)
+    with pytest.raises(SystemExit, match="no dataset 'daniel'"):
+        lodo.show_pages(["daniel:p0"], folds)
