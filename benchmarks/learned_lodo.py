@@ -132,8 +132,7 @@ def fold_of(dataset: str, doc: GoldPage) -> str:
 def page_lines(doc: GoldPage, dataset: Dataset, model: Model) -> list[tuple[float, bool, bool, str]]:
     """Each paragraph of ``doc``: the model's probability, whether the learned method
     keeps it (the page-level steps included), whether the aligned gold holds it (as
-    training reads it: :data:`~detourage.learned.train.CONTENT_SHARE` of its characters),
-    and its text."""
+    training reads it: :func:`~detourage.learned.train.in_gold`), and its text."""
     options = replace(align.AlignOptions(), kinds=align.dataset_kinds(dataset))
     labelled = align.label_document(doc, options, dataset=dataset.name)
     if labelled.page is None:
@@ -141,13 +140,10 @@ def page_lines(doc: GoldPage, dataset: Dataset, model: Model) -> list[tuple[floa
     page = labelled.page
     para = features.compute(page)
     kept = [label is not Label.OTHER for label in learned.label(page, LearnedOptions(model=model)).labels]
-    gold = np.array([len(b.text) if label.kept else 0 for b, label in zip(page.blocks, labelled.labels)], float)
-    probability = model.probabilities(para)
-    out = []
-    for i, (start, end) in enumerate(zip(para.starts.tolist(), para.ends.tolist())):
-        in_gold = gold[start:end].sum() >= train.CONTENT_SHARE * max(int(para.chars[i]), 1)
-        out.append((float(probability[i]), any(kept[start:end]), bool(in_gold), para.texts[i]))
-    return out
+    gold = train.in_gold(page, labelled.labels, para).tolist()
+    probability = model.probabilities(para).tolist()
+    return [(probability[i], any(kept[start:end]), gold[i], para.texts[i])
+            for i, (start, end) in enumerate(zip(para.starts.tolist(), para.ends.tolist()))]
 
 
 def show_pages(wanted: Sequence[str], folder: Path) -> str:

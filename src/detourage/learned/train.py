@@ -31,6 +31,7 @@ import numpy as np
 from .. import loading
 from ..errors import MissingExtra
 from ..gold import Dataset, GoldPage, align, load_dataset, split_of
+from ..model import Label, Page
 from . import context, features
 from .forest import Forest, Model
 
@@ -94,14 +95,20 @@ def page_data(doc: GoldPage, dataset: str, options: align.AlignOptions) -> PageD
     if labelled.page is None or not labelled.labels:
         return None
     para = features.compute(labelled.page)
-    kept = np.fromiter((len(b.text) if lab.kept else 0 for b, lab in zip(labelled.page.blocks, labelled.labels)),
-                       dtype=np.float64, count=len(labelled.labels))
-    kept_chars = np.add.reduceat(kept, para.starts) if len(para) else np.zeros(0)
-    total = np.maximum(para.chars, 1)
-    y = kept_chars / total >= CONTENT_SHARE
+    y = in_gold(labelled.page, labelled.labels, para)
     return PageData(dataset, doc.id, doc.lang, str(doc.meta.get("page_type") or ""),
                     host_of(doc.meta.get("url")), para.X, y, para.chars, para.spans,
                     para.signature)
+
+
+def in_gold(page: Page, labels: Sequence[Label], para: features.Paragraphs) -> np.ndarray:
+    """bool (paragraphs,): the paragraphs the aligned gold holds, ``labels`` being the
+    aligner's, one per block of ``page``: at least :data:`CONTENT_SHARE` of a
+    paragraph's characters in kept blocks."""
+    kept = np.fromiter((len(b.text) if label.kept else 0 for b, label in zip(page.blocks, labels)),
+                       dtype=np.float64, count=len(labels))
+    kept_chars = np.add.reduceat(kept, para.starts) if len(para) else np.zeros(0)
+    return kept_chars / np.maximum(para.chars, 1) >= CONTENT_SHARE
 
 
 def _job(args: tuple[GoldPage, str, align.AlignOptions]) -> PageData | None:
