@@ -8,6 +8,7 @@
     python benchmarks/learned_lodo.py --models build/folds --reuse --threshold 0.45  # at another threshold
     python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
     python benchmarks/learned_lodo.py --models build/folds --reuse --without keep_figures  # a step's cost
+    python benchmarks/learned_lodo.py --models build/folds --reuse --no-urls  # pages cleaned from their HTML alone
     python benchmarks/learned_lodo.py --models build/folds --page wcxb-dev:dev-4900  # one held-out page, line by line
 
 For each of cleaneval-en-dev, cleanportaleval, daniel, l3s-gn1 and wcxb-dev, a model is
@@ -94,6 +95,12 @@ def held_out(dataset: Dataset, fold: str) -> tuple[GoldPage, ...]:
         return dataset.scorable
     k = int(fold.rsplit("hosts", 1)[1])
     return tuple(d for d in dataset.scorable if host_fold(train.host_of(d.meta.get("url"))) == k)
+
+
+def without_urls(documents: Sequence[GoldPage]) -> tuple[GoldPage, ...]:
+    """The pages as a harness that passes the HTML alone cleans them: their metadata but
+    the URL (which a host fold is chosen by first, :func:`held_out`)."""
+    return tuple(replace(d, meta={k: v for k, v in d.meta.items() if k != "url"}) for d in documents)
 
 
 def char_scores(keep: np.ndarray, y: np.ndarray, chars: np.ndarray) -> tuple[float, float, float]:
@@ -228,10 +235,12 @@ def _saved_folds(plan: list, folder: Path, threshold: float | None, scratch: str
 
 def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset], workers: int,
                     params: dict, stacked: bool = True, keep: Path | None = None,
-                    reuse: bool = False, threshold: float | None = None) -> list[dict]:
+                    reuse: bool = False, threshold: float | None = None, urls: bool = True) -> list[dict]:
     """Every scored page of every fold, cleaned by ``learned`` with that fold's model
     (folds fitted in parallel, one core each); the models are kept in ``keep`` if given,
-    or, with ``reuse``, read from there instead of fitted (at ``threshold`` if given)."""
+    or, with ``reuse``, read from there instead of fitted (at ``threshold`` if given).
+    Without ``urls`` the pages are cleaned without the URL their dataset knows, as a
+    benchmark's harness that passes the HTML alone cleans them (the folds stay the same)."""
     plan = folds(pages, list(datasets))
     records = []
     if keep:
@@ -244,7 +253,8 @@ def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset
         for (fold, training, _), (path, seconds) in zip(plan, fitted):
             t0 = time.perf_counter()
             name = fold.split("/")[0]
-            subset = replace(datasets[name], documents=held_out(datasets[name], fold))
+            documents = held_out(datasets[name], fold)
+            subset = replace(datasets[name], documents=documents if urls else without_urls(documents))
             scorer = PageScorer(settings=Settings(options=(("learned", LearnedOptions(model=path)),)))
             run = evaluate([subset], ["learned"], workers=workers, scorer=scorer)
             label = "learned" if "/" not in fold else "learned (host folds)"
@@ -513,6 +523,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="with --models: print a held-out page's paragraphs, each with the probability "
                              "its fold's model gives, whether the learned method keeps it and whether the gold "
                              "holds it (repeatable)")
+    parser.add_argument("--no-urls", action="store_true",
+                        help="clean the held-out pages without the URL their dataset knows (wcxb-dev's), as "
+                             "a harness that passes the HTML alone does; the peers' records stay those "
+                             "cleaned with it")
     parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATABLE),
                         help="score with this page-level step of the learned method left out (repeatable): "
                              "what the step costs or gains on each dataset")
@@ -549,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
         records = json.loads(args.report.read_text())["records"]
     else:
         records = learned_records(pages, datasets, args.workers, params, not args.flat, args.models,
-                                  args.reuse, args.threshold)
+                                  args.reuse, args.threshold, urls=not args.no_urls)
         records += peer_records(datasets, args.workers, not args.no_peer_cache)
     text, rows = report(records, page_types)
     print(text)

@@ -4,9 +4,12 @@ wcxb-dev names each page's type (WCXB's seven): the table crosses them with
 :func:`detourage.learned.pagetype.guess`.  The other datasets hold news articles
 (CleanEval's English pages are of every kind, and left out): their row counts the pages
 called something else, each a page whose threshold moved for nothing.  What told the
-kind (declared type, address, text, default) is counted too.
+kind (declared type, address, text, default) is counted too.  ``--no-urls`` guesses
+without the URL the dataset knows, from the HTML alone (as a benchmark's harness passes a
+page): the address is then the one the page declares (``<link rel=canonical>``, ``og:url``).
 
     python benchmarks/page_types.py            # about a minute
+    python benchmarks/page_types.py --no-urls
     python benchmarks/page_types.py --json types.json
 """
 
@@ -28,8 +31,9 @@ from detourage.loading import load
 ARTICLE_SETS = {"cleanportaleval": 1, "l3s-gn1": 1, "daniel": 3}
 
 
-def guesses(folder: Path, every: int = 1) -> list[dict]:
-    """The kind guessed for every ``every``-th page of a dataset, beside its own type."""
+def guesses(folder: Path, every: int = 1, urls: bool = True) -> list[dict]:
+    """The kind guessed for every ``every``-th page of a dataset, beside its own type
+    (with the page's URL, or without ``urls`` from its HTML alone)."""
     rows = []
     metas = [json.loads(line) for line in (folder / "meta.jsonl").open(encoding="utf-8")][::every]
     for meta in metas:
@@ -38,8 +42,8 @@ def guesses(folder: Path, every: int = 1) -> list[dict]:
         if not path.exists() and not gzipped.exists():
             continue
         data = gzip.open(gzipped).read() if gzipped.exists() else path.read_bytes()
-        page = load(data, url=meta.get("url"))
-        kind, told = pagetype.guess(meta.get("url"), features.compute(page))
+        url = meta.get("url") if urls else None
+        kind, told = pagetype.guess(url, features.compute(load(data, url=url)))
         rows.append({"dataset": folder.name, "id": meta["id"], "type": meta.get("page_type") or "article",
                      "guess": kind, "from": told})
     return rows
@@ -64,18 +68,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common.add_shared(parser)
     _common.add_json(parser)
+    parser.add_argument("--no-urls", action="store_true", help="guess from each page's HTML alone, without its URL")
     args = parser.parse_args(argv)
     wcxb = args.shared / "datasets-extra" / "wcxb-dev"
     if not wcxb.is_dir():
         print(f"no wcxb-dev under {args.shared}", file=sys.stderr)
         return 2
-    rows = guesses(wcxb)
+    rows = guesses(wcxb, urls=not args.no_urls)
     print("wcxb-dev, WCXB's page types against the guess:\n")
     print(confusion(rows))
     print("\nnews articles of the other datasets:\n")
     print(_common.table_head(["dataset", "pages", "article", "other kinds"], "lrrl"))
     for name, every in ARTICLE_SETS.items():
-        found = guesses(args.shared / "datasets" / name, every)
+        found = guesses(args.shared / "datasets" / name, every, urls=not args.no_urls)
         rows += found
         other = Counter(r["guess"] for r in found if r["guess"] != "article")
         print(_common.table_row([name + (f" (1 in {every})" if every > 1 else ""), len(found),

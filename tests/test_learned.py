@@ -93,7 +93,7 @@ def test_the_compiled_lower_case_is_str_lower_for_every_character():
 @pytest.mark.skipif(features.hints._compiled_hint_elements is None, reason="the compiled _cfeatures is not built")
 def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypatch):
     """The compiled walk passes over only elements the hints reject: with it and with the
-    full ``iter("meta", "script")`` the hints are the same, whatever the case, spacing,
+    full ``iter("meta", "script", "link")`` the hints are the same, whatever the case, spacing,
     entities or place (body, nested, after the body) of the keys and types."""
     ld = '{"@type": "NewsArticle", "articleBody": "Body text"}'
     pages = [
@@ -111,6 +111,11 @@ def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypa
         '<script itemtype="https://schema.org/Event">var x;</script><p itemtype="schema.org/Thing">y</p>'
         '<span itemtype="https://schema.org/Comment">z</span><i itemtype="https://schema.org/comment">c</i>'
         '<!-- itemtype="https://schema.org/Movie" --></body></html>',
+        # the page's address: the first canonical link (rel holds it, any case), else og:url
+        '<html><head><link rel="stylesheet" href="/a.css"><meta property="og:url" content=" https://e.example/og ">'
+        '<link rel="Alternate CANONICAL" href=" /docs/x "><link rel="canonical" href="/second"></head>'
+        '<body><link rel="canonical&#32;" href="/entity"><p>Text</p></body></html>',
+        '<html><head><meta property="og:url" content="https://e.example/og"><link rel="canonical"></head></html>',
     ]
     for html in pages:
         page = load(html)
@@ -121,7 +126,10 @@ def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypa
     hints = features.page_hints(load(pages[0]))
     assert hints.title == "A" and "newsarticle" in hints.types and "body text" in hints.body
     # every schema.org URL of an itemtype, in any element, but a Comment's; never one in a comment
-    assert features.page_hints(load(pages[-1])).types == {"product", "recipe", "howto", "event"}
+    assert features.page_hints(load(pages[3])).types == {"product", "recipe", "howto", "event"}
+    assert features.page_hints(load(pages[4])).address == "/docs/x"
+    assert features.page_hints(load(pages[5])).address == "https://e.example/og"  # a canonical with no href
+    assert hints.address == "" and features.compute(load(pages[4])).address == "/docs/x"
 
 
 def test_features_of_empty_and_tiny_pages():
@@ -590,6 +598,11 @@ def test_a_box_of_related_teasers_is_dropped_but_not_an_article_section():
     front = run(load(f"<html><body><article>{_story(4)}</article>{teasers}</body></html>",
                      url="https://gazette.example/"), "learned", {"learned": learned.Options(model=everything)})
     assert "doctors of the fund" in front.text and "related_boxes" not in front.labels.details["learned"]
+    # …its address given, or where none is, declared by the page itself
+    declared = run(load(f"<html><head><link rel='canonical' href='https://gazette.example/'></head><body>"
+                        f"<article>{_story(4)}</article>{teasers}</body></html>"),
+                   "learned", {"learned": learned.Options(model=everything)})
+    assert "doctors of the fund" in declared.text and "related_boxes" not in declared.labels.details["learned"]
 
 
 def test_a_table_of_contents_naming_a_related_section_does_not_take_the_article():

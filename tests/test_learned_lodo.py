@@ -363,3 +363,20 @@ def test_page_shows_a_held_out_page_line_by_line_with_its_fold_s_model(tmp_path,
         lodo.show_pages(["wcxb-dev:nope"], folds)
     with pytest.raises(SystemExit, match="no dataset 'daniel'"):
         lodo.show_pages(["daniel:p0"], folds)
+
+
+def test_without_urls_the_held_out_pages_keep_their_metadata_but_the_url(tmp_path):
+    from test_learned import _dataset
+
+    from detourage.gold import load_dataset
+
+    lodo = _lodo()
+    dataset = load_dataset(_dataset(tmp_path / "wcxb-dev"))
+    fold = f"wcxb-dev/hosts{lodo.host_fold('news0.example')}"
+    held = lodo.held_out(dataset, fold)  # chosen by their URLs' hosts
+    assert held and all(d.meta.get("url") for d in held)
+    bare = lodo.without_urls(held)
+    assert [d.id for d in bare] == [d.id for d in held] and all("url" not in d.meta for d in bare)
+    assert all({**d.meta, "url": h.meta["url"]} == dict(h.meta) for d, h in zip(bare, held))
+    assert all(d.meta.get("url") for d in held)  # the dataset's own pages untouched
+    assert lodo._parser().parse_args(["--no-urls"]).no_urls

@@ -192,6 +192,23 @@ def test_the_kind_is_read_from_the_declared_type_then_the_address(head, url, kin
     assert _kind(page(f"<p>{TEASER}</p>", head), url) == (kind, told)
 
 
+@pytest.mark.parametrize(("head", "url", "kind"), [
+    ("<link rel='canonical' href='https://shop.example/collections/mugs'>", None, "collection"),
+    ("<meta property='og:url' content='https://forum.example.org/t/sourdough-starter/1234'>", None, "forum"),
+    ("<link rel='Alternate Canonical' href='/docs/install'>", None, "documentation"),  # a path alone
+    ("<link rel='canonical' href='https://startup.example/'>", None, "service"),
+    # canonical before og:url; the URL given before both
+    ("<meta property='og:url' content='https://shop.example/products/blue-mug'>"
+     "<link rel='canonical' href='https://shop.example/collections/mugs'>", None, "collection"),
+    ("<link rel='canonical' href='https://startup.example/'>", "https://startup.example/blog/", "listing"),
+    ("<link rel='canonical' href=''><link rel='stylesheet' href='/products/blue-mug'>", None, "article"),
+])
+def test_without_a_url_the_address_is_the_one_the_page_declares(head, url, kind):
+    """A harness that passes the HTML alone, a crawl's record without its URL: the
+    page's own ``<link rel=canonical>``, else its ``og:url``, tells what the URL would."""
+    assert _kind(page(f"<p>{TEASER}</p>", head), url) == (kind, "address" if kind != "article" else "default")
+
+
 def test_many_prices_make_a_collection():
     items = "".join(f"<li><a href='/p/{i}'>Mug {i}</a><span>$1{i}.99</span></li>" for i in range(10))
     assert _kind(page(f"<ul>{items}</ul>"), "https://shop.example/mugs") == ("collection", "text")

@@ -975,9 +975,10 @@ cdef bint _attr_holds(xmlNode* c_node, const char* name, const char* needle, con
 
 def hint_elements(cetree._Element root not None):
     """The elements :func:`features.page_hints` may read, in document order: those of
-    ``root.iter("meta", "script")`` that may hold a hint (a ``<script>`` whose type may
-    be JSON-LD: it holds ``ld+json``; a ``<meta>`` whose ``property`` or ``name`` may be
-    one of its keys: it holds ``og:`` or ``descr``), and every element whose ``itemtype``
+    ``root.iter("meta", "script", "link")`` that may hold a hint (a ``<script>`` whose
+    type may be JSON-LD: it holds ``ld+json``; a ``<meta>`` whose ``property`` or
+    ``name`` may be one of its keys: it holds ``og:`` or ``descr``; a ``<link>`` whose
+    ``rel`` may be ``canonical``: it holds it), and every element whose ``itemtype``
     may name a schema.org type (it holds ``schema.org``).  One walk in C over the tree,
     without an element object or an attribute string for the others; the caller applies
     its own, exact tests to these."""
@@ -993,6 +994,8 @@ def hint_elements(cetree._Element root not None):
                     wanted = _attr_holds(node, "property", "og:", "descr") or _attr_holds(node, "name", "og:", "descr")
                 elif strcmp(<const char*> node.name, "script") == 0:
                     wanted = _attr_holds(node, "type", "ld+json", NULL)
+                elif strcmp(<const char*> node.name, "link") == 0:
+                    wanted = _attr_holds(node, "rel", "canonical", NULL)
                 else:
                     wanted = False
                 if wanted or _attr_holds(node, "itemtype", "schema.org", NULL):

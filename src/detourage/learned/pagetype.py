@@ -9,7 +9,8 @@ short lines of code and parameters — lines a model trained mostly on articles 
 
 :func:`guess` reads what the page says of itself first (JSON-LD and microdata types,
 ``og:type``), then its address (``/forum/``, ``/docs/``, ``/products/``,
-``/collections/``, a site's home page), then its text (prices, code); what nothing names
+``/collections/``, a site's home page; the one the page declares, ``<link rel=canonical>``
+or ``og:url``, when the caller gives none), then its text (prices, code); what nothing names
 is an article, the kind that costs nothing when wrong.  A user who knows better forces
 the kind (``page_type`` of the learned method's options, ``--page-type`` on the command
 line).
@@ -36,9 +37,18 @@ THRESHOLD_SHIFT = {
 }
 
 
+def address(page_url: str | None, para: features.Paragraphs) -> str | None:
+    """The page's address: the URL it was fetched from when the caller gives one, else
+    the one it gives itself (``<link rel=canonical>``, ``og:url``: :attr:`Paragraphs.address
+    <detourage.learned.features.Paragraphs.address>`), as a benchmark's harness or a
+    crawl's record without its URL leaves it, else None."""
+    return page_url or para.address or None
+
+
 def guess(page_url: str | None, para: features.Paragraphs) -> tuple[str, str]:
     """The page's kind and what told it: ``declared`` (its JSON-LD, microdata or
-    ``og:type``), ``address`` (its URL), ``text`` (prices, code), or ``default``.
+    ``og:type``), ``address`` (its URL, or where none is given the one it declares:
+    :func:`address`), ``text`` (prices, code), or ``default``.
 
     A forum or documentation type the page declares comes first; then the address, which
     names a kind more surely than the ``Article`` every blog engine and documentation
@@ -47,6 +57,7 @@ def guess(page_url: str | None, para: features.Paragraphs) -> tuple[str, str]:
     ``Product`` s); then the other declared kinds, a site's home page (a service's
     landing page), the text."""
     types = para.types
+    page_url = address(page_url, para)
     if types & _FORUM_TYPES:
         return "forum", "declared"
     if types & _DOC_TYPES:

@@ -101,9 +101,9 @@ def compute(page: Page) -> Paragraphs:
     spans = _regions(tree, chars, link_chars, words, stop, columns)
     _context(chars, columns, heading, stop / np.maximum(words, 1))
     lowered_texts = lowered.split("\x1f")
-    title_index, types = _page(page, lowered, lowered_texts, chars, link_chars, heading, columns)
+    title_index, hints = _page(page, lowered, lowered_texts, chars, link_chars, heading, columns)
     return Paragraphs(starts, ends, texts, columns.matrix(len(texts)), chars.astype(np.int64), heading,
-                      title_index, spans, signature, lowered_texts, types)
+                      title_index, spans, signature, lowered_texts, hints.types, hints.address)
 
 
 __all__ = ["CLASS_GROUPS", "CONTAINER_TAGS", "COPYRIGHT_MARKS", "GROUPS", "Hints", "LEVELS", "PAGE_TYPES",

@@ -39,6 +39,9 @@ class Paragraphs:
     #: the types the page declares (:attr:`Hints.types`: JSON-LD ``@type``, ``og:type``,
     #: microdata), read by the page's kind (:mod:`detourage.learned.pagetype`)
     types: frozenset[str] = frozenset()
+    #: the address the page gives itself (:attr:`Hints.address`: ``<link rel=canonical>``,
+    #: ``og:url``), which the page's kind reads when the caller gives none
+    address: str = ""
 
     def __len__(self) -> int:
         return len(self.starts)

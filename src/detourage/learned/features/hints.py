@@ -1,5 +1,5 @@
 """What the page declares of itself: JSON-LD ``articleBody`` and types, ``og:type``,
-microdata item types."""
+microdata item types, its own address (``<link rel=canonical>``, ``og:url``)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ class Hints:
     #: JSON-LD ``@type`` values, ``og:type`` and schema.org microdata ``itemtype`` values
     #: (but ``Comment``, which blogs and forums alike mark up), lower-cased
     types: frozenset[str]
+    #: the address the page gives itself: ``<link rel=canonical>``'s ``href``, else
+    #: ``og:url`` (as written: it may be relative), "" when it gives none
+    address: str = ""
 
 
 def page_hints(page: Page) -> Hints:
@@ -34,6 +37,7 @@ def page_hints(page: Page) -> Hints:
     meta: dict[str, str] = {}
     scripts = []
     microdata: list[str] = []  # the itemtype values (Discourse declares its threads only so)
+    canonical = ""
     # the compiled walk passes over the elements the tests below reject outright
     elements = _hint_elements(tree) if _compiled_hint_elements is None else _compiled_hint_elements(tree)
     for el in elements:
@@ -45,8 +49,10 @@ def page_hints(page: Page) -> Hints:
                 scripts.append(el.text or "")
         elif el.tag == "meta":
             key = el.get("property") or el.get("name")
-            if key and key.lower() in ("og:title", "og:description", "og:type", "description"):
+            if key and key.lower() in ("og:title", "og:description", "og:type", "og:url", "description"):
                 meta.setdefault(key.lower(), el.get("content") or "")
+        elif el.tag == "link" and not canonical and "canonical" in (el.get("rel") or "").lower().split():
+            canonical = (el.get("href") or "").strip()
     bodies = [meta.get("og:description", ""), meta.get("description", "")]
     types = {meta.get("og:type", "").lower()}
     if microdata:
@@ -58,7 +64,8 @@ def page_hints(page: Page) -> Hints:
             continue
         _walk_ld(data, bodies, types, 0)
     body = " ".join(" ".join(bodies).lower().split())
-    return Hints(meta.get("og:title") or page.title, body, frozenset(t for t in types if t))
+    return Hints(meta.get("og:title") or page.title, body, frozenset(t for t in types if t),
+                 canonical or meta.get("og:url", "").strip())
 
 
 #: a schema.org type in an ``itemtype`` value (a list of URLs)
@@ -66,10 +73,10 @@ _ITEMTYPE = re.compile(r"https?://schema\.org/(\w+)", re.IGNORECASE)
 
 
 def _hint_elements(tree: etree._Element) -> list[etree._Element]:
-    """The elements :func:`page_hints` reads: every ``<meta>`` and ``<script>``, and every
-    element with an ``itemtype`` (``_cfeatures.hint_elements`` is the compiled twin,
-    which leaves out those it can tell hold no hint)."""
-    return [el for el in tree.iter() if el.tag in ("meta", "script") or el.get("itemtype")]
+    """The elements :func:`page_hints` reads: every ``<meta>``, ``<script>`` and
+    ``<link>``, and every element with an ``itemtype`` (``_cfeatures.hint_elements`` is
+    the compiled twin, which leaves out those it can tell hold no hint)."""
+    return [el for el in tree.iter() if el.tag in ("meta", "script", "link") or el.get("itemtype")]
 
 
 def _walk_ld(node: object, bodies: list[str], types: set[str], depth: int) -> None:

@@ -11,15 +11,15 @@ import numpy as np
 from ...compiled import optional
 from ...model import Page
 from .columns import _Columns
-from .hints import page_hints
+from .hints import Hints, page_hints
 from .vocabulary import PAGE_TYPES
 
 
 def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_chars: np.ndarray,
-          heading: np.ndarray, out: _Columns) -> tuple[int, frozenset[str]]:
+          heading: np.ndarray, out: _Columns) -> tuple[int, Hints]:
     """Title, ``<h1>``, repetition, JSON-LD and page-level features from the paragraphs'
     lower-cased texts (``lowered``, and ``joined`` by ``\x1f``); returns the title index
-    and the types the page declares (:attr:`Hints.types`)."""
+    and what the page declares of itself (:class:`Hints`)."""
     n = len(lowered)
     hints = page_hints(page)
     title_words = set(_WORD.findall(hints.title.lower()))
@@ -49,7 +49,7 @@ def _page(page: Page, joined: str, lowered: list[str], chars: np.ndarray, link_c
     table = np.empty((n, len(row)))  # one value per page, the same in every row
     table[:] = row
     out.table(PAGE_COLUMNS, table)
-    return title_index, hints.types
+    return title_index, hints
 
 
 #: the columns that are one value for the whole page, consecutive in :func:`~.columns.names`

@@ -124,7 +124,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     _found(details, thread_lines=drop_stamped_threads(page, para, keep, barred)
            if kind == "article" and not comments else 0)
     # a site's home page is its teasers: no article for a box of them to be related to
-    _found(details, related_boxes=[] if pagetype.home(page.url) else drop_related_boxes(para, keep, barred),
+    home = pagetype.home(pagetype.address(page.url, para))
+    _found(details, related_boxes=[] if home else drop_related_boxes(para, keep, barred),
            appended_articles=drop_appended_articles(page, para, keep, barred),
            ticker_lines=drop_dated_headlines(para, keep, barred) if kind not in CARD_KINDS else 0,
            poll_lines=drop_polls(page, para, keep, barred) if kind not in CARD_KINDS else 0)
