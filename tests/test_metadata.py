@@ -104,6 +104,18 @@ def test_relative_urls_are_resolved_against_the_page_url() -> None:
         "https://www.site.example/a", "https://www.site.example/x/img/b.png", "site.example")
 
 
+@pytest.mark.parametrize("address", ["http://[", "http://[::1", "https://[x]/2020/01/02/story"])
+def test_an_address_no_parser_reads_is_kept_as_written_and_dates_nothing(address: str) -> None:
+    # the page's canonical link is whatever its author wrote; every format is written
+    head = f'<link rel="canonical" href="{address}"><meta property="og:url" content="{address}">'
+    for url in (None, address):
+        found = meta_of(head, url=url)
+        assert (found.url, found.date, found.hostname) == (address, None, "")
+        html = f"<html><head>{head}</head><body><p>The council met on Tuesday to discuss the plan.</p></body></html>"
+        for fmt in ("txt", "markdown", "json", "html"):
+            assert "council met" in detourage.extract(html, format=fmt, url=url)
+
+
 def test_an_empty_page_has_empty_metadata() -> None:
     assert md.metadata(detourage.load(b"")) == md.Metadata()
     assert md.metadata(detourage.load(b"", url="https://a.example/")).hostname == "a.example"

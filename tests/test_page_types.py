@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from test_learned_steps import _constant, _split  # a model splitting paragraphs by length; one keeping all
 
 from detourage.api import load, run
-from detourage.learned import features, pagetype
+from detourage.learned import features, pagetype, train
 from detourage.learned.forest import Model
 from detourage.methods import learned
 
@@ -207,6 +207,14 @@ def test_without_a_url_the_address_is_the_one_the_page_declares(head, url, kind)
     """A harness that passes the HTML alone, a crawl's record without its URL: the
     page's own ``<link rel=canonical>``, else its ``og:url``, tells what the URL would."""
     assert _kind(page(f"<p>{TEASER}</p>", head), url) == (kind, "address" if kind != "article" else "default")
+
+
+@pytest.mark.parametrize("address", ["http://[", "http://[::1", "https://[x]/2020/01/02/story"])
+def test_an_address_no_parser_reads_names_no_kind(address):
+    # a page's canonical link is whatever its author wrote; a URL given may be as broken
+    html = page(f"<p>{TEASER}</p>", f"<link rel='canonical' href='{address}'><meta property='og:url' content='{address}'>")
+    assert _kind(html, None) == _kind(html, address) == ("article", "default")
+    assert not pagetype.home(address) and train.host_of(address) == ""
 
 
 def test_many_prices_make_a_collection():

@@ -1166,7 +1166,11 @@ def _url_date(url: str | None) -> str | None:
     """A date in the URL's path (:data:`_URL_DATE`)."""
     if not url:
         return None
-    m = _URL_DATE.search(urlsplit(url).path)
+    try:
+        path = urlsplit(url).path
+    except ValueError:  # a canonical link no parser reads ("http://[")
+        return None
+    m = _URL_DATE.search(path)
     if m is None:
         return None
     try:

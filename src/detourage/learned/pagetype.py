@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 if TYPE_CHECKING:  # the kinds are read by the command line, which loads no numpy for them
     from . import features
@@ -113,9 +113,9 @@ _SERVICE_TYPES = frozenset({"service", "professionalservice", "financialservice"
 def _addressed(url: str | None) -> str:
     """The kind a URL's path or host names, ``shop`` (a shop's folder: a collection or a
     product) or ""."""
-    if not url:
+    parts = _split(url)
+    if parts is None:
         return ""
-    parts = urlsplit(url)
     path = parts.path.lower()
     # a story's address names its section's words ("/c/2012/01/12/", "/article/item/253589-…")
     news = _NEWS_ADDRESS.search(path) is not None
@@ -136,10 +136,19 @@ def _addressed(url: str | None) -> str:
 
 def home(url: str | None) -> bool:
     """Whether ``url`` is a site's home page (no path, no query)."""
+    parts = _split(url)
+    return parts is not None and parts.path.strip("/") == "" and not parts.query
+
+
+def _split(url: str | None) -> SplitResult | None:
+    """``url``'s parts, or None for no URL and for one no parser reads (``http://[``: the
+    page's own ``<link rel=canonical>`` is whatever its author wrote)."""
     if not url:
-        return False
-    parts = urlsplit(url)
-    return parts.path.strip("/") == "" and not parts.query
+        return None
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
 
 
 _ADDRESSES = (

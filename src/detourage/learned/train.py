@@ -85,7 +85,10 @@ class PageData:
 
 
 def host_of(url: str | None) -> str:
-    host = (urlsplit(url).hostname or "") if url else ""
+    try:
+        host = (urlsplit(url).hostname or "") if url else ""
+    except ValueError:  # a gold's URL no parser reads ("http://[")
+        host = ""
     return host[4:] if host.startswith("www.") else host
 
 
