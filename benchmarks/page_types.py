@@ -43,9 +43,10 @@ def guesses(folder: Path, every: int = 1, urls: bool = True) -> list[dict]:
             continue
         data = gzip.open(gzipped).read() if gzipped.exists() else path.read_bytes()
         url = meta.get("url") if urls else None
-        kind, told = pagetype.guess(url, features.compute(load(data, url=url)))
+        para = features.compute(load(data, url=url))
+        kind, told = pagetype.guess(url, para)
         rows.append({"dataset": folder.name, "id": meta["id"], "type": meta.get("page_type") or "article",
-                     "guess": kind, "from": told})
+                     "guess": kind, "from": told, "declares_address": bool(para.address)})
     return rows
 
 
@@ -77,14 +78,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = guesses(wcxb, urls=not args.no_urls)
     print("wcxb-dev, WCXB's page types against the guess:\n")
     print(confusion(rows))
+    print(f"{sum(r['declares_address'] for r in rows)} of them declare their address (canonical link, og:url)")
     print("\nnews articles of the other datasets:\n")
-    print(_common.table_head(["dataset", "pages", "article", "other kinds"], "lrrl"))
+    print(_common.table_head(["dataset", "pages", "article", "other kinds", "declaring an address"], "lrrlr"))
     for name, every in ARTICLE_SETS.items():
         found = guesses(args.shared / "datasets" / name, every, urls=not args.no_urls)
         rows += found
         other = Counter(r["guess"] for r in found if r["guess"] != "article")
         print(_common.table_row([name + (f" (1 in {every})" if every > 1 else ""), len(found),
-                                 len(found) - sum(other.values()), dict(other) or "–"]))
+                                 len(found) - sum(other.values()), dict(other) or "–",
+                                 sum(r["declares_address"] for r in found)]))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0
