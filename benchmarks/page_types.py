@@ -41,7 +41,7 @@ def guesses(folder: Path, every: int = 1, urls: bool = True) -> list[dict]:
         gzipped = path.with_suffix(".html.gz")
         if not path.exists() and not gzipped.exists():
             continue
-        data = gzip.open(gzipped).read() if gzipped.exists() else path.read_bytes()
+        data = gzip.decompress(gzipped.read_bytes()) if gzipped.exists() else path.read_bytes()
         url = meta.get("url") if urls else None
         para = features.compute(load(data, url=url))
         kind, told = pagetype.guess(url, para)

@@ -380,3 +380,24 @@ def test_without_urls_the_held_out_pages_keep_their_metadata_but_the_url(tmp_pat
     assert all({**d.meta, "url": h.meta["url"]} == dict(h.meta) for d, h in zip(bare, held))
     assert all(d.meta.get("url") for d in held)  # the dataset's own pages untouched
     assert lodo._parser().parse_args(["--no-urls"]).no_urls
+
+
+def test_page_types_guesses_with_the_url_or_from_the_html_alone(tmp_path):
+    import gzip
+
+    page_types = _bench("page_types")
+    folder = tmp_path / "wcxb-dev"
+    (folder / "html").mkdir(parents=True)
+    body = "<p>" + "The council met on Tuesday to discuss the plan for the harbour. " * 4 + "</p>"
+    thread = "https://forum.example.org/t/starter/12"
+    pages = {"p0": (thread, f"<link rel=canonical href='{thread}'>"), "p1": ("https://example.org/docs/install", "")}
+    meta = []
+    for pid, (url, head) in pages.items():
+        html = f"<html><head>{head}</head><body>{body}</body></html>".encode()
+        (folder / "html" / f"{pid}.html.gz").write_bytes(gzip.compress(html))
+        meta.append({"id": pid, "url": url, "page_type": "forum" if pid == "p0" else "documentation"})
+    (folder / "meta.jsonl").write_text("".join(json.dumps(m) + "\n" for m in meta))
+    given = {r["id"]: (r["guess"], r["from"], r["declares_address"]) for r in page_types.guesses(folder)}
+    alone = {r["id"]: (r["guess"], r["from"], r["declares_address"]) for r in page_types.guesses(folder, urls=False)}
+    assert given == {"p0": ("forum", "address", True), "p1": ("documentation", "address", False)}
+    assert alone == {"p0": ("forum", "address", True), "p1": ("article", "default", False)}  # p1 declares nothing
