@@ -1178,6 +1178,20 @@ def test_a_box_repeated_line_for_line_is_read_once():
     assert text.count("wheel thrown") == 2 and text.count("Free shipping") == 2
 
 
+
+def test_a_box_the_fallback_brings_back_twice_is_read_once():
+    """A model that keeps nothing of the page: the fallback keeps the container that
+    holds the description for the desktop layout and again for the mobile one, and the
+    second copy goes, as when the model kept the first."""
+    description = ("<p>Make each cup of tea feel special with a wheel thrown, matte textured mug in a white speckle "
+                   "finish.</p><p>Handmade stoneware.</p><p>Volume: approx. 350ml</p>")
+    html = shell("<main><h1>White speckle mug</h1><p>$60.00</p>"
+                 f"<div class='desktop'>{description}</div><div class='mobile'>{description}</div></main>")
+    result = extract(html, _constant(-9.0))
+    assert "fallback" in result.labels.details["learned"]
+    assert result.text.count("wheel thrown") == 1 and result.text.count("Handmade stoneware") == 1
+    assert result.labels.details["learned"]["later_copies"] == 3
+
 def test_a_data_table_in_kept_text_is_kept_though_the_model_kept_no_cell():
     """A training plan between two kept paragraphs, none of its cells kept: the table
     comes back whole; a layout table so placed stays out."""
