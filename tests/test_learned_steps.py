@@ -422,6 +422,21 @@ def test_an_unnamed_thread_of_stamped_comments_below_the_story_is_dropped():
                                          EVERYTHING).text
 
 
+
+def test_a_front_page_of_stamped_posts_in_two_boxes_keeps_them():
+    """A site's front page: a line of welcome, then its stamped posts in two boxes.  Each
+    box looks like a thread under the other, but no article's text stays outside both."""
+    def posts(box: int) -> str:
+        return "<section>" + "".join(
+            f"<div class='c'><p class='h'>Posted 2026-03-0{i} 17:3{i} UTC by editor{i}</p><p>Story {box}{i}: "
+            f"{SENTENCE} {SENTENCE}</p></div>" for i in range(1, 6)) + "</section>"
+    welcome = "<p>The Harbour Weekly is a reader-supported news site about the town and its harbour.</p>"
+    text = extract(shell(f"<main>{welcome}{posts(1)}{posts(2)}</main>"), EVERYTHING).text
+    assert "Story 15:" in text and "Story 25:" in text
+    # below an article, the two boxes are its comments
+    text = extract(shell(f"<main><article>{story(8)}</article>{posts(1)}{posts(2)}</main>"), EVERYTHING).text
+    assert "Paragraph 7 of the story" in text and "Story 15:" not in text and "Story 25:" not in text
+
 def _poll(question: str = "Should the harbour works start in the spring?") -> str:
     choices = "".join(f"<tr><td><input type='radio' name='choice' value='{i}'></td><td>{text}</td></tr>"
                       for i, text in enumerate(("Yes, the sooner the better for the town",

@@ -333,7 +333,8 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
     A blog's front page, its posts stamped alike, holds its first post in the box (the
     kept text above the first header): a thread's box holds no more than
     :data:`THREAD_LEAD_CHARS` of kept text above its first header (a sorting bar, its
-    heading), and at least :data:`COMMENT_ARTICLE_CHARS` of kept text stay outside it."""
+    heading), and at least :data:`COMMENT_ARTICLE_CHARS` of kept text stay outside every
+    thread so found (a front page's posts in two boxes are no thread each under the other)."""
     # a date and a time hold seven digits at least ("6/4/05 2:36"): the other lines are not searched
     digits = column(para, "share_digit") * para.chars  # the share is of the line's characters
     dated = ((para.chars <= COMMENT_HEADER_CHARS) & (digits >= THREAD_DIGITS - 0.5)).nonzero()[0].tolist()
@@ -349,7 +350,7 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
         return 0
     kept_chars = np.where(keep, para.chars, 0)
     link = column(para, "link_density")
-    dropped = 0
+    boxes: list[tuple[int, int]] = []
     for members in threads:
         for headers, holder, nodes in runs_of(members, [node_of(page, para, i) for i in members]):
             if len(headers) < THREAD_HEADERS or len(cards_of(holder, nodes)) < THREAD_HEADERS:
@@ -358,16 +359,22 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
             first, end = lines[0], lines[-1] + 1
             if int(kept_chars[first:headers[0]].sum()) > THREAD_LEAD_CHARS:
                 continue  # the box holds the text above its first header: a blog's posts
-            if int(kept_chars.sum() - kept_chars[first:end].sum()) < COMMENT_ARTICLE_CHARS:
-                continue
             bounds = [*headers, end]
             prose = sum(bool(((link[a + 1:b] < 0.5) & (para.chars[a + 1:b] >= THREAD_PROSE_CHARS)).any())
                         for a, b in zip(bounds, bounds[1:]))
             if 2 * prose < len(headers):
                 continue
-            dropped += int(keep[first:end].sum())
-            keep[first:end] = False
-            barred[first:end] = True
+            boxes.append((first, end))
+    # the article's text stays outside every thread: two boxes of a front page's stamped
+    # posts are no thread each under the other (LWN's home page: 281 characters outside)
+    thread = np.zeros_like(keep)
+    for first, end in boxes:
+        thread[first:end] = True
+    if int(kept_chars[~thread].sum()) < COMMENT_ARTICLE_CHARS:
+        return 0
+    dropped = int(keep[thread].sum())
+    keep[thread] = False
+    barred |= thread
     return dropped
 
 
