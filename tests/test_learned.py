@@ -528,6 +528,8 @@ def test_a_post_under_a_container_named_for_comments_is_no_comment_section():
     ("Commenting is disabled", False, True), ("Comments are closing in on the mayor's office", False, False),
     ("Comment choisir son barbecue charbon ?", True, False), ("Comment ça marche ?", True, False),
     ("Оставить комментарий *", False, True), ("Leave a comment *", False, True),
+    ("| 13 Comment(s)", False, True), ("• 4 comments", False, True), ("| Share (s)", False, False),
+    ("| Commentary", False, False),
 ])
 def test_comment_mark(line, heading, opens):
     assert rules.comments.comment_mark(line, heading) is opens

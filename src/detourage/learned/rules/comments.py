@@ -44,11 +44,12 @@ def comment_mark(text: str, heading: bool) -> bool:
     comment word among its first three ("Comments (12)", "Wasze komentarze", "Have your
     say"), or a label of at most three words ending with one, with nothing but a count
     after it and no full stop ("Leave a comment", "Dodaj komentarz", "Комментарии: 0",
-    "发表评论"), or a notice that comments are closed ("Comments are now closed for this
+    "发表评论", "| 13 Comment(s)"), or a notice that comments are closed ("Comments are now closed for this
     story"), or a counted heading ("310 Responses to “Title”", "30 thoughts on “Title”");
     "He declined to comment." is not, nor "Comments: CVPR 2026" but as a heading, nor a
     question ("Comment choisir son barbecue charbon ?": French "comment" is "how")."""
-    line = text.strip().lower()
+    # a separator before a counted label and a plural in brackets ("| 13 Comment(s)")
+    line = _PLURAL.sub(r"\1s", _SEPARATED.sub("", text.strip().lower()))
     if line.endswith(("?", "？")):  # a question heads a section: "Comment choisir son barbecue ?" (French: how)
         return False
     if _CLOSED.match(line) and len(line) <= MARK_CHARS:
@@ -96,6 +97,10 @@ _ANNOUNCED = re.compile(r"(?:the )?following (?:are )?(?:readers?['’]? |users?
                         r"|(?:readers?['’]?|users?['’]?) comments (?:are|below)\b"
                         r"|comments (?:from|by) (?:the |our )?readers\b")
 _WORDS = re.compile(r"\w+")
+#: a separator from the line before ("| 13 Comment(s)", "• 4 comments")
+_SEPARATED = re.compile(r"^[|•·»/\s]+")
+#: a word's plural written in brackets ("Comment(s)")
+_PLURAL = re.compile(r"(\w)\(s\)")
 _COUNT_TAIL = re.compile(r"[\s\d():\[\]#№*-]*$")  # a count, or a form's "required" star
 _LABEL = re.compile(r"[\w\s'’-]+")
 
