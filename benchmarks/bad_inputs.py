@@ -1,13 +1,14 @@
 """Bad inputs: the ``detourage extract`` command must survive every one of them.
 
-In a temporary folder it writes seventeen inputs: an empty file; 1 MiB of random bytes
+In a temporary folder it writes eighteen inputs: an empty file; 1 MiB of random bytes
 (seeded); a 30 MB page (the gold paragraphs of a real page, repeated); 100 000 nested
 ``<div>``s; invalid UTF-8 declared as UTF-8 (latin-1 bytes under ``<meta charset=utf-8>``);
 UTF-16LE without BOM or declaration; a small valid PNG; one real, good page; and, from
 issue 13, a gzip bomb (``.html.gz``, 1 GiB of zeros); 1 000 000 sibling elements; a 10 MB
 attribute value; 100 000 nested ``<table>``s; XML internal-entity expansion ("billion
 laughs") in an XHTML page; ``<plaintext>``; a page that is mostly NUL bytes; one page
-mixing UTF-8 and cp1251; and the good page under a file name that is not valid UTF-8.
+mixing UTF-8 and cp1251; the good page under a file name that is not valid UTF-8; and a
+page whose canonical link and ``og:url`` no URL parser reads (``http://[``).
 
 For each method (fulltext, baseline, eatiht, or ``--methods``; one that does not import
 is skipped with a note) it runs the CLI as a subprocess, under a wall-clock guard:
@@ -208,6 +209,10 @@ def make_inputs(folder: Path, datasets: Path) -> list[Input]:
                                  + UTF16_TEXT * 3 + "</p>").encode("utf-8")
         + ("<p>" + "Привет, мир! Это другая кодировка. " * 20 + "</p></body></html>").encode("cp1251"))
     add(b"caf\xe9-not-utf8-name.html", good_html.read_bytes())
+    add("broken-address.html", ('<html><head><link rel="canonical" href="http://[">'
+                                '<meta property="og:url" content="https://[::1/2026/05/story.html">'
+                                '</head><body>' + article("An address no parser reads", [LATIN1_TEXT * 3] * 4)
+                                + "</body></html>").encode("utf-8"), expect="Le café était déjà prêt")
     return inputs
 
 
