@@ -528,6 +528,15 @@ def test_a_control_line_is_left_out():
                  + "<p>Loading docks</p><p>Compare the two plans</p></div></main>")
     lines = extract(html, EVERYTHING).text.splitlines()
     assert not set(tools) & set(lines) and "Loading docks" in lines and "Compare the two plans" in lines
+    # a post's footer of links, one its count of comments; not a line naming comments
+    footers = ["Posted by jamie k at 04:29 PM | Permalink | Comments (0) | TrackBack (0)",
+               "View/Add Comments (6) | Category: Antarctica", "Friday December 8, 2006 | permalink | comments (1)",
+               "Σχόλια (3) · Κοινοποίηση"]
+    kept = ["The council | 3 comments were read at the meeting", "Comments (3) of the mayor on the plan"]
+    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(footers + kept))
+                 + "</div></main>")
+    lines = extract(html, EVERYTHING).text.splitlines()
+    assert not set(footers) & set(lines) and set(kept) <= set(lines)
 
 
 # ------------------------------------------------------------------- figures

@@ -22,7 +22,9 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     main story", "Czytaj dalej", "分享到:"), a page's tools ("Print | Email", "字号：T|T",
     "Compare", "Add to cart") or a widget's placeholder ("Loading...", "跟贴读取中..."),
     each a line of its own and no heading (a privacy policy's section "Advertising" is
-    one)."""
+    one); and a post's footer of links, one of them its count of comments ("Posted by
+    jamie k at 04:29 PM | Permalink | Comments (0) | TrackBack (0)", "View/Add Comments
+    (6) | Category: Antarctica")."""
     lowered = lower_case(para)
     for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
@@ -30,9 +32,22 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
                 or not para.heading[i] and (_AD_LABEL.fullmatch(line) or _READ_ON.fullmatch(line)
                                             or _TOOLS.fullmatch(line))):
             keep[i] = False
+    for i in (keep & (para.chars <= FOOTER_CHARS) & (para.heading == 0)).nonzero()[0].tolist():
+        parts = _FOOTER_SEPARATOR.split(lowered[i])
+        if len(parts) >= 2 and any(_COMMENT_COUNT.fullmatch(part) for part in parts):
+            keep[i] = False
 
 
 CONTROL_CHARS = 40
+#: a post's footer is at most this long
+FOOTER_CHARS = 150
+#: what sets a footer's links apart
+_FOOTER_SEPARATOR = re.compile(r"[|·•]")
+#: a post's count of comments, one of its footer's links ("Comments (3)", "View/Add
+#: Comments (6)", "5 comments", "Komentarze [2]", "Σχόλια (0)")
+_COMMENT_WORD = r"(?:comments?|kommentare?|komentarz[ey]?|комментари[йия]в?|σχόλια)"
+_COMMENT_COUNT = re.compile(rf"\s*(?:(?:view|add|view/add|read|post|leave)\s+)?{_COMMENT_WORD}\s*[(\[:]?\s*\d+\s*[)\]]?\s*"
+                            rf"|\s*\d+\s+(?:{_COMMENT_WORD}|responses?|replies)\s*")
 _CONTROL = re.compile(r"(?:click to (?:expand|shrink)|(?:show|see|view) (?:more|less)|expand|collapse)\s*(?:\.\.\.|…)?")
 _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
 #: an advertisement's label, in the languages of the shipped stop lists and a few more,
