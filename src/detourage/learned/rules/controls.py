@@ -32,9 +32,11 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
                 or not para.heading[i] and (_AD_LABEL.fullmatch(line) or _READ_ON.fullmatch(line)
                                             or _TOOLS.fullmatch(line))):
             keep[i] = False
-    for i in (keep & (para.chars <= FOOTER_CHARS) & (para.heading == 0)).nonzero()[0].tolist():
-        parts = _FOOTER_SEPARATOR.split(lowered[i])
-        if len(parts) >= 2 and any(_COMMENT_COUNT.fullmatch(part) for part in parts):
+    # a footer counts its comments: a line without a digit is none (most kept lines)
+    for i in np.flatnonzero(keep & (para.chars <= FOOTER_CHARS) & (column(para, "share_digit") > 0)).tolist():
+        line = lowered[i]
+        if not para.heading[i] and _FOOTER_SEPARATOR.search(line) and \
+                any(_COMMENT_COUNT.fullmatch(part) for part in _FOOTER_SEPARATOR.split(line)):
             keep[i] = False
 
 
@@ -46,7 +48,8 @@ _FOOTER_SEPARATOR = re.compile(r"[|·•]")
 #: a post's count of comments, one of its footer's links ("Comments (3)", "View/Add
 #: Comments (6)", "5 comments", "Komentarze [2]", "Σχόλια (0)")
 _COMMENT_WORD = r"(?:comments?|kommentare?|komentarz[ey]?|комментари[йия]в?|σχόλια)"
-_COMMENT_COUNT = re.compile(rf"\s*(?:(?:view|add|view/add|read|post|leave)\s+)?{_COMMENT_WORD}\s*[(\[:]?\s*\d+\s*[)\]]?\s*"
+_COMMENT_COUNT = re.compile(rf"\s*(?:(?:view|add|view/add|read|post|leave)\s+)?{_COMMENT_WORD}"
+                            rf"\s*[(\[:]?\s*\d+\s*[)\]]?\s*"
                             rf"|\s*\d+\s+(?:{_COMMENT_WORD}|responses?|replies)\s*")
 _CONTROL = re.compile(r"(?:click to (?:expand|shrink)|(?:show|see|view) (?:more|less)|expand|collapse)\s*(?:\.\.\.|…)?")
 _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
