@@ -11,6 +11,7 @@ from lxml import etree
 
 from ...model import Page
 from .. import features
+from .comments import COMMENT_WORDS
 from .paragraphs import HEADING_TAGS, NONE_ABOVE, column, lower_case
 
 
@@ -46,8 +47,9 @@ FOOTER_CHARS = 150
 #: what sets a footer's links apart
 _FOOTER_SEPARATOR = re.compile(r"[|·•]")
 #: a post's count of comments, one of its footer's links ("Comments (3)", "View/Add
-#: Comments (6)", "5 comments", "Komentarze [2]", "Σχόλια (0)")
-_COMMENT_WORD = r"(?:comments?|kommentare?|komentarz[ey]?|комментари[йия]в?|σχόλια)"
+#: Comments (6)", "5 comments", "Komentarze [2]", "Σχόλια (0)"): a word of
+#: :data:`~.comments.COMMENT_WORDS` and a number
+_COMMENT_WORD = rf"(?:{COMMENT_WORDS.pattern})\w*"
 _COMMENT_COUNT = re.compile(rf"\s*(?:(?:view|add|view/add|read|post|leave)\s+)?{_COMMENT_WORD}"
                             rf"\s*[(\[:]?\s*\d+\s*[)\]]?\s*"
                             rf"|\s*\d+\s+(?:{_COMMENT_WORD}|responses?|replies)\s*")
