@@ -106,7 +106,7 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
     """
     tree = page.tree
     if tree is None:
-        return Metadata(url=page.url, hostname=_hostname(page.url))
+        return Metadata(url=page.url, hostname=hostname(page.url))
     head = _lost_head(page, tree)
     found = _Sources.read(tree, head)
     base = page.url
@@ -117,7 +117,7 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
                      lambda: [found.micro("dateModified")])
     return Metadata(
         title=_title(found, site, url),
-        authors=_all_authors(page, found, site, _hostname(url)),
+        authors=_all_authors(page, found, site, hostname(url)),
         # a page that declares only when it was modified was published then or before
         date=_published(page, found, url, page_dates=page_dates, htmldate=htmldate) or modified,
         date_modified=modified,
@@ -126,7 +126,7 @@ def metadata(page: Page, *, page_dates: bool = True, htmldate: bool = False) -> 
                                   found.meta("twitter:description"), found.ld_str("description"),
                                   found.meta("dc.description"))),
         url=url or None,
-        hostname=_hostname(url),
+        hostname=hostname(url),
         language=_language(found, tree if head is None else head),
         tags=_unique(_split_list(v) for v in _found(*found.metas(*_TAGS), found.ld("keywords"))
                      or [found.micro("keywords")]),
@@ -490,7 +490,7 @@ def _title(found: _Sources, site: str, url: str | None) -> str:
         if key and any(k.startswith(key) or (len(k) > 10 and key.startswith(k)) for k in keys):
             return head
     heads = [h for h in heads if h]
-    host = _hostname(url)
+    host = hostname(url)
     if len(heads) == 1 and len(heads[0].split()) >= 3 and not _names_site(heads[0], site, host):
         return heads[0]
     if not declared:
@@ -1275,7 +1275,9 @@ def _absolute(value: str | None, base: str | None) -> str:
         return value
 
 
-def _hostname(url: str | None) -> str:
+def hostname(url: str | None) -> str:
+    """``url``'s host without a leading ``www.``; "" for no URL and for one no parser
+    reads (``http://[``)."""
     if not url:
         return ""
     try:

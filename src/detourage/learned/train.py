@@ -24,13 +24,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from .. import loading
 from ..errors import MissingExtra
 from ..gold import Dataset, GoldPage, align, load_dataset, split_of
+from ..metadata import hostname
 from ..model import Label, Page
 from . import context, features
 from .forest import Forest, Model
@@ -84,12 +84,8 @@ class PageData:
     signature: np.ndarray  # int32 (paragraphs,): structure numbers
 
 
-def host_of(url: str | None) -> str:
-    try:
-        host = (urlsplit(url).hostname or "") if url else ""
-    except ValueError:  # a gold's URL no parser reads ("http://[")
-        host = ""
-    return host[4:] if host.startswith("www.") else host
+#: a page's host without ``www.`` (the folds and stacking groups by host), "" for none
+host_of = hostname
 
 
 def page_data(doc: GoldPage, dataset: str, options: align.AlignOptions) -> PageData | None:

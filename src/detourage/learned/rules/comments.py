@@ -370,6 +370,8 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
             if 2 * prose < len(headers):
                 continue
             boxes.append((first, end))
+    if not boxes:
+        return 0
     # the article's text stays outside every thread: two boxes of a front page's stamped
     # posts are no thread each under the other (LWN's home page: 281 characters outside)
     thread = np.zeros_like(keep)
