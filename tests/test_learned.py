@@ -562,7 +562,8 @@ def test_an_unnamed_comment_section_is_cut_below_its_heading():
     ("Latest news", True), ("Related articles:", True), ("RELATED", True), ("More from The Gazette", True),
     ("Czytaj także", True), ("Zobacz też:", True), ("Читайте также", True), ("Τελευταία Νέα", True),
     ("相关新闻", True), ("À lire aussi »", True), ("Most read", True), ("You may also like", True),
-    ("See also", False), ("More on fields ¶", False), ("Recommended:", False),
+    ("Other Recent Articles...", True), ("Other news", True), ("Recent headlines:", True),
+    ("See also", False), ("Other news in the region was scarce", False), ("More on fields ¶", False), ("Recommended:", False),
     ("Most popular programming languages", False), ("Related work on tree ensembles", False),
     ("The latest news from the harbour is that it will reopen on Monday", False),
 ])
