@@ -1177,6 +1177,40 @@ def test_a_publisher_s_box_closing_the_text_is_dropped():
     assert "Subscribe to the Gazette" in extract(short, EVERYTHING).text
 
 
+
+@pytest.mark.parametrize("line, notice", [
+    ("Copyright 2008 Associated Press. All rights reserved.", True), ("© 2007 United Press International", True),
+    ("© Wszystkie prawa zastrzeżone", True), ("(c) 2008 Magellan Navigation, Inc.", True),
+    ("© AP", False), ("Copyright law protects the harbour's old maps.", False),
+    ("The council's copyright on the maps ends in 2030.", False)])
+def test_notice_lines(line, notice):
+    assert rules.notices.notice_line(line.lower()) is notice
+
+
+def test_what_lies_below_a_rights_notice_outside_its_box_is_dropped():
+    notice = "<p>Copyright 2026 Associated Press. All rights reserved.</p>"
+    agency = "<p>The full article contains 345 words and appears in the Gazette.</p>"
+    other = ("<div class='column'><h2>View from the hills</h2>"
+             + story(2, "Another post") + "</div>")
+    html = shell(f"<main><div class='wrap'><div class='story'>{story(5)}{notice}{agency}</div></div>{other}</main>")
+    result = extract(html, EVERYTHING)
+    assert "Paragraph 4" in result.text and "Associated Press" in result.text and "345 words" in result.text
+    assert "Another post" not in result.text and "View from the hills" not in result.text
+    assert result.labels.details["learned"]["rights_notice"].startswith("Copyright 2026 Associated Press")
+    # a photographer's credit with a year inside the story is no notice closing it
+    credit = ("<figure class='photo'><img src='/harbour.jpg' alt='The harbour'>"
+              "<figcaption class='caption credit'>© 2026 Jane Doe</figcaption></figure>")
+    pictured = shell(f"<main><div class='story'>{story(3)}{credit}{story(3, 'Later')}</div>{other}</main>")
+    assert "Later 2" in extract(pictured, EVERYTHING).text
+    # nor is the licence a documentation page opens with, above most of its text
+    licence = shell(f"<main><div class='doc'>{story(3)}<p>(c) Copyright 1990-1994, Hewlett-Packard Company.</p>"
+                    f"</div><div class='more'>{story(8, 'Section')}</div></main>")
+    assert "Section 7" in extract(licence, EVERYTHING).text
+    # nor is a program's banner quoted in a code block
+    banner = shell(f"<main><div class='story'>{story(5)}<pre>BootRom Version 1.1\n(c) Copyright 1990-1994, "
+                   f"Hewlett-Packard Company.\nBooting</pre></div>{other}</main>")
+    assert "Another post 1" in extract(banner, EVERYTHING).text
+
 def test_a_related_box_led_by_a_line_ending_with_a_colon_is_dropped():
     links = "".join(f"<li><a href='/p{i}'>Another story number {i} about the harbour</a></li>" for i in range(3))
     result = extract(shell(f"<main><div class='entry'><h1>Council approves the harbour plan</h1>{story(5)}"

@@ -27,7 +27,9 @@ part of the article goes, and is *barred*: no later step brings it back:
    shop's comment section, unless ``comments=True`` (:mod:`.reviews`); a consent manager's banner or
    dialog ("We and our 644 partners store and access information…": :mod:`.consent`); on a
    forum, a member's signature under their posts (:mod:`.signatures`);
-   and a publisher's box closing the text with a call to action (:mod:`.promos`);
+   and a publisher's box closing the text with a call to action (:mod:`.promos`), and
+   what lies below a rights notice ("Copyright 2008 Associated Press. All rights
+   reserved.") outside the box it closes (:mod:`.notices`);
 4. **copies**: a box whose lines repeat, one for one, a box kept before it (a product's
    description twice, for desktop and for mobile) is read once (:mod:`.copies`).
 
@@ -88,6 +90,7 @@ from .fallback import fall_back
 from .figures import keep_figures, keep_pictured_paragraphs
 from .headings import drop_permalinks, keep_standfirst, keep_title
 from .lists import keep_parent_items, keep_section_lists
+from .notices import drop_after_notice
 from .paragraphs import OPTION_CODE, column
 from .posts import keep_thread_posts
 from .promos import drop_closing_promos
@@ -135,7 +138,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],
            product_reviews=drop_product_reviews(page, para, keep, barred)
            if kind == "product" and not comments else 0,
-           closing_promo=drop_closing_promos(para, keep, barred), later_copies=drop_later_copies(para, keep, barred))
+           closing_promo=drop_closing_promos(para, keep, barred), rights_notice=drop_after_notice(para, keep, barred),
+           later_copies=drop_later_copies(para, keep, barred))
     whole_code_blocks(para, keep, page, barred)
     keep_title(para, keep)
     if fallback and (rescue := fall_back(para, keep, probability, choice, barred, page)):

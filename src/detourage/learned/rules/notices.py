@@ -1,0 +1,75 @@
+"""A rights notice closes the story: "Copyright 2008 Associated Press. All rights reserved.",
+"© 2007 United Press International", "© Wszystkie prawa zastrzeżone".  What the page
+shows below it, outside the box the notice closes (the next story of a blog's column,
+the site's own headlines, a reader's poll, the comments), is no part of the story."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .. import features
+from .paragraphs import column, lower_case, running
+
+#: a notice starts with the sign, "(c)" or the word…
+_NOTICE = re.compile(r"[^\w(©]*(?:©|\(c\)|copyright\b)")
+#: …and names a year or reserves the rights, in the languages of the shipped stop lists
+#: and a few more (a photographer's "© AP" under a picture does neither)
+_RIGHTS = re.compile(
+    r"\b(?:19|20)\d\d\b|all rights reserved|may not be (?:re)?published|reproduction\b.{0,60}\bprohibited"
+    r"|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati"
+    r"|wszystkie prawa zastrzeżone|все права защищены|όλα τα δικαιώματα|版权所有|版權所有|著作権")
+#: a notice is at most this long
+NOTICE_CHARS = 250
+#: it closes a story when at least this much kept text is above it…
+NOTICE_ARTICLE_CHARS = 500
+
+
+def notice_line(text: str) -> bool:
+    """Whether a line is a rights notice: it starts with "©", "(c)" or "Copyright" and
+    names a year or reserves the rights; at most :data:`NOTICE_CHARS` long."""
+    return (len(text) <= NOTICE_CHARS and _NOTICE.match(text) is not None
+            and _RIGHTS.search(text) is not None)
+
+
+def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> str:
+    """Drop the kept lines below the first kept rights notice (:func:`notice_line`) that
+    lie outside the notice's container's parent, and mark them in ``barred``; the notice
+    ("" when none).
+
+    The notice must follow at least :data:`NOTICE_ARTICLE_CHARS` of kept text and more
+    than the kept text after it (the story is above it: a documentation page opening
+    with its licence is no story closed), outside a picture's box (a photographer's
+    "© 2012 Getty Images" sits in the story) and a code block (a program's banner
+    quoted in a story).  What its parent holds stays: an agency's
+    notice and the lines beside it ("The full article contains 345 words", "Last
+    updated: …") are the story's end; the next story of a blog's column, a box of the
+    site's headlines and the comments are further away."""
+    kept = keep.nonzero()[0]
+    if len(kept) < 2:
+        return ""
+    lowered = lower_case(para)
+    chars = np.where(keep, para.chars, 0)
+    before = running(chars)
+    total = int(before[-1])
+    media, code = column(para, "dist_media"), column(para, "dist_t_code")
+    for i in kept.tolist():
+        if para.chars[i] > NOTICE_CHARS or code[i] == 0 or not notice_line(lowered[i]):
+            continue
+        above = int(before[i])
+        if above < NOTICE_ARTICLE_CHARS or total - above - int(para.chars[i]) >= above or media[i] <= MEDIA_LEVELS:
+            continue
+        end = int(para.spans[1, 1, i])  # one past the last line of the container's parent
+        out = kept[kept >= end]
+        if not len(out):
+            return ""
+        keep[out] = False
+        barred[end:] = True
+        return para.texts[i]
+    return ""
+
+
+#: a notice this many levels or fewer below a box named as a picture's (caption, credit,
+#: photo…) is a picture's credit
+MEDIA_LEVELS = 2
