@@ -10,10 +10,12 @@ import re
 import numpy as np
 
 from .. import features
-from .paragraphs import column, lower_case, running
+from .paragraphs import column, lower_case, running, starting
 
 #: a notice starts with the sign, "(c)" or the word…
 _NOTICE = re.compile(r"[^\w(©]*(?:©|\(c\)|copyright\b)")
+#: …found at the start of a line of lines joined by "\x1f" (:func:`.paragraphs.starting`)
+_NOTICE_START = re.compile(r"\x1f[^\w(©\x1f]*(?:©|\(c\)|copyright\b)")
 #: …and names a year or reserves the rights, in the languages of the shipped stop lists
 #: and a few more (a photographer's "© AP" under a picture does neither)
 _RIGHTS = re.compile(
@@ -50,12 +52,16 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     if len(kept) < 2:
         return ""
     lowered = lower_case(para)
+    short = (keep & (para.chars <= NOTICE_CHARS)).nonzero()[0].tolist()
+    found = [i for i in starting(lowered, short, _NOTICE_START) if _RIGHTS.search(lowered[i])]
+    if not found:
+        return ""
     chars = np.where(keep, para.chars, 0)
     before = running(chars)
     total = int(before[-1])
     media, code = column(para, "dist_media"), column(para, "dist_t_code")
-    for i in kept.tolist():
-        if para.chars[i] > NOTICE_CHARS or code[i] == 0 or not notice_line(lowered[i]):
+    for i in found:
+        if code[i] == 0:
             continue
         above = int(before[i])
         if above < NOTICE_ARTICLE_CHARS or total - above - int(para.chars[i]) >= above or media[i] <= MEDIA_LEVELS:
