@@ -1206,6 +1206,10 @@ def test_what_lies_below_a_rights_notice_outside_its_box_is_dropped():
     licence = shell(f"<main><div class='doc'>{story(3)}<p>(c) Copyright 1990-1994, Hewlett-Packard Company.</p>"
                     f"</div><div class='more'>{story(8, 'Section')}</div></main>")
     assert "Section 7" in extract(licence, EVERYTHING).text
+    # nor is a licence an article quotes
+    quoted = shell(f"<main><div class='story'>{story(5)}<blockquote><p>Copyright 2026 Jane Doe. All rights "
+                   f"reserved.</p></blockquote>{story(3, 'Later')}</div></main>")
+    assert "Later 2" in extract(quoted, EVERYTHING).text
     # nor is a program's banner quoted in a code block
     banner = shell(f"<main><div class='story'>{story(5)}<pre>BootRom Version 1.1\n(c) Copyright 1990-1994, "
                    f"Hewlett-Packard Company.\nBooting</pre></div>{other}</main>")

@@ -42,12 +42,12 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
 
     The notice must follow at least :data:`NOTICE_ARTICLE_CHARS` of kept text and more
     than the kept text after it (the story is above it: a documentation page opening
-    with its licence is no story closed), outside a picture's box (a photographer's
-    "© 2012 Getty Images" sits in the story) and a code block (a program's banner
-    quoted in a story).  What its parent holds stays: an agency's
-    notice and the lines beside it ("The full article contains 345 words", "Last
-    updated: …") are the story's end; the next story of a blog's column, a box of the
-    site's headlines and the comments are further away."""
+    with its licence is no story closed), outside a picture's box or figure (a
+    photographer's "© 2012 Getty Images" sits in the story), a quotation (a licence an
+    article quotes) and a code block (a program's banner quoted in a story).  What its
+    parent holds stays: an agency's notice and the lines beside it ("The full article
+    contains 345 words", "Last updated: …") are the story's end; the next story of a
+    blog's column, a box of the site's headlines and the comments are further away."""
     kept = keep.nonzero()[0]
     if len(kept) < 2:
         return ""
@@ -59,14 +59,16 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     chars = np.where(keep, para.chars, 0)
     before = running(chars)
     total = int(before[-1])
-    media, code = column(para, "dist_media"), column(para, "dist_t_code")
+    media, figure, quote = column(para, "dist_media"), column(para, "dist_t_figure"), column(para, "dist_t_quote")
+    code = column(para, "dist_t_code")
     for i in found:
         if code[i] == 0:
             continue
         above = int(before[i])
-        if above < NOTICE_ARTICLE_CHARS or total - above - int(para.chars[i]) >= above or media[i] <= MEDIA_LEVELS:
-            continue
         end = int(para.spans[1, 1, i])  # one past the last line of the container's parent
+        if (above < NOTICE_ARTICLE_CHARS or total - above - int(para.chars[i]) >= above
+                or min(media[i], figure[i], quote[i]) <= MEDIA_LEVELS):
+            continue
         out = kept[kept >= end]
         if not len(out):
             return ""
@@ -77,5 +79,5 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
 
 
 #: a notice this many levels or fewer below a box named as a picture's (caption, credit,
-#: photo…) is a picture's credit
+#: photo…) or a ``<figure>`` is a picture's credit, below a ``<blockquote>`` a quotation
 MEDIA_LEVELS = 2
