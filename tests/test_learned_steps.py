@@ -205,6 +205,33 @@ def test_a_forum_thread_keeps_its_posts_and_their_quotes():
     assert text.count("The quotas were set by people") == 3 and "Click to expand" not in text
 
 
+def _aggregator_comment(i: int, long: bool = False) -> str:
+    words = ("Ergonomic reference counting would help the async code I write every day, " * (6 if long else 3))
+    return (f"<li class='comments_subtree'><div class='comment' id='c_{i}'><div class='details'>"
+            f"<div class='byline'><a href='/~user{i}'>user{i}</a> 1 year ago</div>"
+            f"<div class='comment_text'><p>Comment {i}: {words}and I said so in the thread.</p></div>"
+            "</div></div></li>")
+
+
+def test_a_story_page_that_is_its_comments_keeps_them_as_a_forum_s_posts():
+    # a link aggregator's story: a title that is a link, then the readers' thread
+    thread = "".join(_aggregator_comment(i, long=i == 2) for i in range(6))
+    html = shell(f"<main><h1><a href='https://blog.example/goals'>Project goals for 2026</a></h1>"
+                 f"<ol class='comments'>{thread}</ol></main>", title="Project goals for 2026")
+    result = extract(html, _split(400, -1.0))
+    assert all(f"Comment {i}:" in result.text for i in range(6))
+    assert result.labels.details["learned"]["page_type"] == "forum"
+    assert result.labels.details["learned"]["page_type_from"] == "thread"
+    # under a story, the same thread is comments, left out
+    story_page = shell(f"<main><article>{story(8)}<ol class='comments'>{thread}</ol></article></main>")
+    article = extract(story_page, _split(120, -1.0))
+    assert "Paragraph 7" in article.text and "Comment 2:" not in article.text
+    assert article.labels.details["learned"]["page_type"] == "article"
+    # a kind the user gives is kept
+    given = extract(html, _split(400, -1.0), page_type="article")
+    assert given.labels.details["learned"]["page_type"] == "article" and "Comment 0:" not in given.text
+
+
 # --------------------------------------------------------- appended content
 
 

@@ -20,6 +20,7 @@ from typing import Literal
 
 from ..learned import features, pagetype, rules
 from ..learned.forest import Model, load_model
+from ..learned.rules.comments import discussion
 from ..model import Labels, Page
 from .common import label_paragraphs
 
@@ -67,9 +68,14 @@ def label(page: Page, options: Options = Options()) -> Labels:
         return Labels(NAME, (), {NAME: details})
     kind, told = ((options.page_type, "given") if options.page_type != "auto"
                   else pagetype.guess(page.url, para))
-    details.update(page_type=kind, page_type_from=told)
+    probability = model.probabilities(para)
     threshold = model.threshold + FAVOR_SHIFT[options.favor] + pagetype.THRESHOLD_SHIFT[kind]
-    per_block, found = rules.apply(page, para, model.probabilities(para), threshold, comments=options.comments,
+    if told != "given" and kind == "article" and discussion(para, probability >= threshold):
+        # a thread the page declares or leaves unnamed as an article: its posts are the text
+        kind, told = "forum", "thread"
+        threshold = model.threshold + FAVOR_SHIFT[options.favor] + pagetype.THRESHOLD_SHIFT[kind]
+    details.update(page_type=kind, page_type_from=told)
+    per_block, found = rules.apply(page, para, probability, threshold, comments=options.comments,
                                    fallback=options.fallback, kind=kind)
     details.update(found)
     return Labels(NAME, label_paragraphs(page.blocks, per_block.tolist()), {NAME: details})

@@ -133,6 +133,31 @@ def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarra
     return {"comment_mark": mark}
 
 
+def discussion(para: features.Paragraphs, keep: np.ndarray) -> bool:
+    """Whether a page taken for an article is a discussion: a link aggregator's thread, a
+    story's page that is its readers' comments (lobste.rs, Slashdot), where what people
+    wrote is the content.  Its comment sections (:func:`_comment_sections`) hold at least
+    :data:`DISCUSSION_POSTS` bodies (:func:`_comment_bodies`) of at least
+    :data:`DISCUSSION_CHARS` characters together, and the model keeps under
+    :data:`DISCUSSION_ARTICLE_CHARS` outside them: no story for the comments to be
+    under (an article with comments keeps its text)."""
+    in_comments = _comment_sections(para)
+    if not in_comments.any():
+        return False
+    bodies = in_comments & _comment_bodies(para)
+    if int(bodies.sum()) < DISCUSSION_POSTS or int(para.chars[bodies].sum()) < DISCUSSION_CHARS:
+        return False
+    return int(para.chars[keep & ~_within_sections(para, in_comments)].sum()) < DISCUSSION_ARTICLE_CHARS
+
+
+#: a discussion has at least this many comment bodies…
+DISCUSSION_POSTS = 5
+#: …of at least this many characters together…
+DISCUSSION_CHARS = 1500
+#: …and the model keeps less than this outside its comment sections
+DISCUSSION_ARTICLE_CHARS = 300
+
+
 def _comment_headers(para: features.Paragraphs) -> np.ndarray:
     """The short lines that head a comment (its author, its date: at most
     :data:`COMMENT_HEADER_CHARS`), which a reader needs to tell one comment from the
