@@ -1224,6 +1224,10 @@ def test_what_lies_below_a_rights_notice_outside_its_box_is_dropped():
     assert "Paragraph 4" in result.text and "Associated Press" in result.text and "345 words" in result.text
     assert "Another post" not in result.text and "View from the hills" not in result.text
     assert result.labels.details["learned"]["rights_notice"].startswith("Copyright 2026 Associated Press")
+    # a notice the model leaves out closes the story all the same
+    doubted = extract(html, ONLY_LONG)
+    assert "Paragraph 4" in doubted.text and "Associated Press" not in doubted.text
+    assert "Another post" not in doubted.text
     # a photographer's credit with a year inside the story is no notice closing it
     credit = ("<figure class='photo'><img src='/harbour.jpg' alt='The harbour'>"
               "<figcaption class='caption credit'>© 2026 Jane Doe</figcaption></figure>")

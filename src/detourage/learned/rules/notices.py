@@ -10,11 +10,11 @@ import re
 import numpy as np
 
 from .. import features
-from .paragraphs import column, lower_case, running, starting
+from .paragraphs import column, lower_case
 
 #: a notice starts with the sign, "(c)" or the word…
 _NOTICE = re.compile(r"[^\w(©]*(?:©|\(c\)|copyright\b)")
-#: …found at the start of a line of lines joined by "\x1f" (:func:`.paragraphs.starting`)
+#: …found at the start of a line of lines joined by "\x1f" (:func:`_starting_from`)
 _NOTICE_START = re.compile(r"\x1f[^\w(©\x1f]*(?:©|\(c\)|copyright\b)")
 #: …and names a year or reserves the rights, in the languages of the shipped stop lists
 #: and a few more (a photographer's "© AP" under a picture does neither)
@@ -28,6 +28,7 @@ NOTICE_CHARS = 250
 NOTICE_ARTICLE_CHARS = 500
 
 
+
 def notice_line(text: str) -> bool:
     """Whether a line is a rights notice: it starts with "©", "(c)" or "Copyright" and
     names a year or reserves the rights; at most :data:`NOTICE_CHARS` long."""
@@ -36,9 +37,10 @@ def notice_line(text: str) -> bool:
 
 
 def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> str:
-    """Drop the kept lines below the first kept rights notice (:func:`notice_line`) that
-    lie outside the notice's container's parent, and mark them in ``barred``; the notice
-    ("" when none).
+    """Drop the kept lines below the first rights notice (:func:`notice_line`) that lie
+    outside the notice's container's parent, and mark them in ``barred``; the notice (""
+    when none).  The notice need not be kept itself: a model that doubts "Copyright ©
+    2008 Radio New Zealand" under the story still keeps the features box below it.
 
     The notice must follow at least :data:`NOTICE_ARTICLE_CHARS` of kept text and more
     than the kept text after it (the story is above it: a documentation page opening
@@ -51,24 +53,28 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     kept = keep.nonzero()[0]
     if len(kept) < 2:
         return ""
+    running_kept = para.chars[kept].cumsum()  # kept characters up to each kept line, itself included
+    total = int(running_kept[-1])
+    # a notice stands below enough kept text and above less: after the kept line where
+    # the running sum (sorted) reaches both, one search over the short lines
+    first = int(kept[min(int(np.searchsorted(running_kept, max(NOTICE_ARTICLE_CHARS, total // 2))),
+                         len(kept) - 1)]) + 1
     lowered = lower_case(para)
-    short = (keep & (para.chars <= NOTICE_CHARS)).nonzero()[0].tolist()
-    found = [i for i in starting(lowered, short, _NOTICE_START) if _RIGHTS.search(lowered[i])]
+    # a notice below the last kept line closes nothing that is kept (the site's footer)
+    found = [i for i in _starting_from(lowered, first, int(kept[-1]))
+             if len(lowered[i]) <= NOTICE_CHARS and _RIGHTS.search(lowered[i])]
     if not found:
         return ""
-    chars = np.where(keep, para.chars, 0)
-    before = running(chars)
-    total = int(before[-1])
     media, figure, quote = column(para, "dist_media"), column(para, "dist_t_figure"), column(para, "dist_t_quote")
     code = column(para, "dist_t_code")
     for i in found:
-        if code[i] == 0:
-            continue
-        above = int(before[i])
-        end = int(para.spans[1, 1, i])  # one past the last line of the container's parent
-        if (above < NOTICE_ARTICLE_CHARS or total - above - int(para.chars[i]) >= above
+        at = int(np.searchsorted(kept, i))  # the kept lines before it
+        above = int(running_kept[at - 1]) if at else 0
+        below = total - above - (int(para.chars[i]) if keep[i] else 0)
+        if (above < NOTICE_ARTICLE_CHARS or below >= above or code[i] == 0
                 or min(media[i], figure[i], quote[i]) <= MEDIA_LEVELS):
             continue
+        end = int(para.spans[1, 1, i])  # one past the last line of the container's parent
         out = kept[kept >= end]
         if not len(out):
             return ""
@@ -76,6 +82,23 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
         barred[end:] = True
         return para.texts[i]
     return ""
+
+
+def _starting_from(lowered_texts: list[str], first: int, end: int) -> list[int]:
+    """The lines from ``first`` to ``end`` (not included) that a notice starts: one
+    search over their texts joined, each led by ``\x1f`` (:func:`.paragraphs.starting`
+    for a run of lines, which it slices rather than picks)."""
+    pieces = lowered_texts[first:end]
+    joined = "\x1f" + "\x1f".join(pieces)
+    if "©" not in joined and "copyright" not in joined and "(c)" not in joined:  # most pages: no regex
+        return []
+    at = [found.start() for found in _NOTICE_START.finditer(joined)]
+    if not at:
+        return []
+    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
+    offsets = lengths.cumsum() - lengths  # where each line's "\x1f" stands
+    k = np.searchsorted(offsets, at, side="right") - 1
+    return [first + j for j in k[offsets[k] == at].tolist()]
 
 
 #: a notice this many levels or fewer below a box named as a picture's (caption, credit,
