@@ -61,8 +61,7 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
                          len(kept) - 1)]) + 1
     lowered = lower_case(para)
     # a notice below the last kept line closes nothing that is kept (the site's footer)
-    found = [i for i in _starting_from(lowered, first, int(kept[-1]))
-             if len(lowered[i]) <= NOTICE_CHARS and _RIGHTS.search(lowered[i])]
+    found = [i for i in _starting_from(lowered, first, int(kept[-1])) if notice_line(lowered[i])]
     if not found:
         return ""
     media, figure, quote = column(para, "dist_media"), column(para, "dist_t_figure"), column(para, "dist_t_quote")
