@@ -69,11 +69,12 @@ def label(page: Page, options: Options = Options()) -> Labels:
     kind, told = ((options.page_type, "given") if options.page_type != "auto"
                   else pagetype.guess(page.url, para))
     probability = model.probabilities(para)
-    threshold = model.threshold + FAVOR_SHIFT[options.favor] + pagetype.THRESHOLD_SHIFT[kind]
-    if told != "given" and kind == "article" and discussion(para, probability >= threshold):
+    base = model.threshold + FAVOR_SHIFT[options.favor]
+    if (told != "given" and kind == "article"
+            and discussion(para, probability >= base + pagetype.THRESHOLD_SHIFT[kind])):
         # a thread the page declares or leaves unnamed as an article: its posts are the text
         kind, told = "forum", "thread"
-        threshold = model.threshold + FAVOR_SHIFT[options.favor] + pagetype.THRESHOLD_SHIFT[kind]
+    threshold = base + pagetype.THRESHOLD_SHIFT[kind]
     details.update(page_type=kind, page_type_from=told)
     per_block, found = rules.apply(page, para, probability, threshold, comments=options.comments,
                                    fallback=options.fallback, kind=kind)

@@ -10,12 +10,13 @@ import re
 import numpy as np
 
 from .. import features
-from .paragraphs import column, lower_case
+from .paragraphs import column, lower_case, starting
 
-#: a notice starts with the sign, "(c)" or the word…
-_NOTICE = re.compile(r"[^\w(©]*(?:©|\(c\)|copyright\b)")
-#: …found at the start of a line of lines joined by "\x1f" (:func:`_starting_from`)
-_NOTICE_START = re.compile(r"\x1f[^\w(©\x1f]*(?:©|\(c\)|copyright\b)")
+#: a notice starts, after its ornaments, with the sign, "(c)" or the word…
+_HEAD = r"(?:©|\(c\)|copyright\b)"
+_NOTICE = re.compile(r"[^\w(©]*" + _HEAD)
+#: …found at the start of a line of lines joined by "\x1f" (:func:`.paragraphs.starting`)
+_NOTICE_START = re.compile(r"\x1f[^\w(©\x1f]*" + _HEAD)
 #: …and names a year or reserves the rights, in the languages of the shipped stop lists
 #: and a few more (a photographer's "© AP" under a picture does neither)
 _RIGHTS = re.compile(
@@ -26,7 +27,6 @@ _RIGHTS = re.compile(
 NOTICE_CHARS = 250
 #: it closes a story when at least this much kept text is above it…
 NOTICE_ARTICLE_CHARS = 500
-
 
 
 def notice_line(text: str) -> bool:
@@ -56,12 +56,14 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
     running_kept = para.chars[kept].cumsum()  # kept characters up to each kept line, itself included
     total = int(running_kept[-1])
     # a notice stands below enough kept text and above less: after the kept line where
-    # the running sum (sorted) reaches both, one search over the short lines
-    first = int(kept[min(int(np.searchsorted(running_kept, max(NOTICE_ARTICLE_CHARS, total // 2))),
-                         len(kept) - 1)]) + 1
+    # the running sum (sorted) reaches both, and above the last kept line (a notice below
+    # it, the site's footer, closes nothing kept)
+    reached = int(np.searchsorted(running_kept, max(NOTICE_ARTICLE_CHARS, total // 2)))
+    if reached >= len(kept) - 1:
+        return ""
     lowered = lower_case(para)
-    # a notice below the last kept line closes nothing that is kept (the site's footer)
-    found = [i for i in _starting_from(lowered, first, int(kept[-1])) if notice_line(lowered[i])]
+    lines = list(range(int(kept[reached]) + 1, int(kept[-1])))
+    found = [i for i in starting(lowered, lines, _NOTICE_START) if notice_line(lowered[i])]
     if not found:
         return ""
     media, figure, quote = column(para, "dist_media"), column(para, "dist_t_figure"), column(para, "dist_t_quote")
@@ -81,23 +83,6 @@ def drop_after_notice(para: features.Paragraphs, keep: np.ndarray, barred: np.nd
         barred[end:] = True
         return para.texts[i]
     return ""
-
-
-def _starting_from(lowered_texts: list[str], first: int, end: int) -> list[int]:
-    """The lines from ``first`` to ``end`` (not included) that a notice starts: one
-    search over their texts joined, each led by ``\x1f`` (:func:`.paragraphs.starting`
-    for a run of lines, which it slices rather than picks)."""
-    pieces = lowered_texts[first:end]
-    joined = "\x1f" + "\x1f".join(pieces)
-    if "©" not in joined and "copyright" not in joined and "(c)" not in joined:  # most pages: no regex
-        return []
-    at = [found.start() for found in _NOTICE_START.finditer(joined)]
-    if not at:
-        return []
-    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces)) + 1
-    offsets = lengths.cumsum() - lengths  # where each line's "\x1f" stands
-    k = np.searchsorted(offsets, at, side="right") - 1
-    return [first + j for j in k[offsets[k] == at].tolist()]
 
 
 #: a notice this many levels or fewer below a box named as a picture's (caption, credit,
