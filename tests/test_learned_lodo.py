@@ -314,7 +314,7 @@ def test_every_step_can_be_left_out_and_returns_what_finds_nothing(monkeypatch) 
     from detourage.learned import rules
 
     lodo = _lodo()
-    steps = {n for n in dir(rules) if n.startswith(("drop_", "keep_", "whole_", "fall_"))}
+    steps = {n for n in dir(rules) if n.startswith(("drop_", "keep_", "whole_", "fall_", "lower_"))}
     assert steps == set(lodo.ABLATABLE)
     for name in lodo.ABLATABLE:
         assert str(inspect.signature(getattr(rules, name)).return_annotation) in lodo._FOUND_NOTHING, name

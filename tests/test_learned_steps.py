@@ -1300,6 +1300,52 @@ def test_a_data_table_in_kept_text_is_kept_though_the_model_kept_no_cell():
     assert "Easy run 3 miles" not in kept("")
 
 
+# ------------------------------------------------------------- doubted pages
+
+
+def _prose_or_links(at: float, short: float) -> Model:
+    """Lines mostly of links get the log-odds -9; of the others, those longer than ``at``
+    characters 9, the shorter ``short``."""
+    names = features.names()
+    forest = Forest(np.array([names.index("link_density"), names.index("log_chars"), 0, 0, 0], np.int32),
+                    np.array([0.5, np.log1p(at), 0, 0, 0]), np.array([1, 3, -1, -1, -1], np.int32),
+                    np.array([2, 4, -1, -1, -1], np.int32), np.array([0.0, 0.0, -9.0, short, 9.0]),
+                    np.zeros(1, np.int32), bias=0.0)
+    return Model(forest, names, 0.5, {"name": f"prose longer than {at}"})
+
+
+#: keeps the long paragraphs, doubts the short lines a little (probability 0.35), rejects links
+SHORT_DOUBTED = _prose_or_links(100, float(np.log(0.35 / 0.65)))
+
+
+def landing(claims: int) -> str:
+    """A service's landing page: one long paragraph, then sections of ``claims`` short claims."""
+    sections = "".join(
+        f"<section class='feature'><h2>Section {s}</h2>"
+        + "".join(f"<p>Claim {s}.{c}: we answer within the hour.</p>" for c in range(claims))
+        + "</section>" for s in range(3))
+    intro = ("<p>We write resumes for executives and engineers, a hundred of them a month, and each one "
+             "is read by a recruiter before it reaches you.</p>")
+    return shell(f"<main>{intro}{sections}</main>", title="Resume writing")
+
+
+def test_a_landing_page_whose_claims_the_model_doubts_gets_a_lower_line():
+    # the claims score 0.35, under the service threshold (0.4) by less than the band:
+    # together far more text than the one paragraph kept, the line goes down to take them
+    result = extract(landing(4), SHORT_DOUBTED, page_type="service")
+    assert "Claim 2.3" in result.text and "Section 1" in result.text and "hundred of them" in result.text
+    assert "Sport" not in result.text  # the menu's links stay out
+    details = result.labels.details["learned"]
+    assert details["doubted_page"] == rules.doubt.DOUBT_BAND and details["threshold"] == pytest.approx(0.2)
+    # one doubted claim beside the paragraph is no doubted page
+    few = extract(shell(f"<main>{story(2)}<p>Call us.</p></main>"), SHORT_DOUBTED, page_type="service")
+    assert "doubted_page" not in few.labels.details["learned"]
+    assert few.labels.details["learned"]["threshold"] == pytest.approx(0.4)
+    # on an article the doubted lines are teasers and comments: the line stays
+    article = extract(landing(4), SHORT_DOUBTED, page_type="article")
+    assert "Claim 2.3" not in article.text and "doubted_page" not in article.labels.details["learned"]
+
+
 # ------------------------------------------------------------------ signatures
 
 

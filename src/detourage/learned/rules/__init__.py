@@ -1,8 +1,9 @@
 """The learned extractor's page-level rules: what it keeps of a page once the trees have
 scored every paragraph (:mod:`detourage.learned.forest`), one module per family of steps.
 
-:func:`apply` keeps the paragraphs at or above the decision threshold, then runs the
-steps a reader expects, each changing the shared ``keep`` mask in place.  First what is no
+:func:`apply` keeps the paragraphs at or above the decision threshold (drawn lower on a
+landing page or a manual whose prose the model doubts as a whole: :mod:`.doubt`), then
+runs the steps a reader expects, each changing the shared ``keep`` mask in place.  First what is no
 part of the article goes, and is *barred*: no later step brings it back:
 
 1. **comments** are left out of articles (:mod:`.comments`): when the page keeps at least
@@ -86,6 +87,7 @@ from .comments import drop_comments, drop_stamped_threads
 from .consent import drop_consent_boxes
 from .controls import drop_controls, drop_polls
 from .copies import drop_later_copies
+from .doubt import lower_when_doubted
 from .fallback import fall_back
 from .figures import keep_figures, keep_pictured_paragraphs
 from .headings import drop_permalinks, keep_standfirst, keep_title
@@ -109,6 +111,13 @@ CARD_KINDS = frozenset({"listing", "collection", "service"})
 #: forum the posts' own lists
 SECTION_KINDS = frozenset({"article", "documentation", "collection", "listing", "service"})
 
+#: the kinds of page whose threshold goes down when the model doubts much of their prose
+#: (:mod:`.doubt`): a landing page's claims, a manual's short lines.  On an article or a
+#: forum the doubted lines are more often the teasers and the comments around the story
+#: the model kept, on a product page the shop's own notes (shipping, returns, the
+#: seller), and a listing's or a collection's threshold is already that much lower
+DOUBTED_KINDS = frozenset({"documentation", "service"})
+
 
 def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, threshold: float, *,
           comments: bool, fallback: bool, kind: str = "article") -> tuple[np.ndarray, dict]:
@@ -118,6 +127,10 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     keep flag per block of ``page``, and the details: what the steps found, the
     threshold and the counts of paragraphs."""
     choice = column(para, "container_tag") != OPTION_CODE
+    # a page made of short lines whose prose the model doubts as a whole gets a lower
+    # line (:mod:`.doubt`); on an article or a thread the lines under it are teasers
+    if lowered := (lower_when_doubted(para, probability, threshold, choice) if kind in DOUBTED_KINDS else 0.0):
+        threshold += lowered
     keep = (probability >= threshold) & choice
     # what a step left out as no part of the content (comments, related boxes): the
     # steps that add paragraphs back, the fallback among them, pass it over
@@ -162,6 +175,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     keep_figures(page, para, keep, closed)
     per_block = np.repeat(keep, para.ends - para.starts)
     drop_permalinks(page, para, keep, per_block)
+    _found(details, doubted_page=round(-lowered, 3))
     details.update(threshold=round(threshold, 3), paragraphs=len(para), kept=int(keep.sum()))
     return per_block, details
 

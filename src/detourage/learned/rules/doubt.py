@@ -1,0 +1,38 @@
+"""A page the model doubts as a whole: much of its prose scores just under the decision
+threshold, beside the little it keeps.  A landing page's sections of short claims, a
+course's outline and its students' reviews, a listing's teasers: lines unlike the
+articles most of the model's pages are, each a little below the line, and together
+more of the page than what clears it.  There the line is drawn lower.
+
+The signal is the page's own: the characters of its lines that are no list of links and
+score within :data:`DOUBT_BAND` under the threshold, against the characters kept.  On an
+article whose story clears the line the band holds a few stray lines (a caption, a
+credit, a teaser) and the threshold stays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import features
+from .paragraphs import column
+
+#: how far under the threshold a line is doubted, and how far the threshold goes down
+DOUBT_BAND = 0.2
+#: the doubted characters, against the kept ones, that make the page doubted
+DOUBT_SHARE = 0.3
+#: a line whose characters are this much in links is a list of links, doubted or not
+_LINK_LINE = 0.5
+
+
+def lower_when_doubted(para: features.Paragraphs, probability: np.ndarray, threshold: float,
+                       choice: np.ndarray) -> float:
+    """How far to move the threshold down (0.0 when the page is not doubted): by
+    :data:`DOUBT_BAND` when the characters of the lines under it by less than that band,
+    not lists of links (``link_density`` under one half), are at least :data:`DOUBT_SHARE`
+    of the characters of the lines at or above it (``choice``: the lines that may be kept
+    at all)."""
+    chars = para.chars
+    kept = int(chars[(probability >= threshold) & choice].sum())
+    doubted = ((probability >= threshold - DOUBT_BAND) & (probability < threshold) & choice
+               & (column(para, "link_density") < _LINK_LINE))
+    return -DOUBT_BAND if int(chars[doubted].sum()) >= DOUBT_SHARE * kept else 0.0
