@@ -232,6 +232,23 @@ def test_a_story_page_that_is_its_comments_keeps_them_as_a_forum_s_posts():
     assert given.labels.details["learned"]["page_type"] == "article" and "Comment 0:" not in given.text
 
 
+def test_a_comments_tab_above_the_story_does_not_drop_it_under_the_teasers_a_low_line_kept():
+    # a sidebar's teasers, its tabs ("Most read", "Comments"), then the story: at the
+    # recall threshold the teasers are kept, and the tab stood as the mark of a comment
+    # section below 500 characters of kept text, the story in it (a news site's page,
+    # the story gone, the teasers left)
+    doubts_teasers = _split(100, float(np.log(0.4 / 0.6)))
+    teasers = "".join(f"<p>Teaser {i}: the mayor opens the new library on Saturday with a concert.</p>"
+                      for i in range(7))
+    html = shell(f"<div class='col'>{teasers}</div><div class='tabs'><p>Most read</p><p>Comments</p></div>"
+                 f"<main><h1>Council approves the harbour plan</h1>{story(5)}</main>"
+                 "<div class='talk'><h3>Comments</h3><p>Great.</p></div>")
+    result = extract(html, doubts_teasers, favor="recall")
+    assert "Paragraph 4 of the story" in result.text and "Teaser 3" in result.text
+    assert "Great." not in result.text  # the comments under the story still go
+    assert result.labels.details["learned"]["comment_mark"] == "Comments"
+
+
 # --------------------------------------------------------- appended content
 
 

@@ -135,7 +135,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     # what a step left out as no part of the content (comments, related boxes): the
     # steps that add paragraphs back, the fallback among them, pass it over
     barred = np.zeros_like(keep)
-    details = drop_comments(para, keep, barred, (probability >= threshold / 3) & choice, comments,
+    details = drop_comments(para, keep, barred, probability, (probability >= threshold / 3) & choice, comments,
                             kind == "forum", page)
     _found(details, thread_lines=drop_stamped_threads(page, para, keep, barred)
            if kind == "article" and not comments else 0)

@@ -105,7 +105,7 @@ _COUNT_TAIL = re.compile(r"[\s\d():\[\]#№*-]*$")  # a count, or a form's "requ
 _LABEL = re.compile(r"[\w\s'’-]+")
 
 
-def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray,
+def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray, probability: np.ndarray,
                   doubted: np.ndarray, wanted: bool, forum: bool = False, page: Page | None = None) -> dict:
     """Leave the comment sections out of an article, and mark them in ``barred``; or,
     ``wanted``, keep them and the paragraphs of them the model ``doubted``.  The details.
@@ -124,7 +124,7 @@ def drop_comments(para: features.Paragraphs, keep: np.ndarray, barred: np.ndarra
     if in_comments.any() and para.chars[keep & ~_within_sections(para, in_comments)].sum() >= COMMENT_ARTICLE_CHARS:
         keep &= ~in_comments
         barred |= in_comments
-    found = _comment_mark_region(para, keep)
+    found = _comment_mark_region(para, keep, probability)
     if found is None:
         return {}
     mark, region = found
@@ -252,9 +252,15 @@ def _within_sections(para: features.Paragraphs, in_comments: np.ndarray) -> np.n
     return inside[:-1].cumsum() > 0
 
 
-def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[str, np.ndarray] | None:
+def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray,
+                         probability: np.ndarray) -> tuple[str, np.ndarray] | None:
     """The first :func:`comment_mark` line below :data:`MARK_ARTICLE_CHARS` of kept
-    text, and the comment section it opens; None when there is no such line.
+    text, and the comment section it opens; None when there is no such line.  A line
+    whose section would hold more kept text than lies above it, text the model takes
+    for content where it doubts what lies above (its ``probability``, averaged over the
+    characters, at least one half below and under it above), opens no comments: it is a
+    tab of the sidebar ("Comments", beside "Most read") between the teasers a low
+    threshold kept and the story below.
 
     Where the line sits in the article's own container (its parent holds kept paragraphs
     above it: a flat page, comments as the article's siblings), the section is
@@ -291,8 +297,27 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray) -> tuple[s
             article = set(map(parents.__getitem__, above.tolist()))
             region[i:] = np.fromiter((p not in article for p in parents[i:]), bool, len(keep) - i)
         region[[b for b in bylines if b >= i]] = True  # a comment's byline beside the article's text
+        if _story_below(para, keep, probability, i, region):
+            continue
         return para.texts[i], region
     return None
+
+
+def _story_below(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray, mark: int,
+                 region: np.ndarray) -> bool:
+    """Whether the kept text of a comment ``region`` opened at line ``mark`` is more
+    than the kept text above the mark, and the model takes it for content (a probability
+    of at least one half on average over its characters) where it doubts the text above
+    (under one half): the page's story, below a line that only names comments.  Readers'
+    comments the model kept under a short story it kept too are no story."""
+    above = keep.copy()
+    above[mark:] = False
+    inside = keep & region
+    chars = para.chars
+    above_chars, inside_chars = chars[above].sum(), chars[inside].sum()
+    if inside_chars <= above_chars:
+        return False
+    return bool(probability[above] @ chars[above] < 0.5 * above_chars <= probability[inside] @ chars[inside])
 
 
 def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:
