@@ -256,11 +256,10 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray,
                          probability: np.ndarray) -> tuple[str, np.ndarray] | None:
     """The first :func:`comment_mark` line below :data:`MARK_ARTICLE_CHARS` of kept
     text, and the comment section it opens; None when there is no such line.  A line
-    whose section would hold more kept text than lies above it, text the model takes
-    for content where it doubts what lies above (its ``probability``, averaged over the
-    characters, at least one half below and under it above), opens no comments: it is a
-    tab of the sidebar ("Comments", beside "Most read") between the teasers a low
-    threshold kept and the story below.
+    whose section holds kept text the model takes for content where it doubts the kept
+    text above (its ``probability``, averaged over the characters, at least one half
+    below and under it above) opens no comments: it is a tab of the sidebar ("Comments",
+    beside "Most read") between the teasers a low threshold kept and the story below.
 
     Where the line sits in the article's own container (its parent holds kept paragraphs
     above it: a flat page, comments as the article's siblings), the section is
@@ -305,19 +304,18 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray,
 
 def _story_below(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray, mark: int,
                  region: np.ndarray) -> bool:
-    """Whether the kept text of a comment ``region`` opened at line ``mark`` is more
-    than the kept text above the mark, and the model takes it for content (a probability
-    of at least one half on average over its characters) where it doubts the text above
-    (under one half): the page's story, below a line that only names comments.  Readers'
-    comments the model kept under a short story it kept too are no story."""
+    """Whether the model takes the kept text of a comment ``region`` opened at line
+    ``mark`` for content (a probability of at least one half on average over its
+    characters) where it doubts the kept text above the mark (under one half): the
+    page's story, below a line that only names comments, under teasers.  Readers'
+    comments the model kept under a story it believes too are no story."""
     above = keep.copy()
     above[mark:] = False
     inside = keep & region
     chars = para.chars
     above_chars, inside_chars = chars[above].sum(), chars[inside].sum()
-    if inside_chars <= above_chars:
-        return False
-    return bool(probability[above] @ chars[above] < 0.5 * above_chars <= probability[inside] @ chars[inside])
+    return bool(probability[above] @ chars[above] < 0.5 * above_chars
+                and 0.5 * inside_chars <= probability[inside] @ chars[inside] and inside_chars)
 
 
 def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:
