@@ -1,13 +1,15 @@
 """A page the model doubts as a whole: much of its prose scores just under the decision
-threshold, beside the little it keeps.  A landing page's sections of short claims, a
-course's outline and its students' reviews, a listing's teasers: lines unlike the
-articles most of the model's pages are, each a little below the line, and together
-more of the page than what clears it.  There the line is drawn lower.
+threshold, beside the little it keeps.  A landing page's sections of short claims, its
+testimonials and price cards, a manual's short lines: lines unlike the articles most of
+the model's pages are, each a little below the line, and together more of the page
+than what clears it.  There the line is drawn lower.
 
 The signal is the page's own: the characters of its lines that are no list of links and
-score within :data:`DOUBT_BAND` under the threshold, against the characters kept.  On an
-article whose story clears the line the band holds a few stray lines (a caption, a
-credit, a teaser) and the threshold stays."""
+score within :data:`DOUBT_BAND` under the threshold, against the characters kept.  It is
+read on the kinds of :data:`~detourage.learned.rules.DOUBTED_KINDS` only (a service
+page, a documentation page): on a news page the band holds the site's teasers, on a
+product page the shop's notes (shipping, returns, the seller), and lowering the line
+there cost more pages than it gained (docs/page-types.md)."""
 
 from __future__ import annotations
 
