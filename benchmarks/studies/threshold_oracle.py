@@ -66,11 +66,8 @@ def page(meta: dict) -> tuple[str, str, str, float, dict[float, float]] | None:
     kind, _ = pagetype.guess(meta["url"], para)
     probability = model.probabilities(para)
     threshold = model.threshold + pagetype.THRESHOLD_SHIFT[kind]
-    choice = column(para, "container_tag") != OPTION_CODE
-    kept = para.chars[(probability >= threshold) & choice].sum()
-    band = ((probability >= threshold - doubt.DOUBT_BAND) & (probability < threshold) & choice
-            & (column(para, "link_density") < 0.5))
-    ratio = float(para.chars[band].sum() / max(kept, 1))
+    doubted, kept = doubt.doubted_chars(para, probability, threshold, column(para, "container_tag") != OPTION_CODE)
+    ratio = doubted / max(kept, 1)
     base = dict(pagetype.THRESHOLD_SHIFT)
     scores = {}
     try:

@@ -129,8 +129,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     choice = column(para, "container_tag") != OPTION_CODE
     # a page made of short lines whose prose the model doubts as a whole gets a lower
     # line (:mod:`.doubt`); on an article or a thread the lines under it are teasers
-    if lowered := (lower_when_doubted(para, probability, threshold, choice) if kind in DOUBTED_KINDS else 0.0):
-        threshold += lowered
+    lowered = lower_when_doubted(para, probability, threshold, choice) if kind in DOUBTED_KINDS else 0.0
+    threshold += lowered
     keep = (probability >= threshold) & choice
     # what a step left out as no part of the content (comments, related boxes): the
     # steps that add paragraphs back, the fallback among them, pass it over

@@ -305,17 +305,25 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray,
 def _story_below(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray, mark: int,
                  region: np.ndarray) -> bool:
     """Whether the model takes the kept text of a comment ``region`` opened at line
-    ``mark`` for content (a probability of at least one half on average over its
-    characters) where it doubts the kept text above the mark (under one half): the
-    page's story, below a line that only names comments, under teasers.  Readers'
-    comments the model kept under a story it believes too are no story."""
+    ``mark`` for content (a probability of at least :data:`BELIEVED` on average over its
+    characters) where it doubts the kept text above the mark (under it): the page's
+    story, below a line that only names comments, under teasers.  Readers' comments the
+    model kept under a story it believes too are no story."""
     above = keep.copy()
     above[mark:] = False
     inside = keep & region
-    chars = para.chars
-    above_chars, inside_chars = chars[above].sum(), chars[inside].sum()
-    return bool(probability[above] @ chars[above] < 0.5 * above_chars
-                and 0.5 * inside_chars <= probability[inside] @ chars[inside] and inside_chars)
+    return _mean_probability(para, probability, above) < BELIEVED <= _mean_probability(para, probability, inside)
+
+
+#: the mean probability of text the model takes for content
+BELIEVED = 0.5
+
+
+def _mean_probability(para: features.Paragraphs, probability: np.ndarray, lines: np.ndarray) -> float:
+    """The probability of ``lines`` averaged over their characters (0.0 for none)."""
+    chars = para.chars[lines]
+    total = int(chars.sum())
+    return float(probability[lines] @ chars) / total if total else 0.0
 
 
 def _comment_bylines(para: features.Paragraphs, lines: list[int]) -> list[int]:

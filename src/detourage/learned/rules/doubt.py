@@ -26,15 +26,21 @@ DOUBT_SHARE = 0.3
 _LINK_LINE = 0.5
 
 
-def lower_when_doubted(para: features.Paragraphs, probability: np.ndarray, threshold: float,
-                       choice: np.ndarray) -> float:
-    """How far to move the threshold down (0.0 when the page is not doubted): by
-    :data:`DOUBT_BAND` when the characters of the lines under it by less than that band,
-    not lists of links (``link_density`` under one half), are at least :data:`DOUBT_SHARE`
-    of the characters of the lines at or above it (``choice``: the lines that may be kept
-    at all)."""
+def doubted_chars(para: features.Paragraphs, probability: np.ndarray, threshold: float,
+                  choice: np.ndarray) -> tuple[int, int]:
+    """The characters of the lines under ``threshold`` by less than :data:`DOUBT_BAND`,
+    not lists of links (``link_density`` under one half), and those of the lines at or
+    above it; ``choice``: the lines that may be kept at all."""
     chars = para.chars
-    kept = int(chars[(probability >= threshold) & choice].sum())
     doubted = ((probability >= threshold - DOUBT_BAND) & (probability < threshold) & choice
                & (column(para, "link_density") < _LINK_LINE))
-    return -DOUBT_BAND if int(chars[doubted].sum()) >= DOUBT_SHARE * kept else 0.0
+    return int(chars[doubted].sum()), int(chars[(probability >= threshold) & choice].sum())
+
+
+def lower_when_doubted(para: features.Paragraphs, probability: np.ndarray, threshold: float,
+                       choice: np.ndarray) -> float:
+    """How far to move the threshold down: :data:`DOUBT_BAND` when the page's doubted
+    characters (:func:`doubted_chars`) are at least :data:`DOUBT_SHARE` of its kept ones,
+    else 0.0."""
+    doubted, kept = doubted_chars(para, probability, threshold, choice)
+    return -DOUBT_BAND if doubted >= DOUBT_SHARE * kept else 0.0
