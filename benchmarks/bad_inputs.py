@@ -67,7 +67,6 @@ from pathlib import Path
 from typing import Any
 
 import _common
-
 from detourage.cli.extract import NO_TEXT
 
 DEFAULT_METHODS = ("fulltext", "baseline", "eatiht")
@@ -542,7 +541,8 @@ def render(method: str, whole: Run, rows: list[Row], folder_failed: list[str]) -
              f"{len(whole.records)} records, traceback: {'YES' if whole.traceback else 'no'}; "
              f"stderr: {whole.stderr_last!r}",
              f"Folder checks: {'PASS' if not folder_failed else 'FAIL: ' + '; '.join(folder_failed)}", "",
-             "| input | bytes | in folder run | ms | alone | exit | alone s | max RSS MiB | stderr last line | checks |",
+             "| input | bytes | in folder run | ms | alone | exit | alone s | max RSS MiB | stderr last line "
+             "| checks |",
              "|---|--:|---|--:|---|--:|--:|--:|---|---|"]
     for r in rows:
         ms = "" if r.folder_ms is None else f"{r.folder_ms:.0f}"

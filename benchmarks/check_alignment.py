@@ -34,8 +34,8 @@ from typing import Any
 import lxml.html
 
 import _common
-from detourage.gold import GoldBlock, load_dataset
 from detourage.evaluation.metrics import Counts, Mode, mode_tokens
+from detourage.gold import GoldBlock, load_dataset
 from detourage.gold.text import matching_blocks
 
 NOISE = ["Home", "|", "News", "|", "Contact", "Share", "this", "article", "©", "2012", "the", "of"]

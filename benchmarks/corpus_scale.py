@@ -148,7 +148,8 @@ def verdicts(results: list[dict]) -> list[str]:
     for executor in ("local", "dask"):
         if (executor, 1) in rate and (executor, 2) in rate:
             ratio = rate[executor, 2] / rate[executor, 1]
-            lines.append(f"- {executor}: 2 workers = {ratio:.2f}x one (bar >= 1.8x: {'met' if ratio >= 1.8 else 'MISSED'})")
+            lines.append(f"- {executor}: 2 workers = {ratio:.2f}x one "
+                         f"(bar >= 1.8x: {'met' if ratio >= 1.8 else 'MISSED'})")
     for workers in (1, 2):
         if ("local", workers) in rate and ("dask", workers) in rate:
             behind = 1 - rate["dask", workers] / rate["local", workers]

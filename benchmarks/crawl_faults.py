@@ -151,7 +151,7 @@ def prose(rng: random.Random, words: int) -> str:
 def article(title: str, body: str, head: str = "") -> bytes:
     """A small well-formed article page."""
     return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title>{head}</head>'
-            f"<body><article><h1>{title}</h1>{body}</article></body></html>").encode("utf-8")
+            f"<body><article><h1>{title}</h1>{body}</article></body></html>").encode()
 
 
 def good_page(seed: int, paragraphs: int = 8) -> bytes:
@@ -1005,8 +1005,8 @@ def _web_cases() -> dict[str, tuple[Callable[[], dict[str, Any]], list[str], dic
                              ["--feed", "{site}/f.json", "{site}/a"], {"/f.json": "unreadable", "/a": "fetched"}, []),
         "slow-endless-bomb": (lambda: {"/slow": Route(200, HTML, b"<p>late</p>", delay=30.0),
                                        "/endless": Route(200, HTML, stream=10 ** 12),
-                                       "/bomb": Route(200, (("Content-Type", "text/html"), ("Content-Encoding", "gzip")),
-                                                      gzip_bomb)},
+                                       "/bomb": Route(200, (("Content-Type", "text/html"),
+                                                            ("Content-Encoding", "gzip")), gzip_bomb)},
                               ["{site}/slow", "{site}/endless", "{site}/bomb", "--timeout", "3", "-w", "3"],
                               {"/slow": "timeout", "/endless": "too-large", "/bomb": "too-large"}, []),
     }
@@ -1244,7 +1244,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = [r for r in rows if r.failed]
     print()
     print(render(rows))
-    print(f"\nCLI start-up (s) by method and format: "
+    print("\nCLI start-up (s) by method and format: "
           + ", ".join(f"{m}/{f} {s:.1f}" for (m, f), s in sorted(ctx.startup.items())))
     print(f"Script wall time {time.perf_counter() - started:.0f} s; {len(failed)} of {len(rows)} rows failed.")
     print(f"Verdict: {'PASS' if not failed else 'FAIL'}")

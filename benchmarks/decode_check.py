@@ -126,7 +126,8 @@ _C1251 = _cls(_continuations("cp1251"))
 _CGREEK = _cls(_continuations("cp1253") + _continuations("iso8859-7"))
 #: scripts a Western page's accented letters and quotes turn into under a wrong legacy
 #: codec: Greek, Cyrillic, Hebrew, Arabic, Thai, box drawing, kana, CJK, half-width forms
-_FOREIGN = "[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f\u2500-\u259f\u3040-\u30ff\u3400-\u9fff\uff61-\uff9f]"
+_FOREIGN = ("[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f"
+            "\u2500-\u259f\u3040-\u30ff\u3400-\u9fff\uff61-\uff9f]")
 
 MARKERS: dict[str, re.Pattern[str]] = {
     "U+FFFD": re.compile("\ufffd"),
@@ -441,7 +442,8 @@ def undeclared_cases(folders: list[Path]) -> list[tuple[str, str, str]]:
             page = load(data)
             whole = _DECLARATION.sub("", page.html)
             body = " ".join(render(run(page, "fulltext"), "txt").split())[:_CUT_CHARS]
-            cut = f"<html><head><title>{html.escape(page.title)}</title></head><body><p>{html.escape(body)}</p></body></html>"
+            cut = (f"<html><head><title>{html.escape(page.title)}</title></head>"
+                   f"<body><p>{html.escape(body)}</p></body></html>")
             cases += [(f"{folder.name}/{page_id}", "", whole), (f"{folder.name}/{page_id} cut", "", cut)]
     cases += [(f"western/{lang}", "latin-1", f"<html><body><p>{text}</p></body></html>")
               for lang, text in WESTERN.items()]
@@ -464,7 +466,8 @@ def cjk_cases() -> list[tuple[str, str, str]]:
         text = path.read_bytes().decode(codec)
         first = next(line for line in text.splitlines() if not line.isascii())
         for label, body in (("whole", text), ("line", first)):
-            cases.append((f"cjkencodings/{name} {label}", codec, f"<html><body><p>{html.escape(body)}</p></body></html>"))
+            cases.append((f"cjkencodings/{name} {label}", codec,
+                          f"<html><body><p>{html.escape(body)}</p></body></html>"))
     return cases
 
 

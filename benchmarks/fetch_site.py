@@ -30,10 +30,10 @@ import _common
 
 sys.path.insert(0, str(_common.ROOT / "tests"))
 
-from fetch_server import Site, site_of_pages  # noqa: E402
+from fetch_server import Site, site_of_pages
 
-from detourage.gold import load_dataset  # noqa: E402
-from detourage.web import Politeness, crawl  # noqa: E402
+from detourage.gold import load_dataset
+from detourage.web import Politeness, crawl
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     size = sum(map(len, pages.values()))
     with tempfile.TemporaryDirectory(prefix="fetch-bench-") as tmp, Site(site_of_pages(pages)) as site:
         warc = Path(tmp) / "crawl.warc.gz"
-        politeness = Politeness(delay=0, per_host=args.per_host, timeout=30, allow_private=True)  # its own loopback site
+        politeness = Politeness(delay=0, per_host=args.per_host, timeout=30,
+                                allow_private=True)  # its own loopback site
         started = time.perf_counter()
         summary = crawl(out=warc, sitemaps=[site.url("/")], politeness=politeness, workers=args.workers)
         seconds = time.perf_counter() - started

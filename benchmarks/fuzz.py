@@ -385,7 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", choices=("auto", "atheris", "mutate"), default="auto",
                         help="atheris when installed (auto), else the plain mutation loop")
     parser.add_argument("--seeds", type=int, default=200, help="shared pages used as seeds (default: %(default)s)")
-    parser.add_argument("--seed-bytes", type=int, default=16_384, help="seed pages cut to this size (default: %(default)s)")
+    parser.add_argument("--seed-bytes", type=int, default=16_384,
+                        help="seed pages cut to this size (default: %(default)s)")
     parser.add_argument("--hang", type=float, default=10.0, help="CPU seconds after which an input is a hang")
     parser.add_argument("--random-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "detourage-fuzz",
@@ -425,7 +426,8 @@ def report(harness: Harness, engine: str, chosen: list[str], skipped: dict[str, 
     for name, why in skipped.items():
         print(f"Skipped {name}: {why}")
     print(f"Seeds: {seeds} shared pages; formats: {', '.join(FORMATS)}")
-    print(f"Executions: {harness.executions} in {seconds / 60:.1f} min ({harness.executions / max(seconds, 1e-9):.1f}/s)")
+    print(f"Executions: {harness.executions} in {seconds / 60:.1f} min "
+          f"({harness.executions / max(seconds, 1e-9):.1f}/s)")
     print(f"Distinct crashes: {len(crashes)}; hangs: {sum(f.count for f in hangs)}")
     for finding in harness.findings.values():
         print(f"- {finding.kind} {finding.key} ×{finding.count}: {finding.message} "

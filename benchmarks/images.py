@@ -131,7 +131,8 @@ def measure(args: argparse.Namespace) -> dict[str, dict[str, dict[str, int]]]:
 
 
 def report(table: dict[str, dict[str, dict[str, int]]], methods: list[str]) -> str:
-    lines = [_common.table_head(["dataset", "pages", "with a figure", *(f"{m}: kept (share), images" for m in methods)])]
+    lines = [_common.table_head(["dataset", "pages", "with a figure",
+                                 *(f"{m}: kept (share), images" for m in methods)])]
     for dataset, rows in table.items():
         first = rows[methods[0]]
         cells = [f"{r['kept']} ({r['kept'] / r['figure']:.2f}), {r['images']}" if r["figure"] else "–"
@@ -142,7 +143,8 @@ def report(table: dict[str, dict[str, dict[str, int]]], methods: list[str]) -> s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--root", type=Path, default=_common.SHARED, help="folder holding datasets/ and datasets-extra/")
+    parser.add_argument("--root", type=Path, default=_common.SHARED,
+                        help="folder holding datasets/ and datasets-extra/")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--methods", nargs="+", default=["default", "trafilatura-images"])
     parser.add_argument("--sample", type=int, default=None, help="pages per dataset (seeded)")

@@ -138,7 +138,6 @@ def child(method: str, sample: int, seed: int, phases: bool = False) -> None:
     the extraction is counted in two: the page loaded (decode, parse, segmentation and
     what ``load`` does beside them), then the method and the txt rendering."""
     import speed
-
     from detourage.api import extract, load, run
     from detourage.decode import decode
     from detourage.parse import parse

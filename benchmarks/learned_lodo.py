@@ -44,18 +44,16 @@ from pathlib import Path
 
 import numpy as np
 
+import _common
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
-from detourage.gold import Dataset, GoldPage, load_dataset
-from detourage.gold import align
+from detourage.gold import Dataset, GoldPage, align, load_dataset
 from detourage.learned import features, train
 from detourage.learned.forest import Model
 from detourage.methods import learned
 from detourage.methods.learned import Options as LearnedOptions
 from detourage.model import Label
 from detourage.settings import Settings
-
-import _common
 from train_learned import CACHE, dataset_paths, load_pages
 
 PEERS = ("boilerpipe", "peer-trafilatura", "peer-readability")
@@ -464,15 +462,18 @@ def _order(g: str) -> tuple[int, str]:
 #: the learned method's page-level steps (as :func:`detourage.learned.rules.apply` names
 #: them), any of which can be left out for an ablation (``--without``): each changes
 #: ``keep`` in place and returns what it found, or nothing
-ABLATABLE = ("lower_when_doubted", "drop_comments", "drop_stamped_threads", "drop_related_boxes", "drop_dated_headlines", "drop_polls", "drop_appended_articles", "drop_boxes_beside",
+ABLATABLE = ("lower_when_doubted", "drop_comments", "drop_stamped_threads", "drop_related_boxes",
+             "drop_dated_headlines", "drop_polls", "drop_appended_articles", "drop_boxes_beside",
              "drop_consent_boxes", "drop_signatures", "drop_product_carousels", "drop_product_reviews",
              "drop_closing_promos", "drop_after_notice",
              "drop_later_copies", "whole_code_blocks", "keep_title", "fall_back", "keep_thread_posts",
-             "keep_standfirst", "keep_boundary_lines", "keep_pictured_paragraphs", "keep_section_lists", "keep_data_tables", "keep_whole_cards",
+             "keep_standfirst", "keep_boundary_lines", "keep_pictured_paragraphs", "keep_section_lists",
+             "keep_data_tables", "keep_whole_cards",
              "keep_parent_items", "drop_controls", "keep_figures", "drop_permalinks")
 
 #: what a step left out returns, by its return annotation: what it returns when it finds nothing
-_FOUND_NOTHING = {"float": lambda: 0.0, "int": lambda: 0, "str": lambda: "", "dict": dict, "list[str]": list, "None": lambda: None}
+_FOUND_NOTHING = {"float": lambda: 0.0, "int": lambda: 0, "str": lambda: "", "dict": dict, "list[str]": list,
+                  "None": lambda: None}
 
 
 def _leave_out(steps: list[str], page_types: bool = False) -> None:

@@ -77,7 +77,8 @@ RULE_STEPS = {"s:comments": "drop_comments", "s:related": "drop_related_boxes", 
               "s:beside": "drop_boxes_beside", "s:carousels": "drop_product_carousels",
               "s:promos": "drop_closing_promos", "s:copies": "drop_later_copies", "s:code": "whole_code_blocks",
               "s:title": "keep_title", "s:fallback": "fall_back", "s:standfirst": "keep_standfirst",
-              "s:boundary": "keep_boundary_lines", "s:cards": "keep_whole_cards", "s:parents": "keep_parent_items", "s:controls": "drop_controls",
+              "s:boundary": "keep_boundary_lines", "s:cards": "keep_whole_cards", "s:parents": "keep_parent_items",
+              "s:controls": "drop_controls",
               "s:figures": "keep_figures", "s:permalinks": "drop_permalinks",
               "s:threads": "drop_stamped_threads", "s:ticker": "drop_dated_headlines", "s:polls": "drop_polls",
               "s:consent": "drop_consent_boxes", "s:reviews": "drop_product_reviews", "s:posts": "keep_thread_posts",
@@ -110,9 +111,9 @@ class Clock:
 def instrument(clock: Clock, patch: Callable[[object, str, object], None] = setattr) -> None:
     """Wrap the learned method's steps with ``clock``, replacing them by ``patch``
     (``setattr``; a test passes its undoable ``monkeypatch.setattr``)."""
+    from detourage import pipeline
     from detourage.learned import features, pagetype, rules
     from detourage.learned.forest import Model
-    from detourage import pipeline
     from detourage.methods import learned
 
     for name, attr in PASSES.items():
@@ -173,7 +174,8 @@ def profile(pages: list, warmup: int, patch: Callable[[object, str, object], Non
     return out
 
 
-ORDER = ("parse-only", "load", "learned", "features", *PASSES, "f:rest", "forests", "steps", *STEPS, "s:rest", "units", "render")
+ORDER = ("parse-only", "load", "learned", "features", *PASSES, "f:rest", "forests", "steps", *STEPS, "s:rest",
+         "units", "render")
 
 
 def table(ms: dict[str, list[float]]) -> str:

@@ -23,7 +23,6 @@ from collections import Counter
 from pathlib import Path
 
 import _common
-
 from detourage.learned import features, pagetype
 from detourage.loading import load
 

@@ -56,8 +56,8 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import _common
 

@@ -158,7 +158,8 @@ def report_paired(trees: dict[str, Path], times: dict[str, np.ndarray], method: 
     per_page = {stage: np.median(t, axis=1) for stage, t in times.items()}  # (tree, page)
     n = per_page[method].shape[1]
     print(f"\n{method}, paired page by page: {n} pages, {rounds} rounds of fresh workers, fastest of {repeat} a round")
-    print(_common.table_head(["stage", "this / before at the median page", "95 % interval", "pages faster here"], "lrrr"))
+    print(_common.table_head(["stage", "this / before at the median page", "95 % interval", "pages faster here"],
+                             "lrrr"))
     for stage, t in per_page.items():
         ratios = t[1] / t[0]
         low, high = bootstrap_median(ratios)
@@ -177,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--sample", type=int, default=40, help="pages per dataset of each run")
     ap.add_argument("--paired", action="store_true", help="time the trees page by page, in two workers at once")
-    ap.add_argument("--repeat", type=int, default=3, help="--paired: times each page is timed a round (the fastest kept)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="--paired: times each page is timed a round (the fastest kept)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.serve:
@@ -201,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{args.method} / parse-only, {args.rounds} runs each ({args.sample} pages per dataset a run):")
     print(_common.table_head(["tree", "median", "lowest", "highest"], "lrrr"))
     for name, values in ratios.items():
-        print(f"| {name} ({trees[name]}) | {statistics.median(values):.2f}× | {min(values):.2f}× | {max(values):.2f}× |")
+        print(f"| {name} ({trees[name]}) | {statistics.median(values):.2f}× | {min(values):.2f}× "
+              f"| {max(values):.2f}× |")
     return 0
 
 

@@ -50,8 +50,8 @@ from detourage.evaluation.evaluate import PageJob, PageScorer
 from detourage.gold import GoldPage, load_dataset
 from detourage.learned.forest import Model, load_model
 from detourage.methods import learned
-from detourage.site import template as site_template
 from detourage.settings import Settings
+from detourage.site import template as site_template
 from learned_lodo import host_fold
 
 DATASETS = {"daniel": _common.DATASETS / "daniel", "wcxb-dev": _common.DATASETS_EXTRA / "wcxb-dev"}

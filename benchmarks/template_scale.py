@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import resource
 import statistics
 import sys
@@ -33,16 +32,15 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from lxml import etree
-from lxml import html as lxml_html
+from lxml import etree, html as lxml_html
 
 import _common
 from detourage.api import load, run
 from detourage.corpus import Job, Step, execute
 from detourage.gold import load_dataset
 from detourage.methods import with_template
-from detourage.site import template as site_template
 from detourage.settings import Settings
+from detourage.site import template as site_template
 
 MIN_WORDS = 8
 

@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None, patch=setattr) -> int:  # type: ignore[n
     for name in PASSES:
         compared, differ, changed = compare.counts[name]
         fast, twin = compare.us[name]
-        print(f"| {name} | {compared} | {differ} | {changed} | {statistics.median(fast):.1f}, {statistics.fmean(fast):.1f}"
+        print(f"| {name} | {compared} | {differ} | {changed} "
+              f"| {statistics.median(fast):.1f}, {statistics.fmean(fast):.1f}"
               f" | {statistics.median(twin):.1f}, {statistics.fmean(twin):.1f} |")
     differing = sum(compare.counts[name][1] for name in PASSES)
     print(f"\nVerdict: {'PASS' if not differing else 'FAIL'} ({differing} pages where a twin differs)")

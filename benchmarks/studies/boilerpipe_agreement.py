@@ -56,8 +56,7 @@ from detourage.api import load, run
 from detourage.decode import decode
 from detourage.evaluation import metrics
 from detourage.gold import GoldPage, load_dataset
-from detourage.methods import boilerpipe as bp
-from detourage.methods import peers
+from detourage.methods import boilerpipe as bp, peers
 from detourage.model import Page
 
 PEERS = {"article": "ArticleExtractor", "default": "DefaultExtractor"}
@@ -91,7 +90,7 @@ def peer_text(variant: str, html: str) -> str:
 
     try:
         return str(getattr(extractors, PEERS[variant])(raise_on_failure=False).get_content(html))
-    except Exception:
+    except Exception:  # noqa: BLE001 - the peer's failures count as empty output
         return ""
 
 
@@ -162,7 +161,7 @@ def py3_blocks(html: str) -> tuple[list[bp.TextBlock], str]:
     front.tag_actions = actions
     try:
         front.feed(html)
-    except Exception:  # html.parser's own failures: keep the blocks read so far
+    except Exception:  # noqa: BLE001 - html.parser's own failures: keep the blocks read so far
         pass
     text_doc = front.to_text_document()
     doc = [bp.TextBlock([], tb.text, tb.num_words, tb.num_words_in_anchor_text,
@@ -395,7 +394,8 @@ def report(variant: str, name: str, recs: list[dict[str, Any]], want_explain: bo
     print(f"{variant:8} {name:18} {len(recs):5d}  {s['ours']:.3f} {s['raw']:.3f} {s['sound']:.3f}"
           f" {s['sound*']:.3f}  {s['ours'] - s['sound']:+.3f} {s['ours'] - s['sound*']:+.3f}"
           f"  {same:6.1%} {sum(r['nested'] for r in recs):6d}"
-          f"  {statistics.median(r['label_ms'] for r in recs):8.2f} {statistics.median(r['parse_ms'] for r in recs):8.2f}",
+          f"  {statistics.median(r['label_ms'] for r in recs):8.2f}"
+          f" {statistics.median(r['parse_ms'] for r in recs):8.2f}",
           flush=True)
     if want_explain:
         mixed, crossed = shingle_f1(recs, "py3_chain"), shingle_f1(recs, "java_chain")

@@ -30,7 +30,7 @@ from collections import Counter
 from pathlib import Path
 
 import _common
-from detourage.evaluation.daniel import SEED_REFERENCE, DanielTask, DanielOptions
+from detourage.evaluation.daniel import SEED_REFERENCE, DanielOptions, DanielTask
 from detourage.evaluation.downstream import RelevanceScores, TaskScores, load_task_dataset
 
 

@@ -26,7 +26,6 @@ import re
 from collections import Counter, defaultdict
 
 import _common
-
 from detourage import segment
 from detourage.api import load
 from detourage.gold import load_dataset

@@ -38,13 +38,12 @@ from dataclasses import replace
 from typing import Any
 
 import _common
-from train_learned import dataset_paths
-
 from detourage import loading, reveal, segment
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import evaluate
 from detourage.gold import load_dataset
 from detourage.parse import parse
+from train_learned import dataset_paths
 
 METHODS = ("learned", "boilerpipe", "peer-trafilatura", "peer-readability")
 

@@ -1,6 +1,7 @@
 """Native ``justext`` against the jusText package, and both configurations against gold.
 
-    PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py agreement [--paragraphs justext|view] [--workers N]
+    PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py agreement [--paragraphs justext|view]
+    PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py agreement --workers N
     PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py quality [--workers N]
     PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py zh-sweep [--workers N]
     PYTHONPATH=benchmarks python benchmarks/studies/justext_agreement.py speed
@@ -96,7 +97,7 @@ def _agreement_job(args):
     for config, stop in configs:
         try:
             peer = peer_paragraphs(html, stop)
-        except Exception as exc:  # the peer fails on some pages; counted, not scored
+        except Exception as exc:  # noqa: BLE001 - the peer fails on some pages; counted, not scored
             out.append((dataset, lang, config, None, type(exc).__name__))
             continue
         mine = native_paragraphs(html, stop, mode)
@@ -122,7 +123,8 @@ def agreement(mode: str, workers: int) -> None:
     print(f"paragraphs={mode}  peer failures: {failures}")
     print(f"{'config':6} {'group':28} {'peer¶':>7} {'native¶':>7} {'matched':>7} {'agree%':>7} {'words%':>7}")
     for (config, group), (np, nn, m, a, wm, wg) in sorted(totals.items()):
-        print(f"{config:6} {group:28} {np:7d} {nn:7d} {m / max(np, 1):7.1%} {a / max(m, 1):7.2%} {wg / max(wm, 1):7.2%}")
+        print(f"{config:6} {group:28} {np:7d} {nn:7d} {m / max(np, 1):7.1%} {a / max(m, 1):7.2%}"
+              f" {wg / max(wm, 1):7.2%}")
 
 
 # -- quality against gold ---------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Which feature groups the learned extractor leans on, on datasets it never saw.
 
-    PYTHONPATH=benchmarks python benchmarks/studies/learned_groups.py               # fits the LODO models (~15 min on 2 cores)
+    PYTHONPATH=benchmarks python benchmarks/studies/learned_groups.py               # fits the LODO models (~15 min)
     PYTHONPATH=benchmarks python benchmarks/studies/learned_groups.py --models DIR  # reuses/saves fold models in DIR
 
 For every leave-one-dataset-out fold (``learned_lodo.folds``, the five datasets and two
@@ -41,7 +41,8 @@ def groups() -> dict[str, list[int]]:
             out["kind"].append(j)
         elif n.startswith("dist_") or n == "depth":
             out["dom"].append(j)
-        elif n[:2] in {f"l{i}" for i in range(features.LEVELS)} and n[2] == "_" or n in {"in_top", "top_share", "top_link_density"}:
+        elif (n[:2] in {f"l{i}" for i in range(features.LEVELS)} and n[2] == "_"
+              or n in {"in_top", "top_share", "top_link_density"}):
             out["region"].append(j)
         elif n.startswith(("prev", "next", "win_")) or n in {"position", "chars_before"}:
             out["context"].append(j)
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         X = np.concatenate([p.X for p in held])
         bounds = np.cumsum([0] + [len(p.y) for p in held])
 
-        def score(matrix: np.ndarray) -> float:
+        def score(matrix: np.ndarray, model=model, held=held, bounds=bounds) -> float:
             # both stages, page by page: the second stage reads the first one's verdicts around
             return float(np.mean([char_scores(model.probabilities(p, matrix[a:b]) >= model.threshold,
                                               p.y, p.chars)[2] for p, a, b in zip(held, bounds[:-1], bounds[1:])]))

@@ -31,7 +31,8 @@ from train_learned import DATASETS, EXTRA, dataset_paths, load_pages
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--fold", action="append", default=[], help="a fold of learned_lodo.py (repeatable; default daniel)")
+    parser.add_argument("--fold", action="append", default=[],
+                        help="a fold of learned_lodo.py (repeatable; default daniel)")
     parser.add_argument("--drop", type=int, default=2, help="training pages left out of the second fit")
     parser.add_argument("--seed", type=int, default=0, help="which pages are left out")
     parser.add_argument("--params", default="{}", help="JSON overriding train.PARAMS")

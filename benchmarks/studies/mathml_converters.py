@@ -24,8 +24,9 @@ import re
 import time
 from collections.abc import Callable
 
-import _common
 from lxml import etree, html as lxml_html
+
+import _common
 
 PAGES = ("f-mathml", "f-mathjax3", "f-mathjax3-svg")
 FIDELITY = _common.ROOT / "benchmarks" / "data" / "fidelity"

@@ -27,12 +27,11 @@ import sys
 from collections import Counter
 
 import _common
-from train_learned import dataset_paths
-
 from detourage.errors import DetourageError
 from detourage.gold import load_dataset
 from detourage.loading import load
 from detourage.model import DESCRIBED_WORDS, Block
+from train_learned import dataset_paths
 
 _WORD = re.compile(r"\w+")
 

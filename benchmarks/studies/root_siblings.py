@@ -16,11 +16,11 @@ from __future__ import annotations
 import sys
 
 from lxml import etree
-from train_learned import dataset_paths
 
 from detourage.decode import decode
 from detourage.gold import load_dataset
 from detourage.parse import _parser
+from train_learned import dataset_paths
 
 #: elements whose text no reader sees
 _UNSEEN = frozenset({"script", "style", "template", "noscript"})

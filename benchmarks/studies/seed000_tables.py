@@ -7,7 +7,8 @@ Readability, which detourage does not run).  Each table is printed as
 :func:`detourage.evaluation.stats.stats_table` gives it, then compared with the seed
 column by column (ratio = ours / seed), then the differences are explained.
 
-    PYTHONPATH=benchmarks python benchmarks/studies/seed000_tables.py [--workers N] [--methods baseline eatiht] [--json out.json]
+    PYTHONPATH=benchmarks python benchmarks/studies/seed000_tables.py [--workers N] [--json out.json]
+    PYTHONPATH=benchmarks python benchmarks/studies/seed000_tables.py --methods baseline eatiht
 """
 
 from __future__ import annotations

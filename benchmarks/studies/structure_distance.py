@@ -11,7 +11,8 @@ shingle sets — and reports per host and overall:
   distance is the exact distance's nearest (NN@1), or one of its 2 nearest (NN@2);
 * the median time of a signature beside the median parse time, per page.
 
-    PYTHONPATH=benchmarks python benchmarks/studies/structure_distance.py [--hosts 8] [--pages 8] [--seed 4] [--json out.json]
+    PYTHONPATH=benchmarks python benchmarks/studies/structure_distance.py [--hosts 8] [--pages 8] [--seed 4]
+    PYTHONPATH=benchmarks python benchmarks/studies/structure_distance.py --json out.json
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ outliers, the mean silhouette (over hosts where one was computed; how many ended
 determinism (clustered twice: identical labels), the clustering time per host, and the
 agreement of the two methods (adjusted Rand index, outliers each their own label).
 
-    PYTHONPATH=benchmarks python benchmarks/studies/template_clusters.py [--hosts N] [--seed 4] [--max-k 10] [--json out.json]
+    PYTHONPATH=benchmarks python benchmarks/studies/template_clusters.py [--hosts N] [--seed 4] [--max-k 10]
+    PYTHONPATH=benchmarks python benchmarks/studies/template_clusters.py --json out.json
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import time
 from collections import defaultdict
 from typing import Any
 
-import numpy as np
 try:
     from sklearn.metrics import adjusted_rand_score  # type: ignore[import-untyped]
 except ImportError:  # pragma: no cover - the script needs the extra
@@ -31,8 +31,7 @@ except ImportError:  # pragma: no cover - the script needs the extra
 import _common
 from detourage.api import load
 from detourage.gold import GoldPage, load_dataset
-from detourage.site import cluster as sc
-from detourage.site import distance as sd
+from detourage.site import cluster as sc, distance as sd
 
 
 def hosts_of(docs: list[GoldPage], hosts: int | None, seed: int) -> dict[str, list[GoldPage]]:

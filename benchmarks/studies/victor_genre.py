@@ -41,7 +41,7 @@ from detourage.gold import load_dataset, split_of
 from detourage.render import MARKERS, units
 from detourage.victor import training
 from detourage.victor.config import default
-from detourage.victor.crf import Example, CRFModel, load_model, train, train_more
+from detourage.victor.crf import CRFModel, Example, load_model, train, train_more
 
 NAMES = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
 
