@@ -179,6 +179,27 @@ def test_a_hidden_menu_or_tab_on_a_page_with_text_stays_hidden() -> None:
     assert "The product" not in [b.text for b in load(_gated(visible, paragraphs=1)).blocks]
 
 
+def test_a_shop_gate_inside_main_is_read_shown_beside_a_long_menu() -> None:
+    """A shop's password or age gate hides what its ``<main>`` holds while its menus,
+    outside, show more than HIDDEN_PAGE_CHARS: ``<main>`` is searched on its own."""
+    items = "".join(f"<li><a href='/c{i}'>Coffee category number {i}</a></li>" for i in range(60))
+    menu = f"<nav><ul>{items}</ul></nav>"
+    gated = ("<html><body><header>" + menu + "</header><main><div class='gate-content' style='display:none'>"
+             f"<h1>Dark roast</h1>{_ARTICLE * 2}<div class='modal' style='display:none'><p>Sign in to continue</p>"
+             "</div></div></main><footer><p>Contact us</p></footer></body></html>")
+    texts = [block.text for block in load(gated).blocks]
+    assert "Dark roast" in texts and "Coffee category number 59" in texts
+    assert "Sign in to continue" not in texts
+    # a <main> that shows its text keeps its hidden tab, however long
+    tab = f"<div class='tab' style='display:none'><h2>Reviews</h2>{_ARTICLE * 8}</div>"
+    shown = f"<html><body><header>{menu}</header><main><h1>Dark roast</h1>{_ARTICLE * 3}{tab}</main></body></html>"
+    assert "Reviews" not in [block.text for block in load(shown).blocks]
+    # and a <main> that shows little but hides no more than a few times it
+    little = (f"<html><body><header>{menu}</header><main><h1>Dark roast</h1><p>{'Short text. ' * 30}</p>"
+              f"<div class='tab' style='display:none'><p>{'Tab text. ' * 60}</p></div></main></body></html>")
+    assert not any(block.text.startswith("Tab text") for block in load(little).blocks)
+
+
 def test_show_hidden_body_changes_nothing_where_nothing_is_hidden() -> None:
     page = load("<html><body><p>short</p></body></html>")
     assert not show_hidden_body(page.tree, page.blocks)

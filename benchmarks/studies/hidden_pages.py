@@ -12,8 +12,8 @@ and :func:`detourage.loading.load` reads each as shown:
 - ``streamed``: a page React streams, whose late segments wait in hidden ``<div>`` s
   for a script to move them into place (:func:`detourage.reveal.place_streamed`);
 - ``hidden body``: a page that shows under :data:`~detourage.reveal.HIDDEN_PAGE_CHARS`
-  characters and hides many times that in one element until a script has run
-  (:func:`detourage.reveal.show_hidden_body`).
+  characters (or whose ``<main>`` does) and hides many times that in one element until
+  a script has run (:func:`detourage.reveal.show_hidden_body`).
 
 And one kind of text is on the page but no reader sees it: the text for screen readers
 only (:data:`detourage.segment.SCREEN_READER_CLASSES`), which segmentation leaves out.
@@ -82,12 +82,15 @@ def paths_taken(html: bytes | str, ratios: list[float], noscript: list[tuple[flo
 
 
 def _ratio(root: Any, blocks: tuple[Any, ...]) -> list[float]:
-    """What :func:`~detourage.reveal.show_hidden_body` weighs on a page it searches: its
-    largest hidden element's text over the text shown (none when it does not search)."""
-    shown = sum(len(block.text) for block in blocks)
-    if root is None or shown >= reveal.HIDDEN_PAGE_CHARS:
+    """What :func:`~detourage.reveal.show_hidden_body` weighs on a page it searches (the
+    page, or its ``<main>``: :func:`~detourage.reveal.hidden_body_scope`): the largest
+    hidden element's text there over the text shown there (none when it does not search)."""
+    if root is None:
         return []
-    element, chars = reveal.largest_hidden(root)
+    scope, shown = reveal.hidden_body_scope(root, blocks)
+    if scope is None:
+        return []
+    element, chars = reveal.largest_hidden(scope)
     return [chars / max(shown, 1)] if element is not None else []
 
 
@@ -127,7 +130,8 @@ def main() -> int:
             if docs:
                 chosen[name].append(replace(ds, documents=tuple(docs)))
     print(f"{len(searched)} of {total} scorable pages searched for a hidden body "
-          f"(under {reveal.HIDDEN_PAGE_CHARS} characters shown, something hidden); "
+          f"(under {reveal.HIDDEN_PAGE_CHARS} characters shown, on the page or in its <main> on a page of under "
+          f"{reveal.MAIN_PAGE_BLOCKS} blocks, something hidden there); "
           f"hidden text over shown, shown at {reveal.HIDDEN_BODY_RATIO} and above:")
     for ratio, page in sorted(searched):
         print(f"  {ratio:9.1f}  {page}")
