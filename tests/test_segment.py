@@ -66,6 +66,24 @@ def test_a_panel_named_by_its_class_is_read_while_the_page_hides_it() -> None:
     assert [b.text for b in out] == ["Question", "Answer", "More"]
 
 
+@pytest.mark.parametrize("walk", ["_segment", "_compiled"])
+def test_the_hidden_answer_of_a_question_or_an_accordion_item_is_read(walk: str) -> None:
+    """A hidden element whose parent's class names a frequently asked question's item or
+    an accordion's (Chakra's ``chakra-accordion__item`` around its ``chakra-collapse``)
+    is the panel a reader opens; its text for screen readers stays out, and so does a
+    hidden box elsewhere."""
+    import detourage.segment as seg
+    if walk == "_compiled" and seg._compiled is None:
+        pytest.skip("the compiled extension is not built (pure-Python install)")
+    html = ("<div class='faq-item'><h3>Why?</h3>"
+            "<div class='answer' style='display: none'><p>Because.</p></div></div>"
+            "<div class='chakra-accordion__item'><button>Specs<span class='visually-hidden'>expand</span></button>"
+            "<div class='chakra-collapse' style='overflow:hidden;display:none'>24 inches</div></div>"
+            "<div class='item'><div style='display:none'>Sign in</div></div>")
+    out = getattr(seg, walk)(parse(html, Limits()), Limits())[0]
+    assert [b.text for b in out] == ["Why?", "Because.", "Specs", "24 inches"]
+
+
 def test_paragraph_view_merges_inline_runs_only() -> None:
     out = blocks("<div>a <a href='#'>b</a> c<p>d</p>e<br>f</div>")
     assert [b.paragraph for b in out] == [0, 0, 0, 1, 2, 3]

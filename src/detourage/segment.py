@@ -116,12 +116,18 @@ SCREEN_READER_CLASSES = frozenset(
 def is_hidden(el: etree._Element) -> bool:
     """An element the page hides from readers (``hidden`` attribute, inline style, a
     class of text for screen readers only), unless it is a panel they open
-    (:data:`PANEL_ROLES`)."""
+    (:data:`PANEL_ROLES`, :func:`panel_class`); an element the attribute or the style
+    hides is one too when its parent's class names an accordion's item or a question's
+    (:data:`PANEL_PARENT_WORDS`: Chakra's ``chakra-accordion__item`` around its
+    ``chakra-collapse``, a ``faq-item`` around its answer)."""
     if el.get("hidden") is None:
         style = el.get("style")
-        if not (style and _HIDDEN_STYLE.search(style)) and not _screen_reader_only(el.get("class")):
-            return False
-    return el.get("role") not in PANEL_ROLES and not panel_class(el.get("class"))
+        if not (style and _HIDDEN_STYLE.search(style)):
+            if not _screen_reader_only(el.get("class")):
+                return False
+            return el.get("role") not in PANEL_ROLES and not panel_class(el.get("class"))
+    return (el.get("role") not in PANEL_ROLES and not panel_class(el.get("class"))
+            and not panel_parent(el.getparent()))
 
 
 #: the words of a class naming a panel a reader opens: an accordion's section, an
@@ -136,6 +142,21 @@ def panel_class(classes: str | None) -> bool:
         return False
     lowered = classes.lower()
     return any(word in lowered for word in PANEL_CLASS_WORDS)
+
+
+#: the words of a class naming the item whose hidden child is the panel a reader opens:
+#: an accordion's, a frequently asked question's (its answer)
+PANEL_PARENT_WORDS = ("accordion", "faq")
+
+
+def panel_parent(parent: etree._Element | None) -> bool:
+    """Whether an element's parent's class names an item whose hidden child a reader
+    opens (:data:`PANEL_PARENT_WORDS`)."""
+    classes = None if parent is None else parent.get("class")
+    if not classes:
+        return False
+    lowered = classes.lower()
+    return any(word in lowered for word in PANEL_PARENT_WORDS)
 
 
 #: a theme's or a component's own name for such a class, its prefix or suffix around one
