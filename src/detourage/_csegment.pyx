@@ -290,13 +290,12 @@ cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
                 if classes is NULL and strcmp(name, b"class") == 0:
                     classes = attr
         attr = attr.next
-    if not hidden and not _styled_hidden(doc, c_node, style):
-        if not _screen_reader_only(doc, c_node, classes):
-            return False
-        return _attr_value(doc, c_node, b"role") not in _PANEL_ROLES and not _panel_class(_attr_value(doc, c_node, b"class"))
+    cdef bint markup = hidden or _styled_hidden(doc, c_node, style)
+    if not markup and not _screen_reader_only(doc, c_node, classes):
+        return False
     if _attr_value(doc, c_node, b"role") in _PANEL_ROLES or _panel_class(_attr_value(doc, c_node, b"class")):
         return False
-    return not (c_node.parent is not NULL and c_node.parent.type == tree.XML_ELEMENT_NODE
+    return not (markup and c_node.parent is not NULL and c_node.parent.type == tree.XML_ELEMENT_NODE
                 and _panel_parent_class(_attr_value(doc, c_node.parent, b"class")))
 
 

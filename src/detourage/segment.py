@@ -120,14 +120,13 @@ def is_hidden(el: etree._Element) -> bool:
     hides is one too when its parent's class names an accordion's item or a question's
     (:data:`PANEL_PARENT_WORDS`: Chakra's ``chakra-accordion__item`` around its
     ``chakra-collapse``, a ``faq-item`` around its answer)."""
-    if el.get("hidden") is None:
-        style = el.get("style")
-        if not (style and _HIDDEN_STYLE.search(style)):
-            if not _screen_reader_only(el.get("class")):
-                return False
-            return el.get("role") not in PANEL_ROLES and not panel_class(el.get("class"))
-    return (el.get("role") not in PANEL_ROLES and not panel_class(el.get("class"))
-            and not panel_parent(el.getparent()))
+    style = el.get("style")
+    markup = el.get("hidden") is not None or bool(style and _HIDDEN_STYLE.search(style))
+    if not markup and not _screen_reader_only(el.get("class")):
+        return False
+    if el.get("role") in PANEL_ROLES or panel_class(el.get("class")):
+        return False
+    return not (markup and panel_parent(el.getparent()))
 
 
 #: the words of a class naming a panel a reader opens: an accordion's section, an
