@@ -30,7 +30,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 from .errors import LimitExceeded
 from .formulas import MARKS
 from .model import Block
-from .segment import (PANEL_ROLES, apart as _apart, panel_class as _panel_class, PANEL_PARENT_WORDS as _PANEL_PARENT_WORDS, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+from .segment import (PANEL_ROLES, apart as _apart, panel_class as _panel_class, panel_item_class as _panel_item_class, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
                       _picture_source, clean_text, cleaned, count_line_end, image_of, line_break, lines,
@@ -296,18 +296,7 @@ cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
     if _attr_value(doc, c_node, b"role") in _PANEL_ROLES or _panel_class(_attr_value(doc, c_node, b"class")):
         return False
     return not (markup and c_node.parent is not NULL and c_node.parent.type == tree.XML_ELEMENT_NODE
-                and _panel_parent_class(_attr_value(doc, c_node.parent, b"class")))
-
-
-cdef bint _panel_parent_class(object classes) except -1:
-    """``segment.panel_parent`` on the parent's class attribute (None: none)."""
-    if not classes:
-        return False
-    lowered = classes.lower()
-    for word in _PANEL_PARENT_WORDS:
-        if word in lowered:
-            return True
-    return False
+                and _panel_item_class(_attr_value(doc, c_node.parent, b"class")))
 
 
 cdef bint _styled_hidden(cetree._Document doc, xmlNode* c_node, xmlAttr* style) except -1:

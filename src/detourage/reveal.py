@@ -228,10 +228,10 @@ def show_hidden_body(root: etree._Element | None, blocks: tuple[Block, ...]) -> 
 
 def hidden_body_scope(root: etree._Element, blocks: tuple[Block, ...]) -> tuple[etree._Element | None, int]:
     """Where :func:`show_hidden_body` searches, and the characters shown there: the
-    page's body when it shows under :data:`HIDDEN_PAGE_CHARS`; else its first ``<main>`` element (not
-    hidden) when the blocks inside it do, the tree scanned for it only on a page of fewer
-    blocks than :data:`MAIN_PAGE_BLOCKS` (a gated page shows its menus, no more);
-    (None, 0) where nothing is searched."""
+    page's body when it shows under :data:`HIDDEN_PAGE_CHARS`; else its first ``<main>``
+    element (not hidden) when the blocks inside it do, the tree scanned for it only on
+    a page of fewer blocks than :data:`MAIN_PAGE_BLOCKS` (a gated page shows its menus,
+    no more); (None, 0) where nothing is searched."""
     if len(blocks) < HIDDEN_PAGE_CHARS:  # a block holds a character (but an image without alt text)
         shown = shown_chars(blocks, HIDDEN_PAGE_CHARS)
         if shown < HIDDEN_PAGE_CHARS:

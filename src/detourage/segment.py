@@ -137,10 +137,15 @@ PANEL_CLASS_WORDS = ("accordion", "expander")
 
 def panel_class(classes: str | None) -> bool:
     """Whether a class attribute names a panel a reader opens (:data:`PANEL_CLASS_WORDS`)."""
+    return _names(classes, PANEL_CLASS_WORDS)
+
+
+def _names(classes: str | None, words: tuple[str, ...]) -> bool:
+    """Whether a class attribute (None: none) holds one of ``words``, in any case."""
     if not classes:
         return False
     lowered = classes.lower()
-    return any(word in lowered for word in PANEL_CLASS_WORDS)
+    return any(word in lowered for word in words)
 
 
 #: the words of a class naming the item whose hidden child is the panel a reader opens:
@@ -149,13 +154,13 @@ PANEL_PARENT_WORDS = ("accordion", "faq")
 
 
 def panel_parent(parent: etree._Element | None) -> bool:
-    """Whether an element's parent's class names an item whose hidden child a reader
-    opens (:data:`PANEL_PARENT_WORDS`)."""
-    classes = None if parent is None else parent.get("class")
-    if not classes:
-        return False
-    lowered = classes.lower()
-    return any(word in lowered for word in PANEL_PARENT_WORDS)
+    """Whether an element's parent names an item whose hidden child a reader opens."""
+    return parent is not None and panel_item_class(parent.get("class"))
+
+
+def panel_item_class(classes: str | None) -> bool:
+    """Whether a class attribute names such an item (:data:`PANEL_PARENT_WORDS`)."""
+    return _names(classes, PANEL_PARENT_WORDS)
 
 
 #: a theme's or a component's own name for such a class, its prefix or suffix around one
