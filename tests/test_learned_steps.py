@@ -661,6 +661,29 @@ def test_a_small_page_the_model_rejects_whole_keeps_its_text():
     assert extract("<html><body><div class='nav'></div></body></html>", _constant(-9.0)).text == ""
 
 
+def test_a_page_that_is_only_its_frame_comes_out_empty():
+    """A shop's shell whose script never ran: a header with its search box, a footer of
+    link lists, nothing between.  The fallback rescues no part of the site's frame, and
+    says why the page is empty; the same frame around a notice gives the notice."""
+    columns = "".join(f"<dl><dt><h5>{name}</h5></dt><dd><a href='/{i}'>Help Center</a>, <a href='/r{i}'>"
+                      f"Returns and refunds policy</a>, <a href='/s{i}'>Sitemap</a></dd></dl>"
+                      for i, name in enumerate(("Help", "Multi-Language Sites", "Browse by Category")))
+    frame = ("<header><a href='/'>Shop</a><form><input name='q'><p>I'm shopping for...</p></form></header>{}"
+             f"<footer><div class='site-footer'>{columns}<p>All rights reserved.</p></div></footer>")
+    for model in (None, _constant(-9.0)):
+        result = extract(f"<html><body>{frame.format('')}</body></html>", model)
+        assert result.text == "", model
+        assert "fallback" not in result.labels.details["learned"]
+        assert "only the site's header, menus and footer" in result.labels.details["learned"]["frame_only"]
+    notice = "<div><p>The shop is closed for inventory until Monday.</p></div>"
+    result = extract(f"<html><body>{frame.format(notice)}</body></html>", _constant(-9.0))
+    assert result.text == "The shop is closed for inventory until Monday."
+    # an article's own header and footer are no frame
+    article = ("<article><header><h1>Harbour plan approved</h1></header><p>The council voted on Monday.</p>"
+               "<footer>Filed under harbour</footer></article>")
+    assert "The council voted on Monday." in extract(f"<html><body>{article}</body></html>", _constant(-9.0)).text
+
+
 @pytest.mark.skipif(rules.ancestors._csteps is None, reason="the compiled _csteps is not built")
 @pytest.mark.parametrize("seed", range(20))
 def test_compiled_step_tests_match_numpy(seed):

@@ -45,7 +45,8 @@ Then what belongs to it comes back:
    of it, the paragraphs it ranks near its best guess are kept instead, with the lists
    of links it ranks so inside the element that holds them (or those of the best
    Readability-style container, or the page's text it ranks best), never what a step
-   barred, and the details say so (``fallback``: :mod:`.fallback`);
+   barred nor the site's header, menus and footer, and the details say so
+   (``fallback``, or ``frame_only`` for a page that is nothing else: :mod:`.fallback`);
 8. on a forum, **every post of the thread**: the body of each post made from the
    template of one the model kept (the same tag and class), but signatures, quotes of
    earlier lines and boxes of short lines (:mod:`.posts`);

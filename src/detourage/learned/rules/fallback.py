@@ -1,7 +1,7 @@
 """Never empty by accident: when the model keeps almost none of a page's text, the
 paragraphs it ranks near its best guess, with the lists of links it ranks so inside the
 element holding them (or the best container's, or the page's text it ranks best), are
-kept instead."""
+kept instead; never the site's header, menus and footer."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from lxml import etree
 from ...model import Page
 from .. import features
 from .consent import consent_lines
-from .paragraphs import column
+from .paragraphs import NONE_ABOVE, column
 
 #: fall back when the model keeps fewer than this share of the page's characters…
 FALLBACK_SHARE = 0.05
@@ -37,7 +37,10 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
     rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  The
     last makes sure a page with text never comes out empty: a small page whose few
-    lines the model all rejects (an opening-hours notice under a menu).  With the
+    lines the model all rejects (an opening-hours notice under a menu).  The site's frame
+    (:func:`site_chrome`) is never rescued: a page that is nothing else (a shop's shell
+    whose script never ran) stays as the model left it, and the details say so
+    (``frame_only``).  With the
     ``page``, the first rescue also keeps the list items and table cells of links ranked
     as high inside the element that holds most of it (:func:`_linked_items`): on a list
     page the content is lists of links, which the low-link rescue leaves out."""
@@ -53,9 +56,13 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
             choice &= ~boxed
             if _kept_enough(kept, total):
                 return {}
+    reason = f"the model kept {kept} of {total} characters"
+    framed = site_chrome(para)
+    if not (choice & ~framed & (para.chars > 0)).any():
+        return {"frame_only": f"{reason}, and only the site's header, menus and footer hold text"}
+    choice &= ~framed
     low_link = (column(para, "link_density") < 0.5) & choice
     probability = np.where(choice, probability, 0.0)
-    reason = f"the model kept {kept} of {total} characters"
     ranked_any = choice & (probability >= FALLBACK_RELATIVE * probability.max())
     ranked = low_link & ranked_any
     container = low_link & (column(para, "in_top") > 0)
@@ -71,6 +78,18 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
                 keep |= _linked_items(page, para, rescue, ranked_any)
             return {"fallback": name, "reason": reason}
     return {}
+
+
+def site_chrome(para: features.Paragraphs) -> np.ndarray:
+    """The lines of the site's frame: inside a ``<header>``, ``<nav>`` or ``<footer>``
+    that no ``<article>`` or ``<main>`` holds (an article's own header and footer are
+    its title and its tags).  A page whose text is only its frame (a shop's shell whose
+    script never ran: its search box above, its footer's link lists below) has nothing
+    for the fallback to rescue."""
+    framed = np.zeros(len(para), bool)
+    for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
+        framed |= column(para, group) < NONE_ABOVE
+    return framed & (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
 
 
 def _kept_enough(kept: int, total: int) -> bool:
