@@ -678,6 +678,9 @@ def test_a_page_that_is_only_its_frame_comes_out_empty():
     notice = "<div><p>The shop is closed for inventory until Monday.</p></div>"
     result = extract(f"<html><body>{frame.format(notice)}</body></html>", _constant(-9.0))
     assert result.text == "The shop is closed for inventory until Monday."
+    # nor a header left open that swallowed the page: its story is no frame
+    swallowed = f"<header><nav><a href='/'>Home</a> <a href='/news'>News</a></nav>{story(8)}</header>"
+    assert "Paragraph 7" in extract(f"<html><body>{swallowed}</body></html>", _constant(-9.0)).text
     # an article's own header and footer are no frame
     article = ("<article><header><h1>Harbour plan approved</h1></header><p>The council voted on Monday.</p>"
                "<footer>Filed under harbour</footer></article>")

@@ -15,8 +15,11 @@ method gives (``learned`` with the shipped model, and with ``--models DIR`` also
 the fold models ``learned_lodo.py --models DIR`` fitted: the one of the page's host
 fold, and the one that never saw a wcxb-dev page; ``peer-trafilatura`` and
 ``peer-readability``), with the learned extractor's fallback (the JSON details' reason
-when it fired).  Last, per method, how many pages come out empty: what WCXB's scorer
-counts.
+when it fired).  Then, per method, how many pages come out empty: what WCXB's scorer
+counts.  Last, over every wcxb-dev page, those whose text lies almost all (95 %) inside a
+``<header>``, ``<nav>`` or ``<footer>`` outside any ``<article>``/``<main>``, and how much
+of it :func:`detourage.learned.rules.fallback.site_chrome` takes for the site's frame: a
+shell's, all; a page swallowed by a ``<header>`` left open, none of its story.
 """
 
 from __future__ import annotations
@@ -25,9 +28,15 @@ import argparse
 import json
 from pathlib import Path
 
+import numpy as np
+
 import _common
 from detourage.gold import load_dataset
+from detourage.learned import features
 from detourage.learned.forest import Model, load_model
+from detourage.learned.rules.fallback import site_chrome
+from detourage.learned.rules.paragraphs import NONE_ABOVE, column
+from detourage.loading import load
 from detourage.methods.learned import Options
 from detourage.pipeline import result as page_result
 from detourage.settings import Settings
@@ -55,27 +64,41 @@ def main() -> None:
         raw = doc.read_html()
         url = meta[doc.id]["url"]
         row, fallback = [], ""
-        for column in columns:
-            settings, method = Settings(), column
-            if column.startswith("learned"):
+        for name in columns:
+            settings, method = Settings(), name
+            if name.startswith("learned"):
                 method = "learned"
-                if column != "learned":
-                    fold = fold_of("wcxb-dev", doc) if "host" in column else "wcxb-dev"
+                if name != "learned":
+                    fold = fold_of("wcxb-dev", doc) if "host" in name else "wcxb-dev"
                     if fold not in models:
                         models[fold] = load_model(str(args.models / f"{fold}.zip"))
                     settings = Settings(options=(("learned", Options(model=models[fold])),))
             result = page_result(raw, settings, url=url, method=method)
             words = len(result.text.split())
-            emptied[column] += not words
+            emptied[name] += not words
             row.append(str(words))
-            if column == "learned":
+            if name == "learned":
                 details = result.labels.details.get("learned", {})
                 fallback = details.get("frame_only") or (details.get("reason", "") if "fallback" in details else "")
                 shown = sum(len(block.text) for block in result.page.blocks)
         print(f"| {doc.id} | {meta[doc.id]['page_type']} | {shown} | " + " | ".join(row) + f" | {fallback} |")
     print()
     print(f"{len(empty)} pages with an empty gold; left empty: "
-          + ", ".join(f"{column} {count}" for column, count in emptied.items()))
+          + ", ".join(f"{name} {count}" for name, count in emptied.items()))
+    print()
+    print(_common.table_head(["page", "gold", "characters", "inside a header, menu or footer", "frame"], "llrrr"))
+    for doc in dataset.documents:
+        page = load(doc.read_html())
+        para = features.compute(page)
+        total = int(para.chars.sum())
+        boxed = np.zeros(len(para), bool)
+        for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
+            boxed |= column(para, group) < NONE_ABOVE
+        boxed &= (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
+        if total and para.chars[boxed].sum() >= 0.95 * total:
+            gold = "empty" if meta.get(doc.id, {}).get("empty_gold") else "text"
+            print(f"| {doc.id} | {gold} | {total} | {int(para.chars[boxed].sum())} "
+                  f"| {int(para.chars[site_chrome(page, para)].sum())} |")
 
 
 if __name__ == "__main__":

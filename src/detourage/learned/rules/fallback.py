@@ -57,7 +57,7 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
             if _kept_enough(kept, total):
                 return {}
     reason = f"the model kept {kept} of {total} characters"
-    framed = site_chrome(para)
+    framed = site_chrome(page, para) if page is not None else np.zeros(len(para), bool)
     if not (choice & ~framed & (para.chars > 0)).any():
         return {"frame_only": f"{reason}, and only the site's header, menus and footer hold text"}
     choice &= ~framed
@@ -80,16 +80,40 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     return {}
 
 
-def site_chrome(para: features.Paragraphs) -> np.ndarray:
+def site_chrome(page: Page, para: features.Paragraphs) -> np.ndarray:
     """The lines of the site's frame: inside a ``<header>``, ``<nav>`` or ``<footer>``
     that no ``<article>`` or ``<main>`` holds (an article's own header and footer are
-    its title and its tags).  A page whose text is only its frame (a shop's shell whose
-    script never ran: its search box above, its footer's link lists below) has nothing
-    for the fallback to rescue."""
-    framed = np.zeros(len(para), bool)
+    its title and its tags), unless the outermost such element holds
+    :data:`FRAME_TEXT_CHARS` characters outside links, more than half its text: a
+    ``<header>`` left open that swallowed the page (its menus, then the whole story).  A page
+    whose text is only its frame (a shop's shell whose script never ran: its search box
+    above, its footer's link lists below) has nothing for the fallback to rescue."""
+    candidates = np.zeros(len(para), bool)
     for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
-        framed |= column(para, group) < NONE_ABOVE
-    return framed & (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
+        candidates |= column(para, group) < NONE_ABOVE
+    candidates &= (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
+    framed = np.zeros(len(para), bool)
+    if not candidates.any():
+        return framed
+    regions: dict[etree._Element, list[int]] = {}
+    for i in candidates.nonzero()[0].tolist():
+        node = page.blocks[int(para.starts[i])].node
+        outer = next((el for el in reversed([node, *node.iterancestors()]) if el.tag in _FRAME_TAGS), None)
+        if outer is not None:
+            regions.setdefault(outer, []).append(i)
+    unlinked = (1.0 - column(para, "link_density")) * para.chars
+    for lines in regions.values():
+        prose = unlinked[lines].sum()
+        if prose < FRAME_TEXT_CHARS or prose < 0.5 * para.chars[lines].sum():
+            framed[lines] = True
+    return framed
+
+
+#: the elements of a site's frame, outside its article
+_FRAME_TAGS = frozenset({"header", "nav", "footer"})
+#: an element of the frame holding at least this many characters outside links, and more
+#: than half its text, holds the page: a ``<header>`` left open that swallowed it
+FRAME_TEXT_CHARS = 1000
 
 
 def _kept_enough(kept: int, total: int) -> bool:
