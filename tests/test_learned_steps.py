@@ -661,6 +661,21 @@ def test_a_small_page_the_model_rejects_whole_keeps_its_text():
     assert extract("<html><body><div class='nav'></div></body></html>", _constant(-9.0)).text == ""
 
 
+def test_what_the_model_keeps_of_the_sites_frame_goes():
+    """A mega-menu's descriptions and a footer's blurb are sentences the model may keep;
+    they are the site's frame, not the page: out, whatever their score.  An article's
+    own header stays."""
+    menu = ("<header><nav><ul><li><a href='/payments'>Payments</a><p>Accept one-time and recurring payments "
+            "from customers around the world, online and in person.</p></li></ul></nav></header>")
+    footer = ("<footer><p>The Gazette is the harbour town's independent newspaper since 1887, owned by its "
+              "readers.</p><a href='/about'>About</a></footer>")
+    article = f"<main><article><header><h1>Council approves the harbour plan</h1></header>{story(4)}</article></main>"
+    result = extract(f"<html><body>{menu}{article}{footer}</body></html>", EVERYTHING)
+    assert "Paragraph 3 of the story." in result.text and "Council approves the harbour plan" in result.text
+    assert "recurring payments" not in result.text and "independent newspaper" not in result.text
+    assert result.labels.details["learned"]["frame_lines"] == 4  # the two links too
+
+
 def test_a_page_that_is_only_its_frame_comes_out_empty():
     """A shop's shell whose script never ran: a header with its search box, a footer of
     link lists, nothing between.  The fallback rescues no part of the site's frame, and

@@ -18,7 +18,7 @@ fold, and the one that never saw a wcxb-dev page; ``peer-trafilatura`` and
 when it fired).  Then, per method, how many pages come out empty: what WCXB's scorer
 counts.  Last, over every wcxb-dev page, those whose text lies almost all (95 %) inside a
 ``<header>``, ``<nav>`` or ``<footer>`` outside any ``<article>``/``<main>``, and how much
-of it :func:`detourage.learned.rules.fallback.site_chrome` takes for the site's frame: a
+of it :func:`detourage.learned.rules.frame.site_frame` takes for the site's frame: a
 shell's, all; a page swallowed by a ``<header>`` left open, none of its story.
 """
 
@@ -34,7 +34,7 @@ import _common
 from detourage.gold import load_dataset
 from detourage.learned import features
 from detourage.learned.forest import Model, load_model
-from detourage.learned.rules.fallback import site_chrome
+from detourage.learned.rules.frame import site_frame
 from detourage.learned.rules.paragraphs import NONE_ABOVE, column
 from detourage.loading import load
 from detourage.methods.learned import Options
@@ -98,7 +98,7 @@ def main() -> None:
         if total and para.chars[boxed].sum() >= 0.95 * total:
             gold = "empty" if meta.get(doc.id, {}).get("empty_gold") else "text"
             print(f"| {doc.id} | {gold} | {total} | {int(para.chars[boxed].sum())} "
-                  f"| {int(para.chars[site_chrome(page, para)].sum())} |")
+                  f"| {int(para.chars[site_frame(para)].sum())} |")
 
 
 if __name__ == "__main__":

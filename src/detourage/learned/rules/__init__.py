@@ -23,6 +23,8 @@ part of the article goes, and is *barred*: no later step brings it back:
 3. **other articles**: the stories an infinite scroll appended beside the page's own,
    siblings of its title's container that look the same, and the boxes beside the
    article named as a newsletter sign-up, a share bar, an advertisement… (:mod:`.articles`);
+   what the model kept of the site's frame, its header, menus and footer outside the
+   page's article (a mega-menu's sentences, a footer's blurb: :mod:`.frame`);
    on a product page, the runs of other products' cards, each with its price ("customers
    also bought": :func:`~.cards.drop_product_carousels`), and its customers' reviews, the
    shop's comment section, unless ``comments=True`` (:mod:`.reviews`); a consent manager's banner or
@@ -45,8 +47,9 @@ Then what belongs to it comes back:
    of it, the paragraphs it ranks near its best guess are kept instead, with the lists
    of links it ranks so inside the element that holds them (or those of the best
    Readability-style container, or the page's text it ranks best), never what a step
-   barred nor the site's header, menus and footer, and the details say so
-   (``fallback``, or ``frame_only`` for a page that is nothing else: :mod:`.fallback`);
+   barred nor the site's frame (nor is the frame counted as the page's text), and the
+   details say so (``fallback``, or ``frame_only`` for a page that is nothing else:
+   :mod:`.fallback`);
 8. on a forum, **every post of the thread**: the body of each post made from the
    template of one the model kept (the same tag and class), but signatures, quotes of
    earlier lines and boxes of short lines (:mod:`.posts`);
@@ -91,6 +94,7 @@ from .copies import drop_later_copies
 from .doubt import lower_when_doubted
 from .fallback import fall_back
 from .figures import keep_figures, keep_pictured_paragraphs
+from .frame import drop_site_frame
 from .headings import drop_permalinks, keep_standfirst, keep_title
 from .lists import keep_parent_items, keep_section_lists
 from .notices import drop_after_notice
@@ -147,6 +151,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
            ticker_lines=drop_dated_headlines(para, keep, barred) if kind not in CARD_KINDS else 0,
            poll_lines=drop_polls(page, para, keep, barred) if kind not in CARD_KINDS else 0)
     drop_boxes_beside(para, keep, barred)
+    _found(details, frame_lines=drop_site_frame(para, keep))
     _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
            signature_lines=drop_signatures(page, para, keep, barred) if kind == "forum" else 0,
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],

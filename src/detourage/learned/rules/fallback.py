@@ -11,7 +11,8 @@ from lxml import etree
 from ...model import Page
 from .. import features
 from .consent import consent_lines
-from .paragraphs import NONE_ABOVE, column
+from .frame import site_frame
+from .paragraphs import column
 
 #: fall back when the model keeps fewer than this share of the page's characters…
 FALLBACK_SHARE = 0.05
@@ -30,23 +31,30 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     the best container's, or else the page's text it ranks best (of the paragraphs in
     ``choice``).  What the steps dropped (``barred``) is neither rescued nor counted in
     the page's text: a comment section is no part of what the kept text is compared with;
-    nor, with the ``page``, a consent manager's dialog (:func:`~.consent.consent_lines`).
+    nor the site's header, menus and footer (:func:`~.frame.site_frame`); nor, with the
+    ``page``, a consent manager's dialog (:func:`~.consent.consent_lines`).
 
     On a page unlike its training pages the model's probabilities can all fall below
     the threshold while their order is still right (a short article under a 900-entry
     category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
     rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  The
     last makes sure a page with text never comes out empty: a small page whose few
-    lines the model all rejects (an opening-hours notice under a menu).  The site's frame
-    (:func:`site_chrome`) is never rescued: a page that is nothing else (a shop's shell
-    whose script never ran) stays as the model left it, and the details say so
-    (``frame_only``).  With the
+    lines the model all rejects (an opening-hours notice under a menu).  A page that is
+    nothing but its frame (a shop's shell whose script never ran) stays empty, and the
+    details say so (``frame_only``).  With the
     ``page``, the first rescue also keeps the list items and table cells of links ranked
     as high inside the element that holds most of it (:func:`_linked_items`): on a list
     page the content is lists of links, which the low-link rescue leaves out."""
-    total = int(para.chars[~barred].sum())
-    choice = choice & ~barred
+    text = int(para.chars[~barred].sum())
     kept = int(para.chars[keep].sum())
+    if kept >= FALLBACK_SHARE * text:  # enough of the page, so of its text outside its frame too
+        return {}
+    framed = site_frame(para)  # the site's frame is no part of the page's text either
+    total = int(para.chars[~barred & ~framed].sum())
+    choice = choice & ~barred & ~framed
+    if not kept and text and not total:
+        return {"frame_only": f"the model kept 0 of {text} characters, and only the site's header, menus and "
+                              "footer hold text"}
     if _kept_enough(kept, total):
         return {}
     if page is not None:  # a consent dialog is no part of the page's text either
@@ -57,10 +65,6 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
             if _kept_enough(kept, total):
                 return {}
     reason = f"the model kept {kept} of {total} characters"
-    framed = site_chrome(page, para) if page is not None else np.zeros(len(para), bool)
-    if not (choice & ~framed & (para.chars > 0)).any():
-        return {"frame_only": f"{reason}, and only the site's header, menus and footer hold text"}
-    choice &= ~framed
     low_link = (column(para, "link_density") < 0.5) & choice
     probability = np.where(choice, probability, 0.0)
     ranked_any = choice & (probability >= FALLBACK_RELATIVE * probability.max())
@@ -78,42 +82,6 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
                 keep |= _linked_items(page, para, rescue, ranked_any)
             return {"fallback": name, "reason": reason}
     return {}
-
-
-def site_chrome(page: Page, para: features.Paragraphs) -> np.ndarray:
-    """The lines of the site's frame: inside a ``<header>``, ``<nav>`` or ``<footer>``
-    that no ``<article>`` or ``<main>`` holds (an article's own header and footer are
-    its title and its tags), unless the outermost such element holds
-    :data:`FRAME_TEXT_CHARS` characters outside links, more than half its text: a
-    ``<header>`` left open that swallowed the page (its menus, then the whole story).  A page
-    whose text is only its frame (a shop's shell whose script never ran: its search box
-    above, its footer's link lists below) has nothing for the fallback to rescue."""
-    candidates = np.zeros(len(para), bool)
-    for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
-        candidates |= column(para, group) < NONE_ABOVE
-    candidates &= (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
-    framed = np.zeros(len(para), bool)
-    if not candidates.any():
-        return framed
-    regions: dict[etree._Element, list[int]] = {}
-    for i in candidates.nonzero()[0].tolist():
-        node = page.blocks[int(para.starts[i])].node
-        outer = next((el for el in reversed([node, *node.iterancestors()]) if el.tag in _FRAME_TAGS), None)
-        if outer is not None:
-            regions.setdefault(outer, []).append(i)
-    unlinked = (1.0 - column(para, "link_density")) * para.chars
-    for lines in regions.values():
-        prose = unlinked[lines].sum()
-        if prose < FRAME_TEXT_CHARS or prose < 0.5 * para.chars[lines].sum():
-            framed[lines] = True
-    return framed
-
-
-#: the elements of a site's frame, outside its article
-_FRAME_TAGS = frozenset({"header", "nav", "footer"})
-#: an element of the frame holding at least this many characters outside links, and more
-#: than half its text, holds the page: a ``<header>`` left open that swallowed it
-FRAME_TEXT_CHARS = 1000
 
 
 def _kept_enough(kept: int, total: int) -> bool:
