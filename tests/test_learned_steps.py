@@ -674,6 +674,10 @@ def test_what_the_model_keeps_of_the_sites_frame_goes():
     assert "Paragraph 3 of the story." in result.text and "Council approves the harbour plan" in result.text
     assert "recurring payments" not in result.text and "independent newspaper" not in result.text
     assert result.labels.details["learned"]["frame_lines"] == 4  # the two links too
+    # a title in the site's header, above a story in no <article>: the title step keeps it
+    titled = (f"<html><body><header><nav><a href='/'>Home</a></nav><h1>Council approves the harbour plan</h1>"
+              f"</header><div class='story'>{story(4)}</div></body></html>")
+    assert extract(titled, EVERYTHING).text.startswith("Council approves the harbour plan\nParagraph 0")
 
 
 def test_a_page_that_is_only_its_frame_comes_out_empty():

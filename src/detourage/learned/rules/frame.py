@@ -9,18 +9,21 @@ from .. import features
 from .paragraphs import NONE_ABOVE, column
 
 
-def site_frame(para: features.Paragraphs) -> np.ndarray:
+def site_frame(para: features.Paragraphs, *, title: bool = True) -> np.ndarray:
     """The lines of the site's frame: inside a ``<header>``, ``<nav>`` or ``<footer>``
     that no ``<article>`` or ``<main>`` holds (an article's own header and footer are
-    its title and its tags), read as runs of consecutive such lines (a page's header and
-    its menus, its footer), unless a run holds :data:`FRAME_TEXT_CHARS` characters
-    outside links, more than half its text, or :data:`FRAME_PAGE_CHARS` characters and
-    half the page's: a ``<header>`` left open that swallowed the page (its menus, then
-    the whole story, or a shop's grid of links)."""
+    its title and its tags), an ``<h1>`` there only with ``title`` (the page's title
+    stands in the site's header on many a page), read as runs of consecutive such lines
+    (a page's header and its menus, its footer), unless a run holds
+    :data:`FRAME_TEXT_CHARS` characters outside links, more than half its text, or
+    :data:`FRAME_PAGE_CHARS` characters and half the page's: a ``<header>`` left open
+    that swallowed the page (its menus, then the whole story, or a shop's grid)."""
     framed = np.zeros(len(para), bool)
     for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
         framed |= column(para, group) < NONE_ABOVE
     framed &= (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
+    if not title:
+        framed &= column(para, "heading_level") != 1
     if not framed.any():
         return framed
     edges = np.diff(np.r_[0, framed.astype(np.int8), 0])
@@ -43,10 +46,11 @@ FRAME_PAGE_CHARS = 5000
 
 def drop_site_frame(para: features.Paragraphs, keep: np.ndarray) -> int:
     """Drop what the model kept of the site's frame (:func:`site_frame`: a mega-menu's
-    descriptions, a footer's blurb); returns how many lines.  The frame is not barred:
-    a later step may find a run of cards there (a shop's grid inside a ``<header>``
-    left open)."""
-    framed = site_frame(para)
+    descriptions, a footer's blurb), but an ``<h1>``: the page's title is read wherever
+    it stands (the title step finds only one that matches the page's ``<title>``).
+    Returns how many lines.  The frame is not barred: a later step may find a run of
+    cards there (a shop's grid inside a ``<header>`` left open)."""
+    framed = site_frame(para, title=False)
     dropped = int((keep & framed).sum())
     keep &= ~framed
     return dropped
