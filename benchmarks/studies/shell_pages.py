@@ -28,14 +28,11 @@ import argparse
 import json
 from pathlib import Path
 
-import numpy as np
-
 import _common
 from detourage.gold import load_dataset
 from detourage.learned import features
 from detourage.learned.forest import Model, load_model
-from detourage.learned.rules.frame import site_frame
-from detourage.learned.rules.paragraphs import NONE_ABOVE, column
+from detourage.learned.rules.frame import framed_by_tags, site_frame
 from detourage.loading import load
 from detourage.methods.learned import Options
 from detourage.pipeline import result as page_result
@@ -91,10 +88,7 @@ def main() -> None:
         page = load(doc.read_html())
         para = features.compute(page)
         total = int(para.chars.sum())
-        boxed = np.zeros(len(para), bool)
-        for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
-            boxed |= column(para, group) < NONE_ABOVE
-        boxed &= (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
+        boxed = framed_by_tags(para)
         if total and para.chars[boxed].sum() >= 0.95 * total:
             gold = "empty" if meta.get(doc.id, {}).get("empty_gold") else "text"
             print(f"| {doc.id} | {gold} | {total} | {int(para.chars[boxed].sum())} "

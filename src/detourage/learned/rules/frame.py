@@ -18,10 +18,7 @@ def site_frame(para: features.Paragraphs, *, title: bool = True) -> np.ndarray:
     :data:`FRAME_TEXT_CHARS` characters outside links, more than half its text, or
     :data:`FRAME_PAGE_CHARS` characters and half the page's: a ``<header>`` left open
     that swallowed the page (its menus, then the whole story, or a shop's grid)."""
-    framed = np.zeros(len(para), bool)
-    for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
-        framed |= column(para, group) < NONE_ABOVE
-    framed &= (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
+    framed = framed_by_tags(para)
     if not title:
         framed &= column(para, "heading_level") != 1
     if not framed.any():
@@ -34,6 +31,15 @@ def site_frame(para: features.Paragraphs, *, title: bool = True) -> np.ndarray:
         if (prose >= FRAME_TEXT_CHARS and prose >= 0.5 * chars) or (chars >= FRAME_PAGE_CHARS and chars >= 0.5 * page):
             framed[start:end] = False
     return framed
+
+
+def framed_by_tags(para: features.Paragraphs) -> np.ndarray:
+    """The lines inside a ``<header>``, ``<nav>`` or ``<footer>`` that no ``<article>``
+    or ``<main>`` holds: the candidates :func:`site_frame` reads as runs."""
+    framed = np.zeros(len(para), bool)
+    for group in ("dist_t_header", "dist_t_nav", "dist_t_footer"):
+        framed |= column(para, group) < NONE_ABOVE
+    return framed & (column(para, "dist_t_article") >= NONE_ABOVE) & (column(para, "dist_t_main") >= NONE_ABOVE)
 
 
 #: a run of the frame holding at least this many characters outside links, and more than
