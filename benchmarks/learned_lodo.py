@@ -18,7 +18,8 @@ left out.  Inside wcxb-dev the pages are also split into five folds grouped by h
 model trained on the other datasets plus the other four folds cleans each fold (closer
 to the shipped model, which has seen wcxb-dev but none of these hosts).  ``boilerpipe``,
 ``peer-trafilatura`` and ``peer-readability`` clean the same pages in the same run (their
-records are cached in ``build/learned/peers.jsonl``; ``--no-peer-cache`` reruns them).
+records are cached in ``build/learned/peers.jsonl``, for the code and pages that wrote
+them; ``--no-peer-cache`` reruns them).
 
 Reported per dataset, per DANIEL language and per wcxb-dev page type: shingle F1 (the
 public benchmarks' convention, P and R averaged over pages), TO F1 (CleanEval text-only,
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import hashlib
+import importlib.metadata
 import json
 import multiprocessing as mp
 import statistics
@@ -45,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 import _common
+import detourage
 from detourage.evaluation import metrics
 from detourage.evaluation.evaluate import PageScorer, evaluate
 from detourage.gold import Dataset, GoldPage, align, load_dataset
@@ -262,11 +265,38 @@ def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset
     return records
 
 
+def peer_cache_key(datasets: dict[str, Dataset]) -> str:
+    """What the peers' records depend on: the package's code outside the learned extractor
+    (reading a page, its blocks, mapping a peer's output back onto them, scoring,
+    boilerpipe), the gold files, the pages' addresses and the peers' versions.  A cache kept across a change in
+    how pages are read scored five wcxb-dev pages as that older code read them."""
+    root = Path(detourage.__file__).parent
+    paths = sorted(p for p in root.rglob("*")
+                   if p.suffix in (".py", ".pyx") and p.relative_to(root).parts[0] != "learned")
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(path.read_bytes())
+    for name, ds in sorted(datasets.items()):
+        for doc in ds.scorable:
+            size = doc.gold_path.stat().st_size if doc.gold_path else 0
+            h.update(f"{name}/{doc.id}/{size}/{doc.meta.get('url', '')}".encode())
+    for dist in ("trafilatura", "readability-lxml"):
+        try:
+            h.update(f"{dist} {importlib.metadata.version(dist)}".encode())
+        except importlib.metadata.PackageNotFoundError:
+            h.update(f"{dist} missing".encode())
+    return h.hexdigest()
+
+
 def peer_records(datasets: dict[str, Dataset], workers: int, use_cache: bool) -> list[dict]:
-    """The peers' records on every scorable page, from the cache when complete."""
+    """The peers' records on every scorable page, from the cache when it was written by
+    this code for these pages (:func:`peer_cache_key`) and is complete."""
     wanted = {(name, d.id, m) for name, ds in datasets.items() for d in ds.scorable for m in PEERS}
+    key = peer_cache_key(datasets)
     if use_cache and PEER_CACHE.is_file():
-        cached = [json.loads(line) for line in PEER_CACHE.open(encoding="utf-8")]
+        with PEER_CACHE.open(encoding="utf-8") as fh:
+            head = json.loads(fh.readline() or "{}")
+            cached = [json.loads(line) for line in fh] if head.get("key") == key else []
         if {(r["dataset"], r["id"], r["method"]) for r in cached} >= wanted:
             return [r for r in cached if (r["dataset"], r["id"], r["method"]) in wanted]
     t0 = time.perf_counter()
@@ -274,6 +304,7 @@ def peer_records(datasets: dict[str, Dataset], workers: int, use_cache: bool) ->
     print(f"  peers: {len(run.pages)} pages in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     PEER_CACHE.parent.mkdir(parents=True, exist_ok=True)
     with PEER_CACHE.open("w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"key": key}) + "\n")
         for r in run.pages:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     return run.pages

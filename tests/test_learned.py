@@ -65,6 +65,20 @@ def test_features_describe_the_page():
     assert column(para, "dist_comment")[comment] <= 1 and column(para, "dist_comment")[first] == 99
 
 
+def test_the_distance_to_the_title_stops_growing_a_few_paragraphs_after_it():
+    # a long story: its 40th paragraph is no further from the title, to the model, than
+    # its 6th, so the length of the training pages' stories does not carry to longer ones
+    body = "".join(f"<p>Paragraph {i} of a long story that goes on, and on, and on.</p>" for i in range(40))
+    para = features.compute(load(f"<html><head><title>A long story</title></head><body>"
+                                 f"<p><a href='/'>Home</a></p><h1>A long story</h1>{body}</body></html>"))
+    distance = column(para, "title_distance")
+    title = para.title_index
+    assert para.texts[title] == "A long story"
+    assert distance[title - 1] < 0 < distance[title + 1] < distance[title + 2]
+    assert distance[title + 6] == distance[-1] == np.float32(np.log1p(features.page.NEAR))
+    assert (column(para, "after_title")[title + 1:] == 1).all()
+
+
 def test_microdata_declares_the_page_type_but_a_comment_does_not():
     def forum(html: str) -> float:
         return column(features.compute(load(f"<body>{html}<p>Text of the post.</p></body>")), "type_forum")[0]
@@ -671,7 +685,7 @@ def test_fallback_when_the_model_keeps_nothing():
     off = run(page, "learned", {"learned": learned.Options(model=model, fallback=False)})
     assert off.text == "" and "fallback" not in off.labels.details["learned"]
     tiny = run(load("<!doctype html><p>one short line</p>"), "learned", {"learned": learned.Options(model=model)})
-    assert tiny.text == "one short line" and tiny.labels.details["learned"]["fallback"] == "best-container"
+    assert tiny.text == "one short line" and tiny.labels.details["learned"]["fallback"] == "small-page"
 
 
 def test_fallback_keeps_what_the_model_ranks_first():

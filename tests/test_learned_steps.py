@@ -653,9 +653,8 @@ def test_a_small_page_the_model_rejects_whole_keeps_its_text():
             "<a href='/c'>Contact</a></div><div><b>Opening hours</b><br>Mon-Fri 9-17<br>Sat 10-12</div></body></html>")
     for model in (None, _constant(-9.0), _split(10, -9.0, -5.0)):
         result = extract(html, model)
-        assert "Mon-Fri 9-17" in result.text, model
-        assert result.labels.details["learned"]["fallback"] in ("page-text", "best-container", "model-ranked",
-                                                               "best-paragraph")
+        assert result.text == "Opening hours\nMon-Fri 9-17\nSat 10-12", model  # whole, not its heading alone
+        assert result.labels.details["learned"]["fallback"] == "small-page"
     links = extract("<html><body><a href='/a'>Only a link here</a></body></html>", _constant(-9.0))
     assert links.text == "Only a link here" and links.labels.details["learned"]["fallback"] == "best-paragraph"
     assert extract("<html><body><div class='nav'></div></body></html>", _constant(-9.0)).text == ""

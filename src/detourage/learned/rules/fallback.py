@@ -37,9 +37,11 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
     On a page unlike its training pages the model's probabilities can all fall below
     the threshold while their order is still right (a short article under a 900-entry
     category menu: its paragraphs score 0.3–0.45, the menu below 0.13), so the first
-    rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  The
-    last makes sure a page with text never comes out empty: a small page whose few
-    lines the model all rejects (an opening-hours notice under a menu).  A page that is
+    rescue keeps what scores at least :data:`FALLBACK_RELATIVE` of the page's best.  A
+    small page (under :data:`FALLBACK_PAGE_CHARS`) whose few lines the model all rejects
+    (an opening-hours notice under a menu) keeps its low-link text whole: the order of
+    lines all scored far under the threshold says little there.  The last rescue makes
+    sure a page with text never comes out empty.  A page that is
     nothing but its frame (a shop's shell whose script never ran) stays empty, and the
     details say so (``frame_only``).  With the
     ``page``, the first rescue also keeps the list items and table cells of links ranked
@@ -66,6 +68,11 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
                 return {}
     reason = f"the model kept {kept} of {total} characters"
     low_link = (column(para, "link_density") < 0.5) & choice
+    if total < FALLBACK_PAGE_CHARS and int(para.chars[low_link].sum()):
+        # a small page the model rejects whole: its order of a few lines it all scores far
+        # under the threshold is noise (an opening-hours notice cut after its heading)
+        keep |= low_link
+        return {"fallback": "small-page", "reason": reason}
     probability = np.where(choice, probability, 0.0)
     ranked_any = choice & (probability >= FALLBACK_RELATIVE * probability.max())
     ranked = low_link & ranked_any
