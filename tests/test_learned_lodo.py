@@ -211,6 +211,54 @@ def test_gold_conventions_shares_what_gold_keeps_of_bylines_captions_and_titles(
     assert table["wcxb-dev/forum"]["meta"] == (0.0, 50) and table["wcxb-dev/forum"]["title"] == (0.0, 40)
 
 
+def test_title_distance_puts_the_gold_in_bands_from_the_title():
+    module = _bench("studies/title_distance")
+    import numpy as np
+
+    from detourage.learned import features, train
+
+    names = features.names()
+    n = 40
+    X = np.zeros((n, len(names)), np.float32)
+    X[2, names.index("is_title")] = 1  # two menu lines, the title, a story of 37 paragraphs
+    y = np.zeros(n, bool)
+    y[3:] = True
+    y[35:] = False  # the last five: a footer
+    spans, structure = np.zeros((features.LEVELS, 2, n), np.int32), np.zeros(n, np.int32)
+    page = train.PageData("daniel", "1", "en", "article", "example.org", X, y, np.full(n, 50), spans, structure)
+    untitled = train.PageData("wcxb-dev", "2", "en", "forum", "example.org", np.zeros((3, len(names)), np.float32),
+                              np.array([True, False, True]), np.full(3, 50), spans[:, :, :3], structure[:3])
+    table = module.bands([page, untitled])
+    assert table["daniel"] == {"before": (0, 3), "1-5": (5, 5), "6-30": (25, 25), ">30": (2, 7)}
+    assert table["wcxb-dev/forum"] == {"no title": (2, 3)}
+
+
+def test_the_peer_cache_is_kept_for_the_code_and_pages_that_wrote_it(tmp_path, monkeypatch):
+    lodo = _bench("learned_lodo")
+    from detourage.gold import load_dataset
+
+    root = tmp_path / "ds"
+    (root / "html").mkdir(parents=True)
+    (root / "gold").mkdir()
+    (root / "html" / "1.html").write_text("<html><body><p>A page of text, long enough to score.</p></body></html>")
+    (root / "gold" / "1.txt").write_text("A page of text, long enough to score.")
+    datasets = {"ds": load_dataset(root)}
+    key = lodo.peer_cache_key(datasets)
+    assert key == lodo.peer_cache_key(datasets)
+    (root / "gold" / "1.txt").write_text("A page of text, long enough to score, and more.")
+    assert lodo.peer_cache_key({"ds": load_dataset(root)}) != key  # other gold, other records
+    calls = []
+    monkeypatch.setattr(lodo, "PEER_CACHE", tmp_path / "peers.jsonl")
+    monkeypatch.setattr(lodo, "evaluate", lambda sets, methods, workers: calls.append(1) or type(
+        "Run", (), {"pages": [{"dataset": "ds", "id": "1", "method": m} for m in methods]})())
+    datasets = {"ds": load_dataset(root)}
+    assert len(lodo.peer_records(datasets, 1, True)) == len(lodo.PEERS) and len(calls) == 1
+    assert len(lodo.peer_records(datasets, 1, True)) == len(lodo.PEERS) and len(calls) == 1  # from the cache
+    monkeypatch.setattr(lodo, "peer_cache_key", lambda sets: "written by other code")
+    lodo.peer_records(datasets, 1, True)
+    assert len(calls) == 2  # a cache another code wrote is not read
+
+
 def test_learned_profile_times_every_step_without_changing_the_output(monkeypatch):
     from types import SimpleNamespace
 
