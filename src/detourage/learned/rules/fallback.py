@@ -66,13 +66,20 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
             choice &= ~boxed
             if _kept_enough(kept, total):
                 return {}
-    reason = f"the model kept {kept} of {total} characters"
+    name = _rescue(para, keep, probability, choice, kept, total, page)
+    return {"fallback": name, "reason": f"the model kept {kept} of {total} characters"} if name else {}
+
+
+def _rescue(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarray, choice: np.ndarray,
+            kept: int, total: int, page: Page | None) -> str | None:
+    """Add to ``keep`` the first rescue of :func:`fall_back` that holds more than the
+    ``kept`` characters, of the paragraphs in ``choice``; its name, or None."""
     low_link = (column(para, "link_density") < 0.5) & choice
     if total < FALLBACK_PAGE_CHARS and int(para.chars[low_link].sum()):
         # a small page the model rejects whole: its order of a few lines it all scores far
         # under the threshold is noise (an opening-hours notice cut after its heading)
         keep |= low_link
-        return {"fallback": "small-page", "reason": reason}
+        return "small-page"
     probability = np.where(choice, probability, 0.0)
     ranked_any = choice & (probability >= FALLBACK_RELATIVE * probability.max())
     ranked = low_link & ranked_any
@@ -87,8 +94,8 @@ def fall_back(para: features.Paragraphs, keep: np.ndarray, probability: np.ndarr
             keep |= rescue
             if name == "model-ranked" and page is not None:
                 keep |= _linked_items(page, para, rescue, ranked_any)
-            return {"fallback": name, "reason": reason}
-    return {}
+            return name
+    return None
 
 
 def _kept_enough(kept: int, total: int) -> bool:
