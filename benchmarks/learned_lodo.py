@@ -268,14 +268,10 @@ def learned_records(pages: Sequence[train.PageData], datasets: dict[str, Dataset
 def peer_cache_key(datasets: dict[str, Dataset]) -> str:
     """What the peers' records depend on: the package's code outside the learned extractor
     (reading a page, its blocks, mapping a peer's output back onto them, scoring,
-    boilerpipe), the gold files, the pages' addresses and the peers' versions.  A cache kept across a change in
-    how pages are read scored five wcxb-dev pages as that older code read them."""
-    root = Path(detourage.__file__).parent
-    paths = sorted(p for p in root.rglob("*")
-                   if p.suffix in (".py", ".pyx") and p.relative_to(root).parts[0] != "learned")
-    h = hashlib.sha256()
-    for path in paths:
-        h.update(path.read_bytes())
+    boilerpipe), the gold files, the pages' addresses and the peers' versions.  A cache
+    kept across a change in how pages are read scored five wcxb-dev pages as that older
+    code read them."""
+    h = hashlib.sha256(train._package_source(Path(detourage.__file__).parent, skip="learned").encode())
     for name, ds in sorted(datasets.items()):
         for doc in ds.scorable:
             size = doc.gold_path.stat().st_size if doc.gold_path else 0

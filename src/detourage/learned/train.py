@@ -158,10 +158,12 @@ def _label(datasets: Iterable[str | os.PathLike[str] | Dataset], workers: int, s
     return out
 
 
-def _package_source(root: Path) -> str:
-    """The source of every module and compiled module's ``.pyx`` under ``root``, in path
-    order (a change in any of them may change what is labelled)."""
-    paths = sorted(p for p in root.rglob("*") if p.suffix in (".py", ".pyx"))
+def _package_source(root: Path, skip: str = "") -> str:
+    """The source of every module and compiled module's ``.pyx`` under ``root`` (but the
+    folder ``skip`` directly under it), in path order (a change in any of them may change
+    what is labelled)."""
+    paths = sorted(p for p in root.rglob("*")
+                   if p.suffix in (".py", ".pyx") and p.relative_to(root).parts[0] != skip)
     return "".join(path.read_text(encoding="utf-8") for path in paths)
 
 
