@@ -543,7 +543,8 @@ def test_a_post_under_a_container_named_for_comments_is_no_comment_section():
     ("Comment choisir son barbecue charbon ?", True, False), ("Comment ça marche ?", True, False),
     ("Оставить комментарий *", False, True), ("Leave a comment *", False, True),
     ("| 13 Comment(s)", False, True), ("• 4 comments", False, True), ("| Share (s)", False, False),
-    ("| Commentary", False, False),
+    ("| Commentary", False, False), ("Opinie (1103)", False, True), ("Reactions [12]", True, True),
+    ("Opinie", True, False), ("Opinions", False, False), ("Opinie ekspertów (3)", True, False),
 ])
 def test_comment_mark(line, heading, opens):
     assert rules.comments.comment_mark(line, heading) is opens
@@ -577,6 +578,8 @@ def test_an_unnamed_comment_section_is_cut_below_its_heading():
     ("Czytaj także", True), ("Zobacz też:", True), ("Читайте также", True), ("Τελευταία Νέα", True),
     ("相关新闻", True), ("À lire aussi »", True), ("Most read", True), ("You may also like", True),
     ("Other Recent Articles...", True), ("Other news", True), ("Recent headlines:", True),
+    ("Latest British Columbia News Headlines", True), ("Podobne do Najnowsze fryzury gwiazd", True),
+    ("Podobne", True), ("Więcej wiadomości", True), ("The latest on the harbour works", False),
     ("See also", False), ("Other news in the region was scarce", False), ("More on fields ¶", False), ("Recommended:", False),
     ("Most popular programming languages", False), ("Related work on tree ensembles", False),
     ("The latest news from the harbour is that it will reopen on Monday", False),

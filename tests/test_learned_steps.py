@@ -467,6 +467,15 @@ def test_an_unnamed_thread_of_stamped_comments_below_the_story_is_dropped():
 
 
 
+def test_a_long_thread_under_a_short_story_is_dropped():
+    # a news story of three paragraphs (about 600 characters) under a thread of readers'
+    # comments twice its length: the story stays, alone
+    body = f"<main><article>{story(3)}</article><section>{_thread(8)}</section></main>"
+    result = extract(shell(body), EVERYTHING)
+    assert "Paragraph 2 of the story" in result.text and "Comment 7" not in result.text
+    assert result.labels.details["learned"]["thread_lines"] == 16
+
+
 def test_a_front_page_of_stamped_posts_in_two_boxes_keeps_them():
     """A site's front page: a line of welcome, then its stamped posts in two boxes.  Each
     box looks like a thread under the other, but no article's text stays outside both."""

@@ -58,6 +58,8 @@ def comment_mark(text: str, heading: bool) -> bool:
         return True
     if _COUNTED.match(line) and len(line) <= COUNTED_MARK_CHARS and not line.endswith("."):
         return True
+    if _OPINIONS_COUNTED.fullmatch(line):
+        return True
     found = COMMENT_WORDS.search(line)
     if found is None or len(line) > MARK_CHARS or not _word_start(line, found.start()):
         return False
@@ -87,6 +89,13 @@ _COUNTED = re.compile(r"\s*(?:\d+|one|no|two|three)\s+(?:responses?|repl(?:y|ies
                       r"|reactions?|opinions?)\s+(?:to|on)\b")
 #: …at most this long (the title may be long)
 COUNTED_MARK_CHARS = 200
+#: readers' opinions or reactions as a label with their count in brackets ("Opinie (1103)",
+#: "Reactions (12)", "Мнения [5]"): without the count, the word heads a newspaper's
+#: opinion section as often
+_OPINIONS_COUNTED = re.compile(r"(?:opinie|opinions?|reakcje|reactions?|réactions?|мнения|reacties)"
+                               r"\s*[(\[]\s*\d+\s*[)\]]")
+#: …at most this long
+OPINIONS_CHARS = 30
 #: the notice that stands where a closed comment section starts ("Comments are now closed
 #: for this story"); the comments people left before may follow it
 _CLOSED = re.compile(r"(?:comments|commenting) (?:are|is|has been|have been) (?:now )?(?:closed|disabled)\b")
@@ -275,6 +284,8 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray,
         return None
     texts = para.texts
     counted = [i for i in longer[para.heading[longer] > 0].tolist() if _COUNTED.match(texts[i].lower())]
+    counted += [i for i in longer[para.chars[longer] <= OPINIONS_CHARS].tolist()
+                if _OPINIONS_COUNTED.fullmatch(texts[i].strip().lower())]
     worded, started = _comment_lines(para, longer)
     bylines = _comment_bylines(para, [i for i in started if _COMMENT_BYLINE.match(texts[i].lower())])
     announced = [i for i in started if _ANNOUNCED.match(texts[i].strip().lower())]
@@ -433,7 +444,7 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
     thread = np.zeros_like(keep)
     for first, end in boxes:
         thread[first:end] = True
-    if int(kept_chars[~thread].sum()) < COMMENT_ARTICLE_CHARS:
+    if int(kept_chars[~thread].sum()) < THREAD_ARTICLE_CHARS:
         return 0
     dropped = int(keep[thread].sum())
     keep[thread] = False
@@ -441,6 +452,10 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
     return dropped
 
 
+#: a thread is dropped from a page keeping at least this many characters outside it (a
+#: short news story under a long thread: 960 characters on one of DANIEL's pages; a
+#: front page's two boxes of stamped posts keep less, LWN's 281)
+THREAD_ARTICLE_CHARS = 500
 #: a comment thread is told by at least this many headers…
 THREAD_HEADERS = 3
 #: …in a box holding at most this many kept characters above the first (a sorting bar)…

@@ -16,7 +16,8 @@ from .paragraphs import column, lower_case, running, starting
 #: only phrases that do not head a section of an article or a label ("see also", "more on
 #: X", "most popular languages" and a bare "recommended:" do)
 RELATED_PHRASES = (
-    r"latest (?:news|stories|articles|headlines|posts)", r"the latest (?:news|stories|articles|headlines|posts)",
+    r"latest(?: [\w.'’-]+){0,3} (?:news|stories|articles|headlines|posts)",
+    r"the latest(?: [\w.'’-]+){0,3} (?:news|stories|articles|headlines|posts)",
     r"related(?: (?:articles?|stories|news|posts|content|links|coverage|topics|videos|publications|reports))?",
     r"more (?:news|stories|articles|headlines)", r"more from .+",
     r"most (?:read|popular|viewed|shared|emailed)(?: (?:stories|articles|news|posts|now|today))?",
@@ -31,6 +32,7 @@ RELATED_PHRASES = (
     r"lo más leído", r"más noticias", r"articoli correlati", r"potrebbe interessarti", r"i più letti",
     r"czytaj (?:też|także|również)", r"zobacz (?:też|także|również)",
     r"najnowsze(?: (?:wiadomości|artykuły|informacje))?", r"polecamy", r"najczęściej czytane",
+    r"podobne(?: (?:artykuły|wiadomości|tematy|do .+))?", r"więcej (?:wiadomości|artykułów|newsów)",
     r"powiązane (?:artykuły|tematy|wiadomości)", r"читайте (?:также|еще|ещё)", r"смотрите также",
     r"похожие (?:новости|статьи|материалы)", r"последние новости", r"самое (?:читаемое|популярное)",
     r"новости по теме", r"на ту же тему", r"по теме", r"последние публикации(?: на сайте)?", r"другие новости",
