@@ -284,8 +284,9 @@ def _comment_mark_region(para: features.Paragraphs, keep: np.ndarray,
         return None
     texts = para.texts
     counted = [i for i in longer[para.heading[longer] > 0].tolist() if _COUNTED.match(texts[i].lower())]
-    counted += [i for i in longer[para.chars[longer] <= OPINIONS_CHARS].tolist()
-                if _OPINIONS_COUNTED.fullmatch(texts[i].strip().lower())]
+    # a count holds a digit: the other short lines are not matched
+    opinions = longer[(para.chars[longer] <= OPINIONS_CHARS) & (column(para, "share_digit")[longer] > 0)]
+    counted += [i for i in opinions.tolist() if _OPINIONS_COUNTED.fullmatch(texts[i].strip().lower())]
     worded, started = _comment_lines(para, longer)
     bylines = _comment_bylines(para, [i for i in started if _COMMENT_BYLINE.match(texts[i].lower())])
     announced = [i for i in started if _ANNOUNCED.match(texts[i].strip().lower())]
