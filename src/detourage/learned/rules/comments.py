@@ -454,8 +454,8 @@ def drop_stamped_threads(page: Page, para: features.Paragraphs, keep: np.ndarray
 
 
 #: a thread is dropped from a page keeping at least this many characters outside it (a
-#: short news story under a long thread: 960 characters on one of DANIEL's pages; a
-#: front page's two boxes of stamped posts keep less, LWN's 281)
+#: short news story under a long thread keeps under 1 000; a front page's two boxes of
+#: stamped posts keep less, LWN's 281)
 THREAD_ARTICLE_CHARS = 500
 #: a comment thread is told by at least this many headers…
 THREAD_HEADERS = 3
