@@ -102,3 +102,20 @@ def test_the_scorer_applies_its_limits_to_every_page(tmp_path: Path) -> None:
     assert PageScorer()(job)["ok"]
     record = PageScorer(settings=Settings(limits=Limits(max_bytes=20)))(job)  # the page has ~90 bytes
     assert not record["ok"] and record["error"] == "limit:bytes", record
+
+
+def test_evaluate_scores_wcxb_s_word_f1_per_page_and_its_mean(tmp_path: Path) -> None:
+    from detourage.evaluation.evaluate import evaluate
+
+    dataset = load_dataset(small_dataset(tmp_path, "tiny", {"aa": 2}))
+    run = evaluate([dataset], ["fulltext"], workers=1)
+    # fulltext keeps the menu: 1 word in 8 of the output is not in the gold
+    for page in run.pages:
+        assert (page["word_matched"], page["word_pred"], page["word_gold"]) == (7, 8, 7)
+        assert page["word_f1"] == pytest.approx(2 * (7 / 8) / (1 + 7 / 8))
+    row = next(r for r in run.summary(bootstrap=10)["rows"] if r["dataset"] == "tiny" and r["lang"] == "all")
+    assert row["word"]["macro"]["f1"] == pytest.approx(run.pages[0]["word_f1"])
+    result = CliRunner().invoke(main, ["evaluate", str(tmp_path / "tiny"), "-m", "fulltext",
+                                       "-o", str(tmp_path / "ev"), "--bootstrap", "10", "-w", "1"])
+    assert result.exit_code == 0, result.output
+    assert "word F1" in result.stdout and "93.33" in result.stdout

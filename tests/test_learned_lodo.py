@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -56,6 +58,37 @@ def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
     assert "| daniel | 3 | -0.117 [" in table and "| wcxb-dev | 1 | +0.000 [+0.000, +0.000] |" in table
     # and wcxb-dev as the model that never saw a WCXB page cleans it (0.0 -> 0.1)
     assert "| wcxb-dev, no WCXB page | 1 | +0.100 [+0.100, +0.100] |" in table
+    # records written before the evaluation counted words have no word F1 rows
+    assert "(word F1)" not in table
+
+
+def test_word_f1_rows_follow_when_the_records_count_words(tmp_path):
+    module = _lodo()
+    runs = [_run(tmp_path / "a.json", 0.8, {"1": 0.9, "2": 0.5}, True),
+            _run(tmp_path / "b.json", 0.8, {"1": 0.9, "2": 0.1}, True)]
+    for path, words in zip(runs, ({"1": 0.8, "2": 0.6}, {"1": 0.8, "2": 0.2})):
+        data = json.loads(path.read_text())
+        for r in data["records"]:
+            r["word_f1"] = words.get(r["id"], 0.5)
+        path.write_text(json.dumps(data))
+    table = module.compare(runs)
+    # the mean of the pages' word F1 moved by (0.2 - 0.6) / 2, every resample alike on page 2
+    assert "| daniel (word F1) | 2 | -0.200 [-0.400, +0.000] |" in table
+    ours = [{"dataset": "d", "id": str(i), "word_f1": 0.9} for i in range(20)]
+    theirs = [{"dataset": "d", "id": str(i), "word_f1": 0.8 + 0.01 * (i % 3)} for i in range(20)]
+    diff, (low, high) = module.word_paired(ours, theirs)
+    assert diff == pytest.approx(0.09, abs=0.001) and 0.08 <= low <= diff <= high <= 0.1
+    # the report's second table: the same rows in word F1, beside trafilatura
+    records = []
+    for method, f1 in (("learned", 0.9), ("boilerpipe", 0.7), ("peer-trafilatura", 0.8), ("peer-readability", 0.6)):
+        records += [{"dataset": "daniel", "id": str(i), "lang": lang, "method": method, "ok": True, "word_f1": f1,
+                     "shingle_tp": 9, "shingle_fp": 1, "shingle_fn": 1, "to_matched": 9, "to_pred": 10,
+                     "to_gold": 10, "car_matched": 9, "car_pred": 10, "car_gold": 10}
+                    for i, lang in enumerate(("en", "zh"))]
+    text, _ = module.report(records, {})
+    assert "| rows (word F1) | pages | learned | boilerpipe | peer-trafilatura | peer-readability |" in text
+    assert "| daniel/en | 1 | 0.900 | 0.700 | 0.800 | 0.600 | +0.100 [+0.100, +0.100] |" in text
+    assert "daniel/zh" not in text.split("rows (word F1)")[1]  # \w+ runs of Chinese are no words
 
 
 def test_stability_fits_a_fold_twice_and_counts_what_moved(tmp_path, monkeypatch, capsys):

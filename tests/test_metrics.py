@@ -33,6 +33,7 @@ from detourage.evaluation.metrics import (
     snippet_counts,
     summarize,
     summarize_by,
+    word_counts,
 )
 
 
@@ -269,6 +270,29 @@ def test_shingle_difference_is_paired():
 def test_shingle_summary_empty():
     s = shingle_summary([])
     assert (s.pages, s.precision, s.recall, s.f1) == (0, 0.0, 0.0, 0.0)
+
+
+# -------------------------------------------------------------- word F1 (WCXB)
+
+
+def test_word_counts_are_a_bag_of_lower_cased_words():
+    # order is ignored, case too, and punctuation only separates (Men’s = men + s)
+    c = word_counts([("p", "Men’s shoes, on SALE.")], [("p", "sale on men's shoes")])
+    assert c == Counts(5, 5, 5) and c.f1 == 1.0
+    # each word as often as the rarer side holds it
+    c = word_counts("the the the cat", "the cat sat")
+    assert c == Counts(2, 4, 3)
+    assert (c.precision, c.recall) == (0.5, 2 / 3)
+
+
+def test_word_counts_empty_sides_as_wcxb_scores_them():
+    assert word_counts("", "").f1 == 1.0  # nothing to find, nothing output
+    assert word_counts("a menu", "").f1 == 0.0  # output on a page whose gold is empty
+    nothing = word_counts("", "the story")
+    assert (nothing.precision, nothing.recall, nothing.f1) == (0.0, 0.0, 0.0)
+    # the figure is the mean of the pages' F1s
+    pages = [word_counts("a b", "a b"), word_counts("", "c d"), word_counts("a x", "a y")]
+    assert summarize(pages).macro.f1 == pytest.approx((1.0 + 0.0 + 0.5) / 3)
 
 
 # ----------------------------------------------------------------------- cosine

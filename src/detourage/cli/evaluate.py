@@ -133,12 +133,12 @@ def headline_table(summary: dict) -> str:
 
     rows = [[r["method"], pct(r["to"], "micro", "f1"), pct(r["to"], "macro", "f1"),
              pct(r["tm_labelled"], "micro", "f1"), pct(r["car"], "micro", "f1"),
-             pct(r["shingle"], "f1"), pct(r["cosine"], "mean"), pct(r["cosine"], "exactitude"),
-             pct(r.get("snippets"), "f1"),
+             pct(r["shingle"], "f1"), pct(r.get("word"), "macro", "f1"), pct(r["cosine"], "mean"),
+             pct(r["cosine"], "exactitude"), pct(r.get("snippets"), "f1"),
              f"{r['ms']['median']:.1f}" if r["ms"] else "–", str(sum(r["failed"].values()))]
             for r in headline(summary)]
     headers = ["method", "TO F1 micro", "TO F1 macro", "TM F1", "CAR F1", "shingle F1",
-               "cos mean", "exactitude", "snippet F1", "ms/page", "failed"]
+               "word F1", "cos mean", "exactitude", "snippet F1", "ms/page", "failed"]
     return markdown_table(headers, rows)
 
 

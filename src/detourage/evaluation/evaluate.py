@@ -92,6 +92,9 @@ def score_page(pred: Sequence[GoldBlock], doc: GoldPage) -> Record:
         c = metrics.cleaneval_scores(list(pred), gold, mode)
         out.update({f"{name}_matched": c.matched, f"{name}_pred": c.pred, f"{name}_gold": c.gold,
                     f"{name}_p": c.precision, f"{name}_r": c.recall, f"{name}_f1": c.f1})
+    words = metrics.word_counts(list(pred), gold)
+    out.update({"word_matched": words.matched, "word_pred": words.pred, "word_gold": words.gold,
+                "word_p": words.precision, "word_r": words.recall, "word_f1": words.f1})
     shingle = metrics.shingle_counts(list(pred), gold)
     out.update({"shingle_tp": shingle.tp, "shingle_fp": shingle.fp, "shingle_fn": shingle.fn,
                 "shingle_p": shingle.precision, "shingle_r": shingle.recall})
@@ -298,6 +301,8 @@ def row(method: str, dataset: str, lang: str, pages: Sequence[Record], *, bootst
                    "failed": dict(Counter(p["error"] for p in pages if not p["ok"]).most_common())}
     for name in MODES.values():
         out[name] = _averages(scored, name)
+    # WCXB's word F1 (records written before it have no word counts)
+    out["word"] = _averages([p for p in scored if "word_matched" in p], "word")
     out["shingle"] = _shingles(scored, bootstrap) if scored else None
     out["cosine"] = _cosines(scored) if scored else None
     out["snippets"] = _snippets(snippets)

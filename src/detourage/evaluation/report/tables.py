@@ -76,22 +76,22 @@ def _best(values: Sequence[Sequence[float | None]], columns: Mapping[int, bool],
 def _headline(run: _Run) -> _Table:
     """One row per method on everything pooled (dataset 'all', language 'all')."""
     headers = ["Method", "Pages", "Scored", "TO F1 micro", "TO F1 macro", "TM-l F1",
-               "CAR F1", "Shingle F1 [95% CI]", "Exactitude", "cos mean", "Snippet F1", "ms median",
-               "ms p95", "Failed"]
+               "CAR F1", "Shingle F1 [95% CI]", "Word F1", "Exactitude", "cos mean", "Snippet F1",
+               "ms median", "ms p95", "Failed"]
     rows, values = [], []
     for method in run.methods:
         r = _map(run.row(method, run.pooled))
         nums = [_dig(r, "to", "micro", "f1"), _dig(r, "to", "macro", "f1"),
                 _dig(r, "tm_labelled", "micro", "f1"), _dig(r, "car", "micro", "f1"),
-                _dig(r, "shingle", "f1"), _dig(r, "cosine", "exactitude"),
+                _dig(r, "shingle", "f1"), _dig(r, "word", "macro", "f1"), _dig(r, "cosine", "exactitude"),
                 _dig(r, "cosine", "mean"), _dig(r, "snippets", "f1"), _dig(r, "ms", "median"),
                 _dig(r, "ms", "p95")]
         values.append([None] * 3 + nums + [None])
         rows.append([method, _count(r.get("pages")), _count(r.get("scored")),
-                     *map(_pct, nums[:4]), _interval(r.get("shingle")),
-                     _pct(nums[5]), _cos(nums[6]), _pct(nums[7]), _ms(nums[8]), _ms(nums[9]),
+                     *map(_pct, nums[:4]), _interval(r.get("shingle")), _pct(nums[5]),
+                     _pct(nums[6]), _cos(nums[7]), _pct(nums[8]), _ms(nums[9]), _ms(nums[10]),
                      _failures(r.get("failed"))])
-    directions = {c: c < 11 for c in range(3, 13)}
+    directions = {c: c < 12 for c in range(3, 14)}
     return _Table(headers, rows, best=_best(values, directions, [range(len(rows))]))
 
 
@@ -109,8 +109,8 @@ def _cosine_table(run: _Run) -> _Table:
 
 
 def _dataset_table(run: _Run, dataset: str) -> _Table:
-    """Rows per language × method: TO, TM-l, CAR, shingle F1, cos mean, exactitude."""
-    headers = ["Lang", "Method", "Pages", "TO F1", "TM-l F1", "CAR F1", "Shingle F1",
+    """Rows per language × method: TO, TM-l, CAR, shingle F1, word F1, cos mean, exactitude."""
+    headers = ["Lang", "Method", "Pages", "TO F1", "TM-l F1", "CAR F1", "Shingle F1", "Word F1",
                "cos mean", "Exactitude", "Failed"]
     rows: list[list[str]] = []
     values: list[list[float | None]] = []
@@ -122,14 +122,14 @@ def _dataset_table(run: _Run, dataset: str) -> _Table:
             if r is None:
                 continue
             nums = [_dig(r, "to", "micro", "f1"), _dig(r, "tm_labelled", "micro", "f1"),
-                    _dig(r, "car", "micro", "f1"), _dig(r, "shingle", "f1"),
+                    _dig(r, "car", "micro", "f1"), _dig(r, "shingle", "f1"), _dig(r, "word", "macro", "f1"),
                     _dig(r, "cosine", "mean"), _dig(r, "cosine", "exactitude")]
             block.append(len(rows))
             values.append([None] * 3 + nums + [None])
-            rows.append([lang, method, _count(r.get("pages")), *map(_pct, nums[:4]),
-                         _cos(nums[4]), _pct(nums[5]), _failures(r.get("failed"))])
+            rows.append([lang, method, _count(r.get("pages")), *map(_pct, nums[:5]),
+                         _cos(nums[5]), _pct(nums[6]), _failures(r.get("failed"))])
         blocks.append(block)
-    directions = dict.fromkeys(range(3, 9), True)
+    directions = dict.fromkeys(range(3, 10), True)
     breaks = {b[0] for b in blocks[1:] if b}
     return _Table(headers, rows, best=_best(values, directions, blocks), breaks=breaks)
 
@@ -233,8 +233,9 @@ def _headline_section(run: _Run) -> _Section:
         f"Every method on {where}. F1, exactitude: percent. TO = text only, TM-l = text "
         "and labelled markup, CAR = characters (CleanEval, seed 002; micro = summed "
         "counts, macro = mean of page scores); shingle F1 with its bootstrap 95% "
-        "interval; exactitude = pages with cos ≥ 0.9 and cos mean (seed 004); ms per "
-        "page. Best value of each column in bold (HTML)."], tables=[_headline(run)])
+        "interval; word F1 = WCXB's bag of words, the mean of page F1s; exactitude = "
+        "pages with cos ≥ 0.9 and cos mean (seed 004); ms per page. Best value of each "
+        "column in bold (HTML)."], tables=[_headline(run)])
 
 
 def _cosine_section(run: _Run) -> _Section:
