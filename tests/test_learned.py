@@ -774,6 +774,13 @@ def test_train_collect_and_fit(tmp_path):
     per_page = [balanced[a:b].sum() / w[a:b].sum() for a, b in zip(rows[:-1], rows[1:])]
     assert np.isclose(balanced.sum(), w.sum()) and per_page[0] > 2 * max(per_page[1:])
     assert np.allclose(train.weights(typed, 0.0), w)
+    # inside a page, more weight to the long lines with a larger share by characters
+    first = pages[0]
+    by_chars = train.weights(pages, char_share=1.0)[: len(first.y)]
+    even = train.weights(pages, char_share=0.0)[: len(first.y)]
+    assert np.allclose(even, even[0]) and np.allclose(by_chars / by_chars.sum(), first.chars / first.chars.sum())
+    model = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2, "char_share": 0.75})
+    assert model.meta["params"]["char_share"] == 0.75
     model = train.fit(pages, {"max_iter": 20, "min_samples_leaf": 2})
     assert model.meta["pages"] == 8 and model.names == features.names()
     assert model.second is not None and model.meta["first_stage"]["folds"] == train.STACK_FOLDS
