@@ -25,7 +25,9 @@ one process), so that work on its speed aims at the step that costs:
     (``s:threads``), a news ticker (``s:ticker``), a poll (``s:polls``), a consent box
     (``s:consent``), a product's reviews (``s:reviews``), a forum's posts (``s:posts``),
     paragraphs led by a picture (``s:pictured``), a section's lists (``s:sections``),
-    data tables (``s:tables``), the page-type guess (``s:type``,
+    data tables (``s:tables``), the site's frame (``s:frame``), what follows a closing
+    notice (``s:notice``), a doubted page's lower line (``s:doubt``), signatures
+    (``s:signatures``), the page-type guess (``s:type``,
     :func:`detourage.learned.pagetype.guess`), the labels of the blocks (``s:labels``) and
     ``s:rest`` (threshold,
     comment containers, details);
@@ -83,7 +85,8 @@ RULE_STEPS = {"s:comments": "drop_comments", "s:related": "drop_related_boxes", 
               "s:threads": "drop_stamped_threads", "s:ticker": "drop_dated_headlines", "s:polls": "drop_polls",
               "s:consent": "drop_consent_boxes", "s:reviews": "drop_product_reviews", "s:posts": "keep_thread_posts",
               "s:pictured": "keep_pictured_paragraphs", "s:sections": "keep_section_lists",
-              "s:tables": "keep_data_tables"}
+              "s:tables": "keep_data_tables", "s:frame": "drop_site_frame", "s:notice": "drop_after_notice",
+              "s:doubt": "lower_when_doubted", "s:signatures": "drop_signatures"}
 LABELS = {"s:labels": "label_paragraphs"}
 #: the page-type guess: attribute of detourage.learned.pagetype
 TYPE_STEPS = {"s:type": "guess"}
