@@ -236,6 +236,17 @@ def test_no_price_without_a_currency(line):
     assert not pagetype.price_in(line)
 
 
+def test_a_box_of_offers_under_a_story_makes_no_collection():
+    """An advertiser's offers under a long story price as many lines as a shop's grid,
+    but they are a small part of the page; the same offers as the page's body make it
+    a collection."""
+    offers = "".join(f"<li><a href='/ad/{i}'>Flat {i}</a><span>от {i + 1}50 руб.</span></li>" for i in range(9))
+    story = "".join(f"<p>{TEASER}</p>" for _ in range(12))
+    address = "https://gazette.example/harbour-works"
+    assert _kind(page(f"{story}<ul class='offers'>{offers}</ul>"), address) == ("article", "default")
+    assert _kind(page(f"<p>{TEASER}</p><ul>{offers}</ul>"), address) == ("collection", "text")
+
+
 def test_a_drop_down_of_prices_makes_no_collection():
     """A story beside a property search whose price range is a drop-down of prices."""
     options = "".join(f"<option>£{i},000</option>" for i in range(20))

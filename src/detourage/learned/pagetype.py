@@ -192,13 +192,25 @@ def _shown(para: features.Paragraphs) -> str:
     # are passed over, and _priced_lines measures the rest
     # a drop-down's entries ("£500", "£1,000": a search form's price range) are no cards
     short = ((para.chars <= PRICE_LINE) & (column(para, "container_tag") != OPTION_CODE)).nonzero()[0].tolist()
-    lines = "\x1f".join(map(lower_case(para).__getitem__, short))
-    if _priced_lines(lines, PRICES, PRICE_LINE) >= PRICES:
+    lowered = lower_case(para)
+    lines = "\x1f".join(map(lowered.__getitem__, short))
+    if _priced_lines(lines, PRICES, PRICE_LINE) >= PRICES and _priced_span(para, lowered, short) >= PRICE_SPAN:
         return "collection"
     code = column(para, "dist_t_code") == 0
     if float(para.chars[code].sum()) >= CODE_SHARE * max(float(para.chars.sum()), 1.0):
         return "documentation"
     return ""
+
+
+def _priced_span(para: features.Paragraphs, lowered: list[str], lines: list[int]) -> float:
+    """The share of the page's characters from the first of ``lines`` holding a price to
+    the last: a shop's run of priced cards is much of its page, an advertiser's box of
+    offers beside a story ("от 750 руб.", nine of them under the article) a small part.
+    Read only on the few pages with :data:`PRICES` priced lines."""
+    priced = [i for i in lines if price_in(lowered[i])]
+    if not priced:
+        return 0.0
+    return float(para.chars[priced[0]:priced[-1] + 1].sum()) / max(float(para.chars.sum()), 1.0)
 
 
 def _priced_lines(lines: str, most: int, longest: int | None = None) -> int:
@@ -247,7 +259,11 @@ _PRICE_RE = re.compile(_PRICE)
 #: what every match of ``_PRICE`` holds, one of them at least: each is a substring search
 #: of a page's short lines (about 2 µs on a shop's page), so the list stays short
 _CURRENCY_MARKS = (*_SIGNS, *_CODES, *_AFTER)
-#: …this many times is a shop's list of products
+#: …this many times is a shop's list of products…
 PRICES = 8
+#: …when they span at least this share of the page's text, from the first to the last
+#: (the shared pages' collections told by their prices span 0.15 and more, the news
+#: pages' boxes of offers 0.10 and less: ``benchmarks/studies/priced_pages.py``)
+PRICE_SPAN = 0.12
 #: code holding this share of the page's text is documentation
 CODE_SHARE = 0.25
