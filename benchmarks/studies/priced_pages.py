@@ -1,7 +1,7 @@
 """The pages whose text names their kind by its prices, and how far their priced lines
 spread.
 
-    PYTHONPATH=benchmarks python benchmarks/studies/priced_pages.py     # ~2 min
+    PYTHONPATH=benchmarks python benchmarks/studies/priced_pages.py     # ~1 min
 
 :func:`detourage.learned.pagetype.guess` calls a page a collection when nothing else
 names its kind and at least :data:`~detourage.learned.pagetype.PRICES` of its short lines
@@ -19,7 +19,7 @@ from __future__ import annotations
 import _common
 from detourage.gold import load_dataset
 from detourage.learned import features, pagetype
-from detourage.learned.rules.paragraphs import OPTION_CODE, column, lower_case
+from detourage.learned.rules.paragraphs import lower_case
 from detourage.loading import load
 
 NEWS = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
@@ -27,9 +27,7 @@ NEWS = ("cleaneval-en-dev", "cleanportaleval", "daniel", "l3s-gn1")
 
 def priced(para: features.Paragraphs) -> tuple[int, float]:
     """How many short lines hold a price, and the span of the page's text they cover."""
-    short = ((para.chars <= pagetype.PRICE_LINE) & (column(para, "container_tag") != OPTION_CODE)).nonzero()[0]
-    lowered = lower_case(para)
-    lines = short.tolist()
+    lines, lowered = pagetype.short_lines(para), lower_case(para)
     hits = sum(pagetype.price_in(lowered[i]) for i in lines)
     return hits, pagetype._priced_span(para, lowered, lines)
 

@@ -182,7 +182,7 @@ def _shown(para: features.Paragraphs) -> str:
     """The kind a page's text shows when nothing else names it: many lines that are a
     price (a collection), much code (documentation), or ""."""
 
-    from .rules.paragraphs import OPTION_CODE, column, lower_case
+    from .rules.paragraphs import column, lower_case
 
     if not len(para.texts):
         return ""
@@ -190,8 +190,7 @@ def _shown(para: features.Paragraphs) -> str:
     # lines costs a few substring searches, not 50 000 calls.  A line lower-cased is at
     # least as long as its text ("İ" becomes two characters), so those of a longer text
     # are passed over, and _priced_lines measures the rest
-    # a drop-down's entries ("£500", "£1,000": a search form's price range) are no cards
-    short = ((para.chars <= PRICE_LINE) & (column(para, "container_tag") != OPTION_CODE)).nonzero()[0].tolist()
+    short = short_lines(para)
     lowered = lower_case(para)
     lines = "\x1f".join(map(lowered.__getitem__, short))
     if _priced_lines(lines, PRICES, PRICE_LINE) >= PRICES and _priced_span(para, lowered, short) >= PRICE_SPAN:
@@ -200,6 +199,14 @@ def _shown(para: features.Paragraphs) -> str:
     if float(para.chars[code].sum()) >= CODE_SHARE * max(float(para.chars.sum()), 1.0):
         return "documentation"
     return ""
+
+
+def short_lines(para: features.Paragraphs) -> list[int]:
+    """The lines short enough to be a card's price (:data:`PRICE_LINE`); a drop-down's
+    entries ("£500", "£1,000": a search form's price range) are no cards."""
+    from .rules.paragraphs import OPTION_CODE, column
+
+    return ((para.chars <= PRICE_LINE) & (column(para, "container_tag") != OPTION_CODE)).nonzero()[0].tolist()
 
 
 def _priced_span(para: features.Paragraphs, lowered: list[str], lines: list[int]) -> float:
