@@ -21,11 +21,11 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     advertisement's slot between the paragraphs ("Advertisement", "REKLAMA", "Реклама",
     "Ads by Google"), or a reader's button to read on or to share ("Continue reading the
     main story", "Czytaj dalej", "分享到:"), a page's tools ("Print | Email", "字号：T|T",
-    "Compare", "Add to cart") or a widget's placeholder ("Loading...", "跟贴读取中..."),
-    each a line of its own and no heading (a privacy policy's section "Advertising" is
-    one); and a post's footer of links, one of them its count of comments ("Posted by
-    jamie k at 04:29 PM | Permalink | Comments (0) | TrackBack (0)", "View/Add Comments
-    (6) | Category: Antarctica")."""
+    "Compare", "Add to cart"), a code block's copy button ("Copy", "Copied!") or a
+    widget's placeholder ("Loading...", "跟贴读取中..."), each a line of its own and no
+    heading (a privacy policy's section "Advertising" is one); and a post's footer of
+    links, one of them its count of comments ("Posted by jamie k at 04:29 PM | Permalink |
+    Comments (0) | TrackBack (0)", "View/Add Comments (6) | Category: Antarctica")."""
     lowered = lower_case(para)
     for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
@@ -59,12 +59,14 @@ _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
 #: with the arrows or dashes around it ("Advertisement >>", "- Reklama -")
 _AD_LABEL = re.compile(r"[\W_]*(?:advertisements?|ads by google|anzeige|publicité|reklama|реклама|διαφήμιση|"
                        r"广告|廣告|sponsored links|σύνδεσμοι διαφημιζομένων)[\W_]*")
-#: a page's tools (print, e-mail, the text's size), a shop's buttons, a widget's
-#: placeholder while it loads
+#: a page's tools (print, e-mail, the text's size), a shop's buttons, a copy button, a
+#: widget's placeholder while it loads
 _TOOL = r"(?:print(?: this)?|e-?mail(?: this)?|tweet|save|bookmark)"
 _TOOLS = re.compile(r"[\W_]*(?:" + _TOOL + r"(?:[\s|·•/,]+" + _TOOL + r")*"
                     r"|(?:调整|調整)?字[号體体][\W_]*(?:[大中小t↑↓][\W_]*)+"
                     r"|compare|quick (?:view|shop)|add to (?:cart|bag|basket|wish ?list|compare)"
+                    # a code block's or a link's copy button, and what it says once pressed
+                    r"|copy(?: code| to clipboard| link)?|copied!?|kopieren|copiar|kopiuj|копировать|复制|複製|コピー"
                     r"|loading(?: comments| more| content)?|wird geladen|chargement(?: en cours)?|cargando|caricamento"
                     r"|ładowanie|загрузка"
                     r"|.{0,4}(?:读取中|加载中|载入中|讀取中|載入中))[\s.…]*")
