@@ -15,8 +15,10 @@ and :func:`detourage.loading.load` reads each as shown:
   characters (or whose ``<main>`` does) and hides many times that in one element until
   a script has run (:func:`detourage.reveal.show_hidden_body`).
 
-And one kind of text is on the page but no reader sees it: the text for screen readers
-only (:data:`detourage.segment.SCREEN_READER_CLASSES`), which segmentation leaves out.
+And two kinds of text are on the page but no reader sees them: the text for screen
+readers only (:data:`detourage.segment.SCREEN_READER_CLASSES`) and the text a CSS
+framework's class hides until a script shows it (:data:`detourage.segment.HIDING_CLASSES`),
+which segmentation leaves out.
 
 This lists which pages of ``../shared/datasets`` and ``datasets-extra/wcxb-dev`` take
 each path, prints for every page searched by ``hidden body`` the ratio its rule reads
@@ -26,13 +28,16 @@ each path, prints for every page searched by ``hidden body`` the ratio its rule 
 evidence for :data:`~detourage.segment.NOSCRIPT_RATIO`), then scores ``learned``, ``boilerpipe`` and
 the peers on the pages of each path: shingle F1 (page-averaged P and R).  Last, for each
 dataset, how many pages hold text for screen readers only and how many of its pieces
-(an element of such a class, its words as one string) the gold holds.
+(an element of such a class, its words as one string) the gold holds, and the same in
+pieces and words for each hiding class (with Tailwind's ``hidden``, Bootstrap's
+``invisible`` and a bare ``none``, which are left shown: the evidence for the list).
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -145,36 +150,78 @@ def main() -> int:
         print(f"\n{name}: {len(ids)} of {total} scorable pages: {', '.join(ids)}")
         if ids:
             _scores(sets)
+    _hidden_by_class(datasets)
+    return 0
+
+
+def _hidden_by_class(datasets: list[Any]) -> None:
+    """For each dataset: how many pages hold text for screen readers only, and how many
+    of its pieces the gold holds; then the same, in pieces and in words, for each class
+    that hides (:data:`~detourage.segment.HIDING_CLASSES`, and Tailwind's ``hidden``,
+    Bootstrap's ``invisible`` and a bare ``none``, which are left shown)."""
     print("\ntext for screen readers only: pages holding some, and its pieces in the gold or not")
     print(_common.table_head(["dataset", "pages", "with some", "pieces not in the gold", "in the gold"], "lrrrr"))
+    by_class = {}
     for ds in datasets:
-        counts = [_screen_reader_pieces(doc) for doc in ds.scorable]
+        counts, classes = [], Counter()
+        for doc in ds.scorable:
+            pieces = _hidden_pieces(doc)
+            counts.append((pieces["sr"][0], pieces["sr"][1]))
+            classes.update({(name, k): n for name, c in pieces.items() if name != "sr" for k, n in enumerate(c)})
+        by_class[ds.name] = classes
         print(f"| {ds.name} | {len(counts)} | {sum(1 for c in counts if sum(c))} | {sum(c[0] for c in counts)} "
               f"| {sum(c[1] for c in counts)} |")
-    return 0
+    print("\ntext a class hides (outermost pieces of two words at least): pieces and words not in the gold, in it")
+    print(_common.table_head(["dataset", "class", "pieces out", "pieces in", "words out", "words in"], "llrrrr"))
+    for name, classes in by_class.items():
+        for hiding in sorted({c for c, _ in classes}):
+            print(f"| {name} | {hiding} | " + " | ".join(str(classes[hiding, k]) for k in range(4)) + " |")
+
+
+#: classes that hide on some pages and not on others, counted beside the ones that hide
+_SHOWN_CLASSES = ("hidden", "invisible", "none")
+
+
+def _hidden_pieces(doc: Any) -> dict[str, list[int]]:
+    """Of the page's elements of a screen-reader-only class (``"sr"``: outermost ones,
+    three characters of words at least): how many the gold does not hold, and how many it
+    does (their words, lower-cased, found in the gold's as a run); of those a class
+    hides (by the class, :func:`~detourage.segment.hiding_class` deciding, or one of
+    :data:`_SHOWN_CLASSES`; outermost ones, two words at least): the same and their words."""
+    out: dict[str, list[int]] = {"sr": [0, 0]}
+    root = parse(doc.read_html())
+    if root is None:
+        return out
+    gold = _words(" ".join(text for _, text in doc.gold_blocks) if doc.gold_blocks
+                  else doc.gold_path.read_text(encoding="utf-8", errors="replace"))
+    for el in root.iter():
+        if _screen_reader_only(el) and not any(_screen_reader_only(a) for a in el.iterancestors()):
+            piece = _words(" ".join(el.itertext()))
+            if len(piece.strip()) >= 3:
+                out["sr"][piece in gold] += 1
+        hiding = _hiding(el)
+        if hiding and el.tag not in segment.INVISIBLE and not any(_hiding(a) for a in el.iterancestors()):
+            piece = _words(" ".join(el.itertext()))
+            if len(words := piece.split()) >= 2:
+                counts = out.setdefault(hiding, [0, 0, 0, 0])
+                counts[piece in gold] += 1
+                counts[2 + (piece in gold)] += len(words)
+    return out
+
+
+def _hiding(el: Any) -> str:
+    """The class by which ``el`` is hidden ("" when none is)."""
+    classes = el.get("class") if isinstance(el.tag, str) else None
+    if not classes:
+        return ""
+    names = classes.split()
+    if segment.hiding_class(classes):
+        return min(segment.HIDING_CLASSES.intersection(names))
+    return next((name for name in _SHOWN_CLASSES if name in names), "")
 
 
 def _words(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
-
-
-def _screen_reader_pieces(doc: Any) -> tuple[int, int]:
-    """Of the page's elements of a screen-reader-only class (outermost ones, three
-    characters of words at least): how many the gold does not hold, and how many it does
-    (their words, lower-cased, found in the gold's as a run)."""
-    root = parse(doc.read_html())
-    if root is None:
-        return 0, 0
-    gold = _words(" ".join(text for _, text in doc.gold_blocks) if doc.gold_blocks
-                  else doc.gold_path.read_text(encoding="utf-8", errors="replace"))
-    out = [0, 0]
-    for el in root.iter():
-        if not _screen_reader_only(el) or any(_screen_reader_only(a) for a in el.iterancestors()):
-            continue
-        piece = _words(" ".join(el.itertext()))
-        if len(piece.strip()) >= 3:
-            out[piece in gold] += 1
-    return out[0], out[1]
 
 
 def _screen_reader_only(el: Any) -> bool:
