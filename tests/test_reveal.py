@@ -213,27 +213,6 @@ def test_text_for_screen_readers_only_is_not_read() -> None:
     assert [block.text for block in page.blocks] == ["Read", "the report", "now.", "A reader's letter."]
 
 
-def test_text_a_frameworks_class_hides_is_not_read() -> None:
-    """Bootstrap's ``hide`` and ``d-none``, Bulma's ``is-hidden``… hide their element
-    until a script shows it; ``d-none`` beside a class showing it from a width on
-    (``d-md-block``) is shown on a desktop, Tailwind's ``hidden`` is read (its pages undo
-    it at a width), and an accordion's answer hidden so is read like one hidden by its
-    style."""
-    page = load('<body><p>Kept.</p><dl class="productView-info hide"><dt>cat_thumb_Bone:</dt><dd>x.png</dd></dl>'
-                '<div class="d-none">Size chart</div><nav class="d-none d-md-block">Desktop menu</nav>'
-                '<div class="modal is-hidden js-modal">Sign up</div><p class="hidden md:block">Tailwind.</p>'
-                '<div class="faq-item"><h3>Why?</h3><div class="answer hide">Because.</div></div></body>')
-    assert [block.text for block in page.blocks] == ["Kept.", "Desktop menu", "Tailwind.", "Why?", "Because."]
-
-
-def test_a_whole_body_hidden_by_a_class_is_shown() -> None:
-    """A page whose body waits, hidden by a framework's class, for its script is read
-    whole, as one hidden by its style."""
-    body = "".join(f"<p>Paragraph {i} of the story, long enough to be read as one.</p>" for i in range(20))
-    page = load(f'<body><p>Menu</p><div class="app d-none">{body}</div></body>')
-    assert len(page.blocks) == 21
-
-
 def test_a_themes_own_name_for_text_for_screen_readers_is_read_as_one() -> None:
     """A theme's or a component's prefix or suffix around the usual words ("wt-cli-sr-only",
     "u-srOnly", "plp-price__sr-text", a CSS module's hashed "SrOnly-module_srOnly__3NH1o")

@@ -15,10 +15,10 @@ and :func:`detourage.loading.load` reads each as shown:
   characters (or whose ``<main>`` does) and hides many times that in one element until
   a script has run (:func:`detourage.reveal.show_hidden_body`).
 
-And two kinds of text are on the page but no reader sees them: the text for screen
-readers only (:data:`detourage.segment.SCREEN_READER_CLASSES`) and the text a CSS
-framework's class hides until a script shows it (:data:`detourage.segment.HIDING_CLASSES`),
-which segmentation leaves out.
+And one kind of text is on the page but no reader sees it: the text for screen readers
+only (:data:`detourage.segment.SCREEN_READER_CLASSES`), which segmentation leaves out.
+The text a CSS framework's class hides until a script shows it (:data:`HIDING_CLASSES`)
+is read: a click shows some of it.
 
 This lists which pages of ``../shared/datasets`` and ``datasets-extra/wcxb-dev`` take
 each path, prints for every page searched by ``hidden body`` the ratio its rule reads
@@ -29,8 +29,7 @@ evidence for :data:`~detourage.segment.NOSCRIPT_RATIO`), then scores ``learned``
 the peers on the pages of each path: shingle F1 (page-averaged P and R).  Last, for each
 dataset, how many pages hold text for screen readers only and how many of its pieces
 (an element of such a class, its words as one string) the gold holds, and the same in
-pieces and words for each hiding class (with Tailwind's ``hidden``, Bootstrap's
-``invisible`` and a bare ``none``, which are left shown: the evidence for the list).
+pieces and words for each class that may hide.
 """
 
 from __future__ import annotations
@@ -157,8 +156,7 @@ def main() -> int:
 def _hidden_by_class(datasets: list[Any]) -> None:
     """For each dataset: how many pages hold text for screen readers only, and how many
     of its pieces the gold holds; then the same, in pieces and in words, for each class
-    that hides (:data:`~detourage.segment.HIDING_CLASSES`, and Tailwind's ``hidden``,
-    Bootstrap's ``invisible`` and a bare ``none``, which are left shown)."""
+    that may hide (:data:`HIDING_CLASSES`)."""
     print("\ntext for screen readers only: pages holding some, and its pieces in the gold or not")
     print(_common.table_head(["dataset", "pages", "with some", "pieces not in the gold", "in the gold"], "lrrrr"))
     by_class = {}
@@ -178,16 +176,23 @@ def _hidden_by_class(datasets: list[Any]) -> None:
             print(f"| {name} | {hiding} | " + " | ".join(str(classes[hiding, k]) for k in range(4)) + " |")
 
 
-#: classes that hide on some pages and not on others, counted beside the ones that hide
-_SHOWN_CLASSES = ("hidden", "invisible", "none")
+#: the classes by which CSS frameworks hide an element until a script shows it (Bootstrap's
+#: ``hide``, ``d-none`` and ``invisible``, Tailwind's ``hidden``, Bulma's ``is-hidden``,
+#: GOV.UK's ``js-hidden``, SUIT's ``u-hidden``) and a bare ``none``.  Segmentation reads
+#: them all: leaving out the first six was tried (commit 1a0b245) and not kept, see
+#: docs/output-quality.md, "Pages whose scripts show their content"
+HIDING_CLASSES = ("hide", "d-none", "is-hidden", "js-hidden", "u-hidden", "display-none", "hidden", "invisible",
+                  "none")
+
+#: Bootstrap's class that shows, from a screen width on, what ``d-none`` hides below it
+_SHOWN_FROM = re.compile(r"(?<![\w-])d-(?:sm|md|lg|xl|xxl)-(?!none)[a-z-]+")
 
 
 def _hidden_pieces(doc: Any) -> dict[str, list[int]]:
     """Of the page's elements of a screen-reader-only class (``"sr"``: outermost ones,
     three characters of words at least): how many the gold does not hold, and how many it
     does (their words, lower-cased, found in the gold's as a run); of those a class
-    hides (by the class, :func:`~detourage.segment.hiding_class` deciding, or one of
-    :data:`_SHOWN_CLASSES`; outermost ones, two words at least): the same and their words."""
+    hides (:func:`_hiding`; outermost ones, two words at least): the same and their words."""
     out: dict[str, list[int]] = {"sr": [0, 0]}
     root = parse(doc.read_html())
     if root is None:
@@ -210,14 +215,13 @@ def _hidden_pieces(doc: Any) -> dict[str, list[int]]:
 
 
 def _hiding(el: Any) -> str:
-    """The class by which ``el`` is hidden ("" when none is)."""
+    """The class of :data:`HIDING_CLASSES` by which ``el`` is hidden ("" when none is, or
+    when a class of Bootstrap's shows it from a screen width on: ``d-none d-md-block``)."""
     classes = el.get("class") if isinstance(el.tag, str) else None
-    if not classes:
+    if not classes or _SHOWN_FROM.search(classes):
         return ""
     names = classes.split()
-    if segment.hiding_class(classes):
-        return min(segment.HIDING_CLASSES.intersection(names))
-    return next((name for name in _SHOWN_CLASSES if name in names), "")
+    return next((name for name in HIDING_CLASSES if name in names), "")
 
 
 def _words(text: str) -> str:

@@ -30,7 +30,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 from .errors import LimitExceeded
 from .formulas import MARKS
 from .model import Block
-from .segment import (PANEL_ROLES, apart as _apart, panel_class as _panel_class, panel_item_class as _panel_item_class, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, hiding_class as _hiding_class, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
+from .segment import (PANEL_ROLES, apart as _apart, panel_class as _panel_class, panel_item_class as _panel_item_class, PAUSE_BLOCKS, _screen_reader_only as _is_screen_reader_only, _CLOSING, _EMOTICON, _NO_LINE_END, _HIDDEN_STYLE, _INVISIBLE_CHARS, _LINE_CLASS, AD_HOSTS, BLOCK_LEVEL,
                       DECORATIVE_ALT_WORDS, DECORATIVE_WORDS, ICON_PIXELS, INVISIBLE, LAZY_SOURCES,
                       PLACEHOLDER_TYPES, PLACEHOLDER_WORDS, VOID, _captioned, _named, _noscript_source,
                       _picture_source, clean_text, cleaned, count_line_end, image_of, line_break, lines,
@@ -290,7 +290,7 @@ cdef bint _hidden(cetree._Document doc, xmlNode* c_node) except -1:
                 if classes is NULL and strcmp(name, b"class") == 0:
                     classes = attr
         attr = attr.next
-    cdef bint markup = hidden or _styled_hidden(doc, c_node, style) or _classed_hidden(doc, c_node, classes)
+    cdef bint markup = hidden or _styled_hidden(doc, c_node, style)
     if not markup and not _screen_reader_only(doc, c_node, classes):
         return False
     if _attr_value(doc, c_node, b"role") in _PANEL_ROLES or _panel_class(_attr_value(doc, c_node, b"class")):
@@ -321,18 +321,6 @@ cdef bint _screen_reader_only(cetree._Document doc, xmlNode* c_node, xmlAttr* cl
             not _holds_screen_reader_part(<const char*> classes.children.content):
         return False
     return _is_screen_reader_only(_attr_value(doc, c_node, b"class"))
-
-
-cdef bint _classed_hidden(cetree._Document doc, xmlNode* c_node, xmlAttr* classes) except -1:
-    """``segment.hiding_class`` of the ``class`` attribute (NULL: none); a value holding
-    neither "hid" nor "none" is answered without making its Python string."""
-    if classes is NULL or classes.children is NULL:
-        return False
-    if classes.children.next is NULL and _is_text(classes.children) and \
-            strstr(<const char*> classes.children.content, b"hid") is NULL and \
-            strstr(<const char*> classes.children.content, b"none") is NULL:
-        return False
-    return _hiding_class(_attr_value(doc, c_node, b"class"))
 
 
 cdef bint _holds_screen_reader_part(const char* value) noexcept:

@@ -202,8 +202,7 @@ HIDDEN_BODY_RATIO = 5
 #: the elements that may be hidden (:func:`~detourage.segment.is_hidden` decides), under
 #: the element searched
 _HIDDEN_CANDIDATES = etree.XPath(".//*[@hidden or contains(translate(@style, 'NOEHID', 'noehid'), 'none')"
-                                  " or contains(translate(@style, 'NOEHID', 'noehid'), 'hidden')"
-                                  " or contains(@class, 'hid') or contains(@class, 'none')]")
+                                  " or contains(translate(@style, 'NOEHID', 'noehid'), 'hidden')]")
 
 
 def show_hidden_body(root: etree._Element | None, blocks: tuple[Block, ...]) -> bool:
