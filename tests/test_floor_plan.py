@@ -38,7 +38,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the page model, decoding, parsing",
      ("model", "decode", "parse")),
     ("blocks and what the renderers read of a page",
-     ("segment", "reveal", "structure", "formulas", "metadata", "formats")),
+     ("segment", "reveal", "structure", "credits", "formulas", "metadata", "formats")),
     ("bytes + settings → a loaded page",
      ("loading",)),
     ("the supervision of one bounded page",

@@ -165,11 +165,17 @@ class Unit:
     kind: Label
     text: str
     blocks: tuple[Block, ...]
+    #: the unit is a picture's credit ("Photo: Jane Doe / Reuters" beside an image:
+    #: :mod:`detourage.credits`)
+    credit: bool = False
 
     @property
     def caption(self) -> bool:
-        """Whether the unit is a figure's caption (its blocks inside a ``<figcaption>``):
-        shown under its image in the structured formats, left out of the text ones."""
+        """Whether the unit is a figure's caption (its blocks inside a ``<figcaption>``)
+        or a picture's credit (:attr:`credit`): shown with its image in the structured
+        formats, left out of the text ones."""
+        if self.credit:
+            return True
         blocks = self.blocks  # most units are no caption: their first block tells
         return bool(blocks) and "figcaption" in blocks[0].path and all("figcaption" in b.path for b in blocks)
 
@@ -204,9 +210,9 @@ class Result:
     @property
     def text_units(self) -> tuple[Unit, ...]:
         """The units the text outputs hold (txt, CleanEval, every ``text`` field, the
-        evaluation): those with text, a figure's caption aside.  Text is what a reader
-        reads of the page's own text: an illustration's alt text and its caption stand
-        with the image, which the structured formats show."""
+        evaluation): those with text, a figure's caption and a picture's credit aside.
+        Text is what a reader reads of the page's own text: an illustration's alt text,
+        its caption and its credit stand with the image, which the structured formats show."""
         return tuple(u for u in self.units if u.text and not u.caption)
 
     @property

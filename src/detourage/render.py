@@ -16,10 +16,11 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from . import formats, metadata as meta
+from .credits import credits, near_picture
 from .errors import UnknownFormat
 from .formulas import math_html
 from .model import Block, Label, Result, Unit
@@ -56,7 +57,8 @@ def units(blocks: Sequence[Block], labels: Sequence[Label]) -> tuple[Unit, ...]:
     continuations join it (a continuation with nothing open opens a paragraph).  A
     figure's caption is a unit of its own: a continuation into or out of a
     ``<figcaption>`` opens a paragraph, so that a unit is all caption (:attr:`Unit.caption`,
-    which the text outputs leave out) or none."""
+    which the text outputs leave out) or none.  A unit that is a picture's credit is
+    marked so (:attr:`Unit.credit`, :mod:`detourage.credits`)."""
     out: list[Unit] = []
     current: list[Block] = []
     kind = Label.PARAGRAPH
@@ -78,7 +80,16 @@ def units(blocks: Sequence[Block], labels: Sequence[Label]) -> tuple[Unit, ...]:
         kind = Label.PARAGRAPH if label is continuation else label
     if current:
         out.append(Unit(kind, join(current), tuple(current)))
+    for i in credits([u.text for u in out]):
+        first, last = out[i].blocks[0], out[i].blocks[-1]
+        if _at(blocks, first) and _at(blocks, last) and near_picture(blocks, first.id, last.id):
+            out[i] = replace(out[i], credit=True)
     return tuple(out)
+
+
+def _at(blocks: Sequence[Block], block: Block) -> bool:
+    """Whether ``block`` is at its id in ``blocks`` (a page's blocks; not a test's few)."""
+    return block.id < len(blocks) and blocks[block.id] is block
 
 
 _OPTION_NAMES = frozenset(f.name for f in fields(RenderOptions))

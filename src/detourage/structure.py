@@ -544,7 +544,7 @@ def _close(open_: list[Node], blocks: list[Block], unit: Unit) -> None:
     if len(blocks) == len(unit.blocks):
         open_[-1].children.append(unit)
     elif blocks:
-        open_[-1].children.append(Unit(unit.kind, join(blocks), tuple(blocks)))
+        open_[-1].children.append(Unit(unit.kind, join(blocks), tuple(blocks), unit.credit))
 
 
 def _lists(node: Node) -> None:
