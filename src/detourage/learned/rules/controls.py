@@ -30,8 +30,7 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
         if (line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line)
-                or not para.heading[i] and (_AD_LABEL.fullmatch(line) or _READ_ON.fullmatch(line)
-                                            or _TOOLS.fullmatch(line))):
+                or not para.heading[i] and _LABELS.fullmatch(line)):
             keep[i] = False
     # a footer counts its comments: a line without a digit is none (most kept lines)
     for i in np.flatnonzero(keep & (para.chars <= FOOTER_CHARS) & (column(para, "share_digit") > 0)).tolist():
@@ -75,6 +74,8 @@ _READ_ON = re.compile(r"[\W_]*(?:continue reading(?: the (?:main )?story)?|read 
                       r"czytaj (?:dalej|więcej)|читать (?:далее|полностью)|weiterlesen|lire la suite|leer más|"
                       r"leggi (?:tutto|di più)|阅读全文|閱讀全文|share(?: this(?: article| story| page| post)?)?|"
                       r"分享到|udostępnij|поделиться|κοινοποίηση)[\W_]*")
+#: the three at once: a line is all one of them (one call a line, not three)
+_LABELS = re.compile(f"(?:{_AD_LABEL.pattern})|(?:{_READ_ON.pattern})|(?:{_TOOLS.pattern})")
 
 
 def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
