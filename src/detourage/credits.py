@@ -82,28 +82,21 @@ def is_credit(text: str) -> bool:
 def credits(texts: Sequence[str]) -> list[int]:
     """The indices of ``texts`` that are all a credit.  The short ones are joined and
     searched for each of :data:`_HINTS` (a plain substring search, many times faster than
-    a pattern tried at every character); only the lines holding one are matched."""
+    a pattern of them all tried at every character), then for where those it holds are;
+    only the lines holding one are matched."""
     short = [i for i, text in enumerate(texts) if len(text) <= CREDIT_CHARS]
     if not short:
         return []
     pieces = [texts[i] for i in short]
     joined = "\x1f".join(pieces).lower()
-    hits = [at for hint in _HINTS if hint in joined for at in _finds(joined, hint)]
-    if not hits:
+    present = [hint for hint in _HINTS if hint in joined]
+    if not present:
         return []
+    hits = [found.start() for found in re.finditer("|".join(map(re.escape, present)), joined)]
     # where each piece starts in the joined text (lower-casing may lengthen a piece: "İ")
     starts = list(accumulate((len(piece) + 1 for piece in joined.split("\x1f")), initial=0))
     lines = sorted({short[bisect_right(starts, hit) - 1] for hit in hits})
     return [i for i in lines if is_credit(texts[i])]
-
-
-def _finds(text: str, word: str) -> list[int]:
-    """Where ``word`` starts in ``text``, each time."""
-    found, at = [], text.find(word)
-    while at >= 0:
-        found.append(at)
-        at = text.find(word, at + 1)
-    return found
 
 
 def near_picture(blocks: Sequence[Block], first: int, last: int) -> bool:
