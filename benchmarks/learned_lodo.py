@@ -7,6 +7,7 @@
     python benchmarks/learned_lodo.py --models build/folds --reuse  # score with them again, no fitting
     python benchmarks/learned_lodo.py --models build/folds --reuse --threshold 0.45  # at another threshold
     python benchmarks/learned_lodo.py --compare a.json b.json  # two --json runs side by side
+    python benchmarks/learned_lodo.py --compare a.json b.json --moved 0  # and every page that changed
     python benchmarks/learned_lodo.py --models build/folds --reuse --without keep_figures  # a step's cost
     python benchmarks/learned_lodo.py --models build/folds --reuse --no-urls  # pages cleaned from their HTML alone
     python benchmarks/learned_lodo.py --models build/folds --page wcxb-dev:dev-4900  # one held-out page, line by line
@@ -445,11 +446,12 @@ def _means(table: dict[str, dict[str, dict]], methods: list[str]) -> str:
     return f"| mean of the {len(datasets)} datasets (wcxb-dev: host folds) | | " + " | ".join(cells) + " | | | |"
 
 
-def compare(runs: Sequence[Path]) -> str:
+def compare(runs: Sequence[Path], moved_by: float = 0.1) -> str:
     """Runs written by ``--json``, one line each: the rows whose bar is met, the mean shingle
     F1 of all rows (wcxb-dev's by host folds) and each row's; then, for each run against the
-    first, how many held-out pages changed at all (up, down) and by more than :data:`MOVED`
-    shingle F1, and those pages (dataset, id, F1 before -> after), the largest loss first."""
+    first, how many held-out pages changed at all (up, down) and by more than ``moved_by``
+    shingle F1 (``--moved``), and those pages (dataset, id, F1 before -> after), the
+    largest loss first."""
     lines, pages = [], []
     for path in runs:
         data = json.loads(path.read_text())
@@ -461,10 +463,10 @@ def compare(runs: Sequence[Path]) -> str:
         pages.append({(r["dataset"], r["id"]): _page_f1(r) for r in _judged(data["records"])})
     for path, run in zip(runs[1:], pages[1:]):
         delta = {k: run[k] - pages[0][k] for k in run.keys() & pages[0].keys()}
-        moved = sorted((d, k) for k, d in delta.items() if abs(d) > MOVED)
+        moved = sorted((d, k) for k, d in delta.items() if abs(d) > max(moved_by, CHANGED))
         up, down = sum(d > CHANGED for d in delta.values()), sum(d < -CHANGED for d in delta.values())
         lines.append(f"{path.name} against {runs[0].name}: {up + down} of {len(run)} pages changed ({up} up, "
-                     f"{down} down), {len(moved)} by more than {MOVED}")
+                     f"{down} down), {len(moved)} by more than {moved_by}")
         lines += [f"    {dataset} {page}: {pages[0][dataset, page]:.3f} -> {run[dataset, page]:.3f}"
                   for _, (dataset, page) in moved]
     lines.append("")
@@ -518,8 +520,6 @@ def _wcxb_meta() -> list[dict]:
     return [json.loads(line) for line in path.open(encoding="utf-8")] if path.exists() else []
 
 
-#: a page "moved" between two runs when its shingle F1 changed by more than this
-MOVED = 0.1
 #: …and changed at all past float noise
 CHANGED = 1e-9
 
@@ -591,6 +591,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="rebuild the table from a --json run's records instead of running")
     parser.add_argument("--compare", type=Path, nargs="+", default=None,
                         help="--json runs: rows met, mean of the rows, pages moved against the first")
+    parser.add_argument("--moved", type=float, default=0.1, metavar="F1",
+                        help="--compare: list the pages whose shingle F1 changed by more than this (default: "
+                             "%(default)s; 0 lists every page that changed)")
     parser.add_argument("--no-page-types", action="store_true",
                         help="score with every page's kind left without effect (no threshold shift: "
                              "the learned method as it was before page types)")
@@ -616,7 +619,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.threshold is not None and not args.reuse:
         parser.error("--threshold needs --reuse (a fitted run takes --params '{\"threshold\": T}')")
     if args.compare:
-        print(compare(args.compare))
+        print(compare(args.compare, args.moved))
         return 0
     if args.page:
         if not args.models:

@@ -58,6 +58,10 @@ def test_compare_reads_the_judged_column_and_counts_moved_pages(tmp_path):
     assert "| daniel | 3 | -0.117 [" in table and "| wcxb-dev | 1 | +0.000 [+0.000, +0.000] |" in table
     # and wcxb-dev as the model that never saw a WCXB page cleans it (0.0 -> 0.1)
     assert "| wcxb-dev, no WCXB page | 1 | +0.100 [+0.100, +0.100] |" in table
+    # --moved 0 lists every page that changed, the largest loss first
+    every = _lodo().compare([a, b], moved_by=0).splitlines()
+    assert every[2] == "b.json against a.json: 2 of 4 pages changed (1 up, 1 down), 2 by more than 0"
+    assert every[3:5] == ["    daniel 2: 0.500 -> 0.100", "    daniel 3: 0.700 -> 0.750"]
     # records written before the evaluation counted words have no word F1 rows
     assert "(word F1)" not in table
 
