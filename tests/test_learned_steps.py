@@ -466,6 +466,17 @@ def test_an_unnamed_thread_of_stamped_comments_below_the_story_is_dropped():
                                          EVERYTHING).text
 
 
+@pytest.mark.parametrize("header", ["Piter{i} 6 Января 2012 14:0{i}:28 0", "anna{i}, 7 stycznia 2012, 10:1{i}",
+                                    "Γιώργος{i} 8 Ιανουαρίου 2012 12:3{i}", "Jan {i}, 2012 at 09:4{i} am by reader{i}",
+                                    "网友{i} 2012年1月{i}日 15:2{i}"])
+def test_a_thread_stamped_with_a_month_s_name_in_any_language_is_dropped(header: str) -> None:
+    # the month written as a word, in the page's language; or with the CJK year, month and day signs
+    body = f"<main><article>{story(6)}</article><section>{_thread(5, header)}</section></main>"
+    result = extract(shell(body), EVERYTHING)
+    assert "Paragraph 5 of the story" in result.text and "Comment 4" not in result.text
+    assert result.labels.details["learned"]["thread_lines"] == 10
+
+
 
 def test_a_long_thread_under_a_short_story_is_dropped():
     # a news story of three paragraphs (about 600 characters) under a thread of readers'

@@ -468,8 +468,11 @@ THREAD_PROSE_CHARS = 20
 THREAD_DIGITS = 7
 #: a time of day ("19:23", "23:07:50", "2:36PM")
 _CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?!\d)")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-#: a date: numeric ("2012-01-24", "12.01.12", "6/04/2005") or with an English month's
-#: name ("Jul 19 2006", "19 July 2006", "March 15, 2003")
+#: a month's name in any language, as a word of letters ("jan", "january", "января",
+#: "stycznia", "ιανουαρίου"), maybe abbreviated ("sept.")
+_MONTH = r"[^\W\d_]{3,12}\.?"
+#: a date: numeric ("2012-01-24", "12.01.12", "6/04/2005"), with a month's name ("Jul 19
+#: 2006", "19 July 2006", "March 15, 2003", "6 Января 2012", "7. stycznia 2012") or
+#: written with the CJK year, month and day signs ("2012年1月6日", "2012년 1월 6일")
 _DATED = re.compile(rf"(?<!\d)(?:\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-                    rf"|\d{{1,2}}\.?\s+{_MONTH}\s+\d{{4}})(?!\d)")
+                    rf"|\d{{1,2}}\.?\s+{_MONTH},?\s+\d{{4}}|\d{{2,4}}\s*[年년]\s*\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일])(?!\d)")
