@@ -298,7 +298,7 @@ def test_text_below_u0300_is_nfc_whatever_its_characters() -> None:
 @pytest.mark.parametrize("text", [
     "caf\u00e9 co\u00adop", "\u00e9\u00e9", "\u0142\u00ad\u0142", "\u0142 \u0142", "Mu\u0308nchen",
     "\u0374\u0391", "\u212b", "\u4e2d\u200b\u6587", "\u4e2d\u6587", "\U0001F600\ufeff", "\U0001F600 \u2060",
-    "\u0645\u06cc\u200c\u062e", "\u00ad", "\u200b \u2060", "\u03b1\u0301", "\u1100\u1161",
+    "\u0645\u06cc\u200c\u062e", "\u00ad", "\u200b \u2060", "\u03b1\u0301", "\u1100\u1161" "\u200d", "\u200c \u200d", "\u200d\U0001F600",
 ])
 def test_text_hygiene(text: str) -> None:
     """Soft hyphens, zero-width characters and NFC in texts of one, two and four bytes a

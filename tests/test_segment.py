@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from detourage.api import extract
 from detourage.errors import LimitExceeded
 from detourage.parse import Limits, parse
 from detourage.segment import page_title, segment
@@ -159,6 +160,11 @@ def test_control_characters_leave_the_text_whitespace_ones_become_spaces() -> No
 def test_zwnj_and_zwj_stay_for_the_scripts_and_emoji_that_need_them() -> None:
     text = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \U0001F469\u200d\U0001F4BB"
     assert [b.text for b in blocks(f"<p>{text}</p>")] == [text]
+    # …but a joiner that joins nothing is no text: Webflow's empty paragraph, <p>&zwj;</p>
+    assert [b.text for b in blocks("<p>Before</p><p>\u200d</p><p> \u200c </p><p>After \u200d</p>")] == \
+        ["Before", "After \u200d"]
+    page = "<html><body><article><h1>Title</h1>" + "<p>A sentence of the story, long enough.</p><p>\u200d</p>" * 5
+    assert "\u200d" not in extract(page + "</article></body></html>")
 
 
 def test_decomposed_text_is_composed_to_nfc() -> None:

@@ -20,7 +20,7 @@ from cpython.list cimport PyList_AsTuple
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH,
-                              PyUnicode_KIND, PyUnicode_READ, PyUnicode_READ_CHAR)
+                              PyUnicode_KIND, PyUnicode_READ, PyUnicode_READ_CHAR, Py_UNICODE_ISSPACE)
 from libc.string cimport memcmp, strchr, strcmp, strlen, strncmp, strstr
 
 cimport lxml.includes.etreepublic as cetree
@@ -862,13 +862,16 @@ cdef bint _needs_cleaning(str text) except -1:
     controls that are not whitespace, and DEL), or is not NFC.  One pass over the
     characters; below U+0300 every character is NFC, none combines and no two compose
     (``tests/test_csegment.py`` checks it over Unicode), so a text of Latin letters needs
-    no NFC check, and most texts none of the work."""
+    no NFC check, and most texts none of the work.  A text of zero-width joiners and
+    spaces alone (``segment._JOINERS_ONLY``) needs it too: it becomes "" there."""
     cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
     cdef unsigned int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef const unsigned char* narrow
     cdef Py_UCS4 c
     cdef bint combining = False
+    cdef bint joiner = False  # a U+200C or U+200D…
+    cdef bint other = False  # …and a character that is neither one nor a space
     if kind == PyUnicode_1BYTE_KIND:
         narrow = <const unsigned char*> data
         for i in range(n):
@@ -884,6 +887,12 @@ cdef bint _needs_cleaning(str text) except -1:
             return True
         elif c >= 0x300:
             combining = True
+        if c == 0x200c or c == 0x200d:
+            joiner = True
+        elif not other and not Py_UNICODE_ISSPACE(c):
+            other = True
+    if joiner and not other:
+        return True
     return combining and not _is_normalized("NFC", text)
 
 

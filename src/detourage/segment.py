@@ -216,16 +216,25 @@ _INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}{re.escape(CONTROL_CHARS)}]")
 _ASCII_CONTROL = re.compile(f"[{re.escape(''.join(c for c in CONTROL_CHARS if c.isascii()))}]")
 
 
+#: a text of nothing but zero-width joiners and non-joiners (and spaces): they join no
+#: letters, and a reader sees nothing (Webflow's rich text writes an empty paragraph so,
+#: ``<p>\u200d</p>``, which was a blank line of txt)
+_JOINERS_ONLY = re.compile(r"[\s\u200c\u200d]*[\u200c\u200d][\s\u200c\u200d]*")
+
+
 def clean_text(text: str) -> str:
     """``text`` without invisible characters (``_INVISIBLE_CHARS``) and control characters
     (``CONTROL_CHARS``), in NFC: some CMSs emit decomposed text ("u" and a combining
-    diaeresis), which a search for "ü" misses.
+    diaeresis), which a search for "ü" misses.  A text of zero-width joiners alone
+    (``_JOINERS_ONLY``) is no text: "".
 
     Every run of block text goes through here before it is split into words; ASCII text
     without a control character needs nothing, and callers skip it (:func:`needs_cleaning`).
     The compiled segmentation calls it only for text it can change (``_csegment._clean``)."""
     if _INVISIBLE.search(text) is not None:
         text = _INVISIBLE.sub("", text)
+    if _JOINERS_ONLY.fullmatch(text) is not None:
+        return ""
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text
