@@ -23,9 +23,11 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     main story", "Czytaj dalej", "分享到:"), a page's tools ("Print | Email", "字号：T|T",
     "Compare", "Add to cart"), a code block's copy button ("Copy", "Copied!") or a
     widget's placeholder ("Loading...", "跟贴读取中..."), each a line of its own and no
-    heading (a privacy policy's section "Advertising" is one); and a post's footer of
-    links, one of them its count of comments ("Posted by jamie k at 04:29 PM | Permalink |
-    Comments (0) | TrackBack (0)", "View/Add Comments (6) | Category: Antarctica")."""
+    heading (a privacy policy's section "Advertising" is one), or a shop card's badge or
+    button ("New arrival", "Top rated", "Sold out", "More options", "(0) 0 reviews"); and
+    a post's footer of links, one of them its count of comments ("Posted by jamie k at
+    04:29 PM | Permalink | Comments (0) | TrackBack (0)", "View/Add Comments (6) |
+    Category: Antarctica")."""
     lowered = lower_case(para)
     for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
         line = lowered[i].strip()
@@ -63,19 +65,26 @@ _AD_LABEL = re.compile(r"[\W_]*(?:advertisements?|ads by google|anzeige|publicit
 _TOOL = r"(?:print(?: this)?|e-?mail(?: this)?|tweet|save|bookmark)"
 _TOOLS = re.compile(r"[\W_]*(?:" + _TOOL + r"(?:[\s|·•/,]+" + _TOOL + r")*"
                     r"|(?:调整|調整)?字[号體体][\W_]*(?:[大中小t↑↓][\W_]*)+"
-                    r"|compare|quick (?:view|shop)|add to (?:cart|bag|basket|wish ?list|compare)"
+                    r"|compare|quick ?(?:view|shop)|add to (?:cart|bag|basket|wish ?list|compare)"
                     # a code block's or a link's copy button, and what it says once pressed
                     r"|copy(?: code| to clipboard| link)?|copied!?|kopieren|copiar|kopiuj|копировать|复制|複製|コピー"
                     r"|loading(?: comments| more| content)?|wird geladen|chargement(?: en cours)?|cargando|caricamento"
                     r"|ładowanie|загрузка"
                     r"|.{0,4}(?:读取中|加载中|载入中|讀取中|載入中))[\s.…]*")
 #: a button to read on or to share, in the same languages
-_READ_ON = re.compile(r"[\W_]*(?:continue reading(?: the (?:main )?story)?|read more|read the full (?:story|article)|"
+_READ_ON = re.compile(r"[\W_]*(?:continue reading(?: the (?:main )?story)?|read more|"
+                      r"read (?:the )?full (?:story|article|post)|"
+                      r"learn more|en savoir plus|mehr erfahren|dowiedz się więcej|подробнее|了解更多|"
                       r"czytaj (?:dalej|więcej)|читать (?:далее|полностью)|weiterlesen|lire la suite|leer más|"
                       r"leggi (?:tutto|di più)|阅读全文|閱讀全文|share(?: this(?: article| story| page| post)?)?|"
                       r"分享到|udostępnij|поделиться|κοινοποίηση)[\W_]*")
-#: the three at once: a line is all one of them (one call a line, not three)
-_LABELS = re.compile(f"(?:{_AD_LABEL.pattern})|(?:{_READ_ON.pattern})|(?:{_TOOLS.pattern})")
+#: a shop card's badge or button, or its count of no reviews ("New arrival", "Top rated",
+#: "Sold out", "More options", "(0) 0 reviews")
+_SHOP = re.compile(r"[\W_]*(?:new(?: arrivals?)?|top rated|best ?sellers?|(?:in|out of) stock|sold out"
+                   r"|(?:more|choose|select) options|(?:view|see) details|shop now|buy now"
+                   r"|\(?0\)?\s*0? reviews?)[\W_]*")
+#: the four at once: a line is all one of them (one call a line, not four)
+_LABELS = re.compile(f"(?:{_AD_LABEL.pattern})|(?:{_READ_ON.pattern})|(?:{_TOOLS.pattern})|(?:{_SHOP.pattern})")
 
 
 def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
