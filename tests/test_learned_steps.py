@@ -598,6 +598,15 @@ def test_a_control_line_is_left_out():
     lines = extract(html, EVERYTHING).text.splitlines()
     assert not set(tools) & set(lines)
     assert {"Loading docks", "Compare the two plans", "Copy the file", "New York", "12 reviews"} <= set(lines)
+    # an old news page's tools, one line or a bar of them; not a sentence that starts alike
+    bars = ["Print this Story", "E-mail to a friend", "Printer Friendly Page", "Decrease font size Increase font size",
+            "Change text size:", "AddThis Social Bookmark Button",
+            "E-Mail This Story Print This Story Tag With del.icio.us Digg This"]
+    kept = ["Print this story and read it on the train", "Send to a friend who lives on the coast"]
+    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(bars + kept))
+                 + "</div></main>")
+    lines = extract(html, EVERYTHING).text.splitlines()
+    assert not set(bars) & set(lines) and set(kept) <= set(lines)
     # a post's footer of links, one its count of comments; not a line naming comments
     footers = ["Posted by jamie k at 04:29 PM | Permalink | Comments (0) | TrackBack (0)",
                "View/Add Comments (6) | Category: Antarctica", "Friday December 8, 2006 | permalink | comments (1)",

@@ -21,7 +21,9 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     advertisement's slot between the paragraphs ("Advertisement", "REKLAMA", "Реклама",
     "Ads by Google"), or a reader's button to read on or to share ("Continue reading the
     main story", "Czytaj dalej", "分享到:"), a page's tools ("Print | Email", "字号：T|T",
-    "Compare", "Add to cart"), a code block's copy button ("Copy", "Copied!") or a
+    "Compare", "Add to cart", "Print this Story", "E-mail to a friend", "Decrease font size",
+    or a bar of them up to :data:`TOOLBAR_CHARS`: "E-Mail This Story Print This Story Tag
+    With del.icio.us Digg This"), a code block's copy button ("Copy", "Copied!") or a
     widget's placeholder ("Loading...", "跟贴读取中..."), each a line of its own and no
     heading (a privacy policy's section "Advertising" is one), or a shop card's badge or
     button ("New arrival", "Top rated", "Sold out", "More options", "(0) 0 reviews"); and
@@ -29,10 +31,12 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     04:29 PM | Permalink | Comments (0) | TrackBack (0)", "View/Add Comments (6) |
     Category: Antarctica")."""
     lowered = lower_case(para)
-    for i in (keep & (para.chars <= CONTROL_CHARS)).nonzero()[0].tolist():
+    lines = (keep & (para.chars <= TOOLBAR_CHARS)).nonzero()[0]
+    for i, short in zip(lines.tolist(), (para.chars[lines] <= CONTROL_CHARS).tolist()):
         line = lowered[i].strip()
-        if (line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line)
-                or not para.heading[i] and _LABELS.fullmatch(line)):
+        control = short and line.startswith(_CONTROL_STARTS) and _CONTROL.fullmatch(line)
+        # a longer line is left out only as a bar of tools, each one of them
+        if control or not para.heading[i] and (_LABELS if short else _TOOLS).fullmatch(line):
             keep[i] = False
     # a footer counts its comments: a line without a digit is none (most kept lines)
     for i in np.flatnonzero(keep & (para.chars <= FOOTER_CHARS) & (column(para, "share_digit") > 0)).tolist():
@@ -43,6 +47,9 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
 
 
 CONTROL_CHARS = 40
+#: a bar of a page's tools, each one of them ("E-Mail This Story Print This Story Tag With
+#: del.icio.us Digg This"), is at most this long
+TOOLBAR_CHARS = 100
 #: a post's footer is at most this long
 FOOTER_CHARS = 150
 #: what sets a footer's links apart
@@ -60,10 +67,16 @@ _CONTROL_STARTS = ("click", "show", "see", "view", "expand", "collapse")
 #: with the arrows or dashes around it ("Advertisement >>", "- Reklama -")
 _AD_LABEL = re.compile(r"[\W_]*(?:advertisements?|ads by google|anzeige|publicité|reklama|реклама|διαφήμιση|"
                        r"广告|廣告|sponsored links|σύνδεσμοι διαφημιζομένων)[\W_]*")
-#: a page's tools (print, e-mail, the text's size), a shop's buttons, a copy button, a
-#: widget's placeholder while it loads
-_TOOL = r"(?:print(?: this)?|e-?mail(?: this)?|tweet|save|bookmark)"
+#: a page's tools (print, e-mail, the text's size, a social bookmark: "Print this Story",
+#: "E-mail to a friend", "Post to del.icio.us", "Printer friendly version", "Decrease font
+#: size"), a shop's buttons, a copy button, a widget's placeholder while it loads
+_TOOL = (r"(?:(?:print|e-?mail|digg)(?: (?:this|it))?(?: (?:story|article|page|post|item))?|e-?mail (?:story|article)"
+         r"|(?:e-?mail|send|post|add|tag)(?: this(?: (?:story|article|page|post))?)? (?:to|with|on) "
+         r"(?:a friend|facebook|twitter|digg|del\.icio\.us|delicious|reddit|stumbleupon|myspace)"
+         r"|print(?:er)?[- ]friendly(?: (?:version|page|format))?|(?:(?:increase|decrease|reset|change) )?"
+         r"(?:font|text) size:?(?: ?[a+-]){0,4}|tweet|save|bookmark)")
 _TOOLS = re.compile(r"[\W_]*(?:" + _TOOL + r"(?:[\s|·•/,]+" + _TOOL + r")*"
+                    r"|addthis social bookmark button|subscribe to (?:our )?rss(?: feeds?)?"
                     r"|(?:调整|調整)?字[号體体][\W_]*(?:[大中小t↑↓][\W_]*)+"
                     r"|compare|quick ?(?:view|shop)|add to (?:cart|bag|basket|wish ?list|compare)"
                     # a code block's or a link's copy button, and what it says once pressed
