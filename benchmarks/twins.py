@@ -13,8 +13,8 @@ compiled pass and its twin are both run on the same inputs and their outputs com
     ``_cfeatures.context_columns`` against ``learned.context.columns_numpy`` (the
     second stage's columns, bit for bit);
 ``hints``
-    ``features.page_hints`` with ``_cfeatures.hint_elements`` against the full
-    ``tree.iter("meta", "script")``.
+    ``features.page_hints`` with the elements the compiled segmentation collected
+    (``Page.declared``) against the full ``tree.iter()`` of ``segment.declared_elements``.
 
 Each pass is also timed on each page, compiled and twin alternately, the fastest of
 ``--repeat`` runs kept (one process: no difference of process or machine load between
@@ -29,6 +29,7 @@ median and mean µs of each side.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import random
 import statistics
@@ -97,6 +98,7 @@ class Compare:
 def install(compare: Compare, patch=setattr) -> None:  # type: ignore[no-untyped-def]
     """Put the comparing wrappers in place, by ``patch`` (``setattr``; a test passes its
     undoable ``monkeypatch.setattr``)."""
+    from detourage import segment
     from detourage.learned import context, features, rules
 
     # the steps as :func:`rules.apply` calls them (its names), each with its numpy twin
@@ -116,16 +118,17 @@ def install(compare: Compare, patch=setattr) -> None:  # type: ignore[no-untyped
         return out
 
     patch(context, "compute", context_both)
-    hints, walk = features.page_hints, features.hints._compiled_hint_elements
+    hints, compiled_segment = features.page_hints, segment._csegment
 
     def hints_both(page):  # type: ignore[no-untyped-def]
         found = hints(page)
-        features.hints._compiled_hint_elements = None
+        walked = dataclasses.replace(page, declared=None)
+        segment._csegment = None  # declared_elements' Python walk
         try:
-            twin_us = fastest(compare.repeat, hints, page)
-            same = hints(page) == found
+            twin_us = fastest(compare.repeat, hints, walked)
+            same = hints(walked) == found
         finally:
-            features.hints._compiled_hint_elements = walk
+            segment._csegment = compiled_segment
         compare.record("hints", same, bool(found.body or found.types), fastest(compare.repeat, hints, page), twin_us)
         return found
 

@@ -22,6 +22,7 @@ from detourage.errors import ModelError
 from detourage.learned import context, features, forest, rules, train
 from detourage.learned.forest import Forest, Model
 from detourage.methods import learned
+from detourage import segment
 from detourage.segment import BLOCK_LEVEL
 
 ARTICLE = """<html><head><title>Storm floods the old harbour - Daily Gazette</title>
@@ -104,11 +105,13 @@ def test_the_compiled_lower_case_is_str_lower_for_every_character():
         assert lower(text) == text.lower()
 
 
-@pytest.mark.skipif(features.hints._compiled_hint_elements is None, reason="the compiled _cfeatures is not built")
+@pytest.mark.skipif(segment._csegment is None, reason="the compiled _csegment is not built")
 def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypatch):
-    """The compiled walk passes over only elements the hints reject: with it and with the
-    full ``iter("meta", "script", "link")`` the hints are the same, whatever the case, spacing,
-    entities or place (body, nested, after the body) of the keys and types."""
+    """The compiled walks pass over only elements the hints reject: with the elements the
+    segmentation collected, with the compiled walk of their own and with the full
+    ``iter()`` of ``<meta>``, ``<script>``, ``<link>`` and ``itemtype`` the hints are the
+    same, whatever the case, spacing, entities or place (body, nested, after the body,
+    hidden, in a ``<noscript>``) of the keys and types."""
     ld = '{"@type": "NewsArticle", "articleBody": "Body text"}'
     pages = [
         f'<html><head><meta property="OG:Title" content="A"><meta name=" Description" content="B">'
@@ -131,12 +134,20 @@ def test_compiled_hint_elements_give_the_hints_of_every_meta_and_script(monkeypa
         '<body><link rel="canonical&#32;" href="/entity"><p>Text</p></body></html>',
         '<html><head><meta property="og:url" content="https://e.example/og"><link rel="canonical"></head></html>',
     ]
+    pages.append('<html><body><div style="display:none"><script type="application/ld+json">'
+                 '{"@type": "Product", "description": "K"}</script><span itemtype="https://schema.org/Offer">o'
+                 '</span></div><noscript><div itemtype="https://schema.org/Event">e</div></noscript><p>Text</p>'
+                 '<svg><meta name="description" content="L"/></svg></body></html>')
     for html in pages:
         page = load(html)
-        compiled = features.page_hints(page)
-        monkeypatch.setattr(features.hints, "_compiled_hint_elements", None)
-        assert features.page_hints(page) == compiled
+        assert page.declared is not None
+        collected = features.page_hints(page)
+        walked = features.page_hints(dataclasses.replace(page, declared=None))
+        monkeypatch.setattr(segment, "_csegment", None)
+        assert features.page_hints(dataclasses.replace(page, declared=None)) == walked == collected
         monkeypatch.undo()
+    hidden = features.page_hints(load(pages[-1]))
+    assert hidden.body == "l k" and {"product", "offer", "event"} <= hidden.types
     hints = features.page_hints(load(pages[0]))
     assert hints.title == "A" and "newsarticle" in hints.types and "body text" in hints.body
     # every schema.org URL of an itemtype, in any element, but a Comment's; never one in a comment

@@ -560,9 +560,11 @@ cdef _Tag _tag(xmlNode* c_node):
     return info
 
 
-def segment(cetree._Element root not None, limits):  # noqa: C901 - one event loop, the twin of segment._segment, kept whole for speed
+def segment(cetree._Element root not None, limits, list declared=None):  # noqa: C901 - one event loop, the twin of segment._segment, kept whole for speed
     """The blocks of ``root`` and whether one may show a formula, identical to
-    ``detourage.segment._segment(root, limits)``.
+    ``detourage.segment._segment(root, limits)``; and, given a list ``declared``, the
+    elements where the page may declare itself appended to it (:func:`declared_elements`'
+    in the same order), found as the walk passes them rather than in a walk of their own.
 
     One loop over start and end events, like the Python one and for the same reason: it
     runs for every node of every page.  ``starting`` tells which event ``c_node`` is at;
@@ -597,9 +599,13 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
                 text_from = NULL
             else:
                 info = w.tag(c_node)
+                if declared is not None and c_node.properties is not NULL and _declares(c_node):
+                    declared.append(cetree.elementFactory(w.doc, c_node))
                 if info.invisible or (c_node.properties is not NULL and _hidden(w.doc, c_node)):
                     skip = skipped = skip_space = True
                     text_from = NULL
+                    if declared is not None and c_node.children is not NULL:
+                        _declared_below(declared, w.doc, c_node)
                     if info.is_noscript:
                         w.noscript(c_node)
                     elif info.is_script and _may_be_math_script(c_node) \
@@ -682,6 +688,75 @@ def segment(cetree._Element root not None, limits):  # noqa: C901 - one event lo
         else:
             c_node = c_node.parent
     return w.blocks, w.formulas
+
+
+# ------------------------------------------------------------ where the page declares itself
+
+
+cdef bint _declares(xmlNode* c_node) noexcept:
+    """Whether an element with attributes may be one where the page declares itself: a
+    ``<meta>`` whose ``property`` or ``name`` may be an ``og:`` key or a description, a
+    ``<script>`` whose type may be JSON-LD, a ``<link>`` whose ``rel`` may be
+    ``canonical``, or any element whose ``itemtype`` may name a schema.org type.  A
+    prefilter: each test holds where the value does (ASCII case aside), and the reader
+    (``features.page_hints``) applies its exact tests to what passes."""
+    cdef const char* name
+    if c_node.ns is not NULL or c_node.name is NULL:
+        return False
+    name = <const char*> c_node.name
+    if strcmp(name, b"meta") == 0:
+        if _attr_may_hold(c_node, b"property", b"og:", b"descr") or _attr_may_hold(c_node, b"name", b"og:", b"descr"):
+            return True
+    elif strcmp(name, b"script") == 0:
+        if _attr_may_hold(c_node, b"type", b"ld+json", NULL):
+            return True
+    elif strcmp(name, b"link") == 0:
+        if _attr_may_hold(c_node, b"rel", b"canonical", NULL):
+            return True
+    return _attr_may_hold(c_node, b"itemtype", b"schema.org", NULL)
+
+
+cdef bint _attr_may_hold(xmlNode* c_node, const char* name, const char* needle, const char* other) noexcept:
+    """Whether the attribute ``name`` may hold ``needle`` or ``other`` (``other`` may be
+    NULL): True when it does, or when its value is not one plain text (entities)."""
+    cdef xmlAttr* attr = _plain_attr(c_node, name)
+    if attr is NULL or attr.children is NULL:
+        return False
+    if attr.children.next is not NULL or attr.children.type != tree.XML_TEXT_NODE or attr.children.content is NULL:
+        return True
+    return (_contains_lower(attr.children.content, needle)
+            or (other is not NULL and _contains_lower(attr.children.content, other)))
+
+
+cdef void _declared_below(list out, cetree._Document doc, xmlNode* top) except *:
+    """Append the elements below ``top`` (not ``top`` itself) that :func:`_declares`, in
+    document order: the walk skips what a reader does not see, the page's declarations
+    are read there too (JSON-LD in a hidden box, a ``<noscript>``'s microdata)."""
+    cdef xmlNode* node = top.children
+    while node is not NULL:
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node.properties is not NULL and _declares(node):
+                out.append(cetree.elementFactory(doc, node))
+            if node.children is not NULL:
+                node = node.children
+                continue
+        while node.next is NULL:
+            node = node.parent
+            if node is NULL or node is top:
+                return
+        node = node.next
+
+
+def declared_elements(cetree._Element root not None):
+    """The elements of ``root`` (itself included) where the page may declare itself
+    (:func:`_declares`), in document order: the walk of its own for a page whose
+    segmentation did not collect them (``Page.declared`` is None)."""
+    cdef cetree._Document doc = root._doc
+    out = []
+    if root._c_node.properties is not NULL and _declares(root._c_node):
+        out.append(root)
+    _declared_below(out, doc, root._c_node)
+    return out
 
 
 cdef bint w_text(_Walk w, str text, xmlNode* holder, bint pending_space, bint clean=False) except -1:

@@ -61,16 +61,16 @@ def load(html: str | bytes, settings: Settings = DEFAULT_SETTINGS, *, url: str |
     tree = parse(html if decoded.exact_utf8 else decoded.text, limits)
     place_streamed(tree, decoded.text)  # a React page's late content, where it belongs
     t2 = time.perf_counter()
-    blocks, formulas = segmented(tree, limits)
+    blocks, formulas, declared = segmented(tree, limits)
     if not blocks and decoded.text.strip():
         tree = parse(repaired(decoded.text), limits)
         place_streamed(tree, decoded.text)
-        blocks, formulas = segmented(tree, limits)
+        blocks, formulas, declared = segmented(tree, limits)
     if show_noscript(tree, blocks) or show_hidden_body(tree, blocks):  # a page whose text is all
-        blocks, formulas = segmented(tree, limits)  # in <noscript>, or in an element its scripts show
+        blocks, formulas, declared = segmented(tree, limits)  # in <noscript>, or in an element its scripts show
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "segment": t3 - t2}
-    return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits, formulas)
+    return Page(decoded.text, decoded, tree, blocks, page_title(tree), url, timings, limits, formulas, declared)
 
 
 @dataclass(frozen=True, slots=True)

@@ -142,6 +142,10 @@ class Page:
     #: (:func:`detourage.segment.segmented`); None on a page built by hand, whose blocks
     #: are then asked (:func:`detourage.formulas.on_page`)
     formulas: bool | None = None
+    #: the elements where the page may declare itself (its ``og:`` metadata, JSON-LD,
+    #: canonical address, microdata: :func:`detourage.segment.declared_elements`), found by
+    #: the segmentation's walk; None on a page built by hand, whose tree is then walked
+    declared: tuple[HtmlElement, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

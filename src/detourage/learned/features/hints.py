@@ -7,10 +7,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from lxml import etree
-
-from ...compiled import optional
 from ...model import Page
+from ...segment import declared_elements
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +36,9 @@ def page_hints(page: Page) -> Hints:
     scripts = []
     microdata: list[str] = []  # the itemtype values (Discourse declares its threads only so)
     canonical = ""
-    # the compiled walk passes over the elements the tests below reject outright
-    elements = _hint_elements(tree) if _compiled_hint_elements is None else _compiled_hint_elements(tree)
+    # the segmentation's walk found them (the compiled one passes over the elements the
+    # tests below reject outright); a page built by hand is walked here
+    elements = page.declared if page.declared is not None else declared_elements(tree)
     for el in elements:
         itemtype = el.get("itemtype")
         if itemtype:
@@ -72,13 +71,6 @@ def page_hints(page: Page) -> Hints:
 _ITEMTYPE = re.compile(r"https?://schema\.org/(\w+)", re.IGNORECASE)
 
 
-def _hint_elements(tree: etree._Element) -> list[etree._Element]:
-    """The elements :func:`page_hints` reads: every ``<meta>``, ``<script>`` and
-    ``<link>``, and every element with an ``itemtype`` (``_cfeatures.hint_elements`` is
-    the compiled twin, which leaves out those it can tell hold no hint)."""
-    return [el for el in tree.iter() if el.tag in ("meta", "script", "link") or el.get("itemtype")]
-
-
 def _walk_ld(node: object, bodies: list[str], types: set[str], depth: int) -> None:
     if depth > 8:
         return
@@ -98,6 +90,3 @@ def _walk_ld(node: object, bodies: list[str], types: set[str], depth: int) -> No
             if isinstance(value, (dict, list)) and key != "@context":
                 _walk_ld(value, bodies, types, depth + 1)
 
-
-_cfeatures = optional("learned._cfeatures")
-_compiled_hint_elements = None if _cfeatures is None else _cfeatures.hint_elements
