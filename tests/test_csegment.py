@@ -178,7 +178,8 @@ ATTRS = ["", " href='#'", " href", " name='n'", " alt='x  y'", " src='s.png'", "
          " style='DISPLAY :NONE'", " style='visıbility: hıdden'", " style='font: hidden none'",
          " style='x:\u00e9'", " style", " hidden role='region'", " style='display:none' role='tabpanel'",
          " role='tabpanel'", " hidden role='button'", " class='sr-only'", " class='btn visually-hidden'",
-         " class='sr-onlyx user reader'", " class='screen-reader-text' role='region'",
+         " class='sr-onlyx user reader'", " class='screen-reader-text' role='region'", " class='a-offscreen'",
+         " class='Slds-Assistive-Text'", " class='x AdaHidden'", " class='canada offscreen-menu'",
          " class='c'", " src='s.png' alt=' an  image '", " class='x line'", " data-line",
          " hidden class='cmp-accordion__panel'", " style='display:none' class='a-expander-content'"]
 TEXT = st.lists(st.sampled_from([*"abA1 \n\t\r\x0b\x1f\u00a0\u2003é中\u00ad\u200b\u0308", "&amp;", "&lt;", "&nbsp;",

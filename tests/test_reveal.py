@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from lxml import etree
 
 from detourage.loading import load
@@ -224,6 +226,24 @@ def test_a_themes_own_name_for_text_for_screen_readers_is_read_as_one() -> None:
                 '<div class="field field--label-visually_hidden"><div class="field__label visually-hidden">Body</div>'
                 '<p>The guide covers the ground.</p></div><p class="srcset-like user-reader">Shown.</p></body>')
     assert [block.text for block in page.blocks] == ["$899.00", "The guide covers the ground.", "Shown."]
+
+
+@pytest.mark.parametrize("walk", ["python", "compiled"])
+def test_a_shop_s_or_a_bank_s_name_for_text_for_screen_readers_is_read_as_one(walk: str, monkeypatch) -> None:
+    """Amazon's "a-offscreen" price, Salesforce's "slds-assistive-text", jQuery UI's
+    "ui-helper-hidden-accessible", a bank's "adahidden" footnote label hide their text,
+    in any case; "offscreen-menu", "canada" and "metadata" name nothing."""
+    from detourage import segment
+    if walk == "compiled" and segment._compiled is None:
+        pytest.skip("the compiled segmentation is not built")
+    if walk == "python":
+        monkeypatch.setattr(segment, "_compiled", None)
+    page = load('<body><p>$12.99<span class="a-offscreen">$12.99</span></p>'
+                '<p>Get $600<span class="AdaHidden">Footnotes </span><sup>3</sup></p>'
+                '<span class="slds-assistive-text">Close</span><span class="ui-helper-hidden-accessible">3 results</span>'
+                '<span class="ada-hidden">opens a new window</span><span class="offscreen">Skip</span>'
+                '<p class="offscreen-menu canada metadata">Shown.</p></body>')
+    assert [block.text for block in page.blocks] == ["$12.99", "Get $600", "3", "Shown."]
 
 
 def test_many_segments_in_one_parent_land_in_order() -> None:

@@ -218,7 +218,7 @@ def test_cli_fit_show_extract(tmp_path) -> None:
 def toolbox_page(i: int) -> str:
     """A page of the town site whose article holds the site's tools and newsletter line,
     which the default extractor keeps on a page alone."""
-    return page(i).replace('<div class="text">', '<div class="text"><p class="tools">Print this story</p>').replace(
+    return page(i).replace('<div class="text">', '<div class="text"><p class="tools">Listen to this story on Town News Radio</p>').replace(
         '<p class="share">', '<p class="news">Sign up to the Town News newsletter and receive the best '
         'stories of the week in your inbox every Friday morning.</p><p class="share">')
 
@@ -231,7 +231,7 @@ def test_filter_drops_the_sites_common_text_that_the_default_keeps(tmp_path, i: 
     alone = run(load(toolbox_page(i), url=url(i)), "default").text
     result = run(load(toolbox_page(i), url=url(i)), "template", methods.with_template("template", str(path)))
     title, paragraphs = ARTICLES[i]
-    assert "Print this story" in alone and "newsletter" in alone and "Share this article" in alone
+    assert "Listen to this story on Town News Radio" in alone and "newsletter" in alone and "Share this article" in alone
     assert result.text.splitlines() == [title, *paragraphs]
     assert result.labels.details["template"]["dropped"] >= 3
 

@@ -324,28 +324,46 @@ cdef bint _screen_reader_only(cetree._Document doc, xmlNode* c_node, xmlAttr* cl
 
 
 cdef bint _holds_screen_reader_part(const char* value) noexcept:
-    """Whether ``value`` holds "sr", "reader", "isually", "invisible", "assistive" or
-    "a11y" (a part of every ``segment.SCREEN_READER_CLASSES`` name): one pass over the
-    value, each word compared only where its first letter is (six ``strstr`` cost a class
-    value six passes, on every element that has one)."""
+    """Whether ``value`` holds, in any case (the Python test lower-cases the value), "sr",
+    "reader", "isually", "invisible", "assistive", "a11y", "offscreen", "accessible" or
+    "ada" (a part of every ``segment.SCREEN_READER_CLASSES`` name and of
+    ``segment._SCREEN_READER_PARTS``): one pass over the value, each word compared only
+    where its first two letters are (nine ``strstr`` cost a class value nine passes, on
+    every element that has one)."""
     cdef const char* p = value
-    cdef char c
+    cdef char c, d
     while p[0] != 0:
-        c = p[0]
+        c = p[0] | 0x20
+        d = p[1] | 0x20  # p[1] is the NUL ending the value at worst: no word matches it
         if c == b"s":
-            if p[1] == b"r":
+            if d == b"r":
                 return True
         elif c == b"r":  # each word's second letter before a call: "i", "r" and "a" are common
-            if p[1] == b"e" and strncmp(p, b"reader", 6) == 0:
+            if d == b"e" and _begins_lower(p, b"reader"):
                 return True
         elif c == b"i":
-            if (p[1] == b"s" and strncmp(p, b"isually", 7) == 0) or (p[1] == b"n" and strncmp(p, b"invisible", 9) == 0):
+            if (d == b"s" and _begins_lower(p, b"isually")) or (d == b"n" and _begins_lower(p, b"invisible")):
                 return True
         elif c == b"a":
-            if (p[1] == b"s" and strncmp(p, b"assistive", 9) == 0) or (p[1] == b"1" and strncmp(p, b"a11y", 4) == 0):
+            if ((d == b"s" and _begins_lower(p, b"assistive")) or (d == b"1" and _begins_lower(p, b"a11y"))
+                    or (d == b"d" and (p[2] | 0x20) == b"a") or (d == b"c" and _begins_lower(p, b"accessible"))):
+                return True
+        elif c == b"o":
+            if d == b"f" and _begins_lower(p, b"offscreen"):
                 return True
         p += 1
     return False
+
+
+cdef inline bint _begins_lower(const char* s, const char* word) noexcept:
+    """Whether the NUL-ended ``s`` starts with the lower-case ASCII ``word``, ignoring
+    ASCII case (``_starts_lower`` of a text of known length)."""
+    cdef Py_ssize_t i = 0
+    while word[i] != 0:
+        if s[i] == 0 or (s[i] | 0x20) != word[i]:
+            return False
+        i += 1
+    return True
 
 
 cdef bint _may_hide(const unsigned char* s) noexcept:

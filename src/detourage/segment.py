@@ -170,7 +170,8 @@ def panel_item_class(classes: str | None) -> bool:
 #: field and its text ("field--label-visually_hidden")
 _SCREEN_READER_NAME = re.compile(
     r"(?<![a-z])(?<!label-)(?<!label_)(?:sr[-_]?only|sr[-_]text|screen[-_]?reader(?:[-_]?(?:text|only))?"
-    r"|visually[-_]?hidden|a11y[-_]?text)(?:[-_]focusable)?(?:__[a-z0-9]{5})?$")
+    r"|visually[-_]?hidden|a11y[-_]?text|offscreen|assistive[-_]?text|hidden[-_]?accessible|ada[-_]?hidden)"
+    r"(?:[-_]focusable)?(?:__[a-z0-9]{5})?$")
 
 
 def _screen_reader_only(classes: str | None) -> bool:
@@ -184,7 +185,7 @@ def _screen_reader_only(classes: str | None) -> bool:
         any(_SCREEN_READER_NAME.search(name) for name in lowered.split())
 
 
-_SCREEN_READER_PARTS = ("sr", "reader", "isually", "a11y")
+_SCREEN_READER_PARTS = ("sr", "reader", "isually", "a11y", "offscreen", "assistive", "accessible", "ada")
 
 
 #: the attributes :func:`is_hidden` reads: an element with none of them is shown
