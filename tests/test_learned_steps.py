@@ -602,20 +602,23 @@ def test_a_control_line_is_left_out():
     bars = ["Print this Story", "E-mail to a friend", "Printer Friendly Page", "Decrease font size Increase font size",
             "Change text size:", "AddThis Social Bookmark Button",
             "E-Mail This Story Print This Story Tag With del.icio.us Digg This"]
-    kept = ["Print this story and read it on the train", "Send to a friend who lives on the coast"]
-    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(bars + kept))
-                 + "</div></main>")
-    lines = extract(html, EVERYTHING).text.splitlines()
-    assert not set(bars) & set(lines) and set(kept) <= set(lines)
+    _left_out_between_parts(bars, ["Print this story and read it on the train",
+                                   "Send to a friend who lives on the coast"])
     # a post's footer of links, one its count of comments; not a line naming comments
     footers = ["Posted by jamie k at 04:29 PM | Permalink | Comments (0) | TrackBack (0)",
                "View/Add Comments (6) | Category: Antarctica", "Friday December 8, 2006 | permalink | comments (1)",
                "Σχόλια (3) · Κοινοποίηση"]
-    kept = ["The council | 3 comments were read at the meeting", "Comments (3) of the mayor on the plan"]
-    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(footers + kept))
+    _left_out_between_parts(footers, ["The council | 3 comments were read at the meeting",
+                                      "Comments (3) of the mayor on the plan"])
+
+
+def _left_out_between_parts(dropped: list[str], kept: list[str]) -> None:
+    """Each line a paragraph of its own before a part of a story: ``dropped`` are left
+    out, ``kept`` stay."""
+    html = shell("<main><div>" + "".join(f"<p>{t}</p>{story(1, f'Part {i}')}" for i, t in enumerate(dropped + kept))
                  + "</div></main>")
     lines = extract(html, EVERYTHING).text.splitlines()
-    assert not set(footers) & set(lines) and set(kept) <= set(lines)
+    assert not set(dropped) & set(lines) and set(kept) <= set(lines)
 
 
 # ------------------------------------------------------------------- figures
