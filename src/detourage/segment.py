@@ -338,8 +338,8 @@ def segmented(root: etree._Element | None,
     look at every block afterwards cost a page tens of microseconds, twice: the learned
     method's formula step and the renderers ask it of every page.  The compiled walk
     collects the declarations as it passes them: a walk of their own, later, found the
-    tree's nodes gone from the processor's caches (about 0.17 ms at the median page of
-    ``../shared``, 2 % of the default method's time)."""
+    tree's nodes gone from the processor's caches (``benchmarks/learned_profile.py``'s
+    ``f:page``, and the paired timings of docs/speed.md)."""
     if root is None:
         return (), False, ()
     with collector_paused():  # the walkers pause it once a page has PAUSE_BLOCKS blocks
