@@ -339,31 +339,20 @@ cdef bint _holds_screen_reader_part(const char* value) noexcept:
             if d == b"r":
                 return True
         elif c == b"r":  # each word's second letter before a call: "i", "r" and "a" are common
-            if d == b"e" and _begins_lower(p, b"reader"):
+            if d == b"e" and _starts_lower(<const unsigned char*> p, strlen(p), b"reader"):
                 return True
         elif c == b"i":
-            if (d == b"s" and _begins_lower(p, b"isually")) or (d == b"n" and _begins_lower(p, b"invisible")):
+            if (d == b"s" and _starts_lower(<const unsigned char*> p, strlen(p), b"isually")) or (d == b"n" and _starts_lower(<const unsigned char*> p, strlen(p), b"invisible")):
                 return True
         elif c == b"a":
-            if ((d == b"s" and _begins_lower(p, b"assistive")) or (d == b"1" and _begins_lower(p, b"a11y"))
-                    or (d == b"d" and (p[2] | 0x20) == b"a") or (d == b"c" and _begins_lower(p, b"accessible"))):
+            if ((d == b"s" and _starts_lower(<const unsigned char*> p, strlen(p), b"assistive")) or (d == b"1" and _starts_lower(<const unsigned char*> p, strlen(p), b"a11y"))
+                    or (d == b"d" and (p[2] | 0x20) == b"a") or (d == b"c" and _starts_lower(<const unsigned char*> p, strlen(p), b"accessible"))):
                 return True
         elif c == b"o":
-            if d == b"f" and _begins_lower(p, b"offscreen"):
+            if d == b"f" and _starts_lower(<const unsigned char*> p, strlen(p), b"offscreen"):
                 return True
         p += 1
     return False
-
-
-cdef inline bint _begins_lower(const char* s, const char* word) noexcept:
-    """Whether the NUL-ended ``s`` starts with the lower-case ASCII ``word``, ignoring
-    ASCII case (``_starts_lower`` of a text of known length)."""
-    cdef Py_ssize_t i = 0
-    while word[i] != 0:
-        if s[i] == 0 or (s[i] | 0x20) != word[i]:
-            return False
-        i += 1
-    return True
 
 
 cdef bint _may_hide(const unsigned char* s) noexcept:
