@@ -538,8 +538,8 @@ def _order(g: str) -> tuple[int, str]:
 #: ``keep`` in place and returns what it found, or nothing
 ABLATABLE = ("lower_when_doubted", "drop_comments", "drop_stamped_threads", "drop_related_boxes",
              "drop_dated_headlines", "drop_polls", "drop_appended_articles", "drop_boxes_beside", "drop_site_frame",
-             "drop_consent_boxes", "drop_signatures", "drop_product_carousels", "drop_product_reviews",
-             "drop_closing_promos", "drop_after_notice",
+             "drop_consent_boxes", "drop_signatures", "drop_profile_fields", "drop_product_carousels",
+             "drop_product_reviews", "drop_closing_promos", "drop_after_notice",
              "drop_later_copies", "whole_code_blocks", "keep_title", "fall_back", "keep_thread_posts",
              "keep_standfirst", "keep_boundary_lines", "keep_pictured_paragraphs", "keep_section_lists",
              "keep_data_tables", "keep_whole_cards",

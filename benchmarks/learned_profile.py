@@ -27,7 +27,7 @@ one process), so that work on its speed aims at the step that costs:
     paragraphs led by a picture (``s:pictured``), a section's lists (``s:sections``),
     data tables (``s:tables``), the site's frame (``s:frame``), what follows a closing
     notice (``s:notice``), a doubted page's lower line (``s:doubt``), signatures
-    (``s:signatures``), the page-type guess (``s:type``,
+    (``s:signatures``), a poster's profile fields (``s:profiles``), the page-type guess (``s:type``,
     :func:`detourage.learned.pagetype.guess`), the labels of the blocks (``s:labels``) and
     ``s:rest`` (threshold,
     comment containers, details);
@@ -86,7 +86,8 @@ RULE_STEPS = {"s:comments": "drop_comments", "s:related": "drop_related_boxes", 
               "s:consent": "drop_consent_boxes", "s:reviews": "drop_product_reviews", "s:posts": "keep_thread_posts",
               "s:pictured": "keep_pictured_paragraphs", "s:sections": "keep_section_lists",
               "s:tables": "keep_data_tables", "s:frame": "drop_site_frame", "s:notice": "drop_after_notice",
-              "s:doubt": "lower_when_doubted", "s:signatures": "drop_signatures"}
+              "s:doubt": "lower_when_doubted", "s:signatures": "drop_signatures",
+              "s:profiles": "drop_profile_fields"}
 LABELS = {"s:labels": "label_paragraphs"}
 #: the page-type guess: attribute of detourage.learned.pagetype
 TYPE_STEPS = {"s:type": "guess"}

@@ -612,6 +612,22 @@ def test_a_control_line_is_left_out():
                                       "Comments (3) of the mayor on the plan"])
 
 
+
+def test_a_poster_s_profile_fields_are_left_out():
+    """phpBB's box beside each post ("Posts: 4032", "Joined: …", "Location: …"): left out
+    once the page prints two counted fields; an article's one field and a code block's stay."""
+    post = ("<div class='post'><dl class='postprofile'><dt>reader{i}</dt><dd>Posts: 40{i}</dd>"
+            "<dd>Joined: Thu Aug 27, 2020 2:3{i} pm</dd><dd>Location: United Kingdom</dd></dl>"
+            "<div class='content'>{body}</div></div>")
+    html = shell("<main>" + "".join(post.format(i=i, body=story(1, f"Post {i}")) for i in range(3)) + "</main>")
+    lines = extract(html, EVERYTHING).text.splitlines()
+    assert not [line for line in lines if line.startswith(("Posts:", "Joined:", "Location:"))]
+    assert "Post 2 0 of the story." in " ".join(lines)
+    html = shell("<main><div>" + story(2) + "<p>Reputation: 5%</p>"
+                 "<pre><code>Location: /api/users/12345\nRegistered: 2024-01-27</code></pre></div></main>")
+    text = extract(html, EVERYTHING).text
+    assert "Reputation: 5%" in text and "Location: /api/users/12345" in text
+
 def _left_out_between_parts(dropped: list[str], kept: list[str]) -> None:
     """Each line a paragraph of its own before a part of a story: ``dropped`` are left
     out, ``kept`` stay."""

@@ -29,7 +29,9 @@ part of the article goes, and is *barred*: no later step brings it back:
    also bought": :func:`~.cards.drop_product_carousels`), and its customers' reviews, the
    shop's comment section, unless ``comments=True`` (:mod:`.reviews`); a consent manager's banner or
    dialog ("We and our 644 partners store and access information…": :mod:`.consent`); on a
-   forum, a member's signature under their posts (:mod:`.signatures`);
+   forum, a member's signature under their posts (:mod:`.signatures`); on any page
+   printing a forum's profile fields beside its posts, those fields ("Posts: 4032",
+   "Joined: Thu Aug 27, 2020": :mod:`.profiles`);
    and a publisher's box closing the text with a call to action (:mod:`.promos`), and
    what lies below a rights notice ("Copyright 2008 Associated Press. All rights
    reserved.") outside the box it closes (:mod:`.notices`);
@@ -100,6 +102,7 @@ from .lists import keep_parent_items, keep_section_lists
 from .notices import drop_after_notice
 from .paragraphs import OPTION_CODE, column
 from .posts import keep_thread_posts
+from .profiles import drop_profile_fields
 from .promos import drop_closing_promos
 from .related import drop_dated_headlines, drop_related_boxes
 from .reviews import drop_product_reviews
@@ -154,6 +157,7 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     _found(details, frame_lines=drop_site_frame(para, keep))
     _found(details, consent_lines=drop_consent_boxes(page, para, keep, barred),
            signature_lines=drop_signatures(page, para, keep, barred) if kind == "forum" else 0,
+           profile_lines=drop_profile_fields(para, keep, barred),
            product_carousels=drop_product_carousels(page, para, keep, barred) if kind == "product" else [],
            product_reviews=drop_product_reviews(page, para, keep, barred)
            if kind == "product" and not comments else 0,
