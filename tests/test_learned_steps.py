@@ -610,6 +610,9 @@ def test_a_control_line_is_left_out():
                "Σχόλια (3) · Κοινοποίηση"]
     _left_out_between_parts(footers, ["The council | 3 comments were read at the meeting",
                                       "Comments (3) of the mayor on the plan"])
+    # a post's count of likes and an attachment's placeholder; not a line that names likes
+    _left_out_between_parts(["1 Like", "24 Likes", "View attachment 441678"],
+                            ["Likes and dislikes of the council", "12 likes is a record for the page"])
 
 
 

@@ -26,7 +26,8 @@ def drop_controls(para: features.Paragraphs, keep: np.ndarray) -> None:
     With del.icio.us Digg This"), a code block's copy button ("Copy", "Copied!") or a
     widget's placeholder ("Loading...", "跟贴读取中..."), each a line of its own and no
     heading (a privacy policy's section "Advertising" is one), or a shop card's badge or
-    button ("New arrival", "Top rated", "Sold out", "More options", "(0) 0 reviews"); and
+    button ("New arrival", "Top rated", "Sold out", "More options", "(0) 0 reviews"), or a
+    post's count of likes ("24 Likes") or an attachment's placeholder; and
     a post's footer of links, one of them its count of comments ("Posted by jamie k at
     04:29 PM | Permalink | Comments (0) | TrackBack (0)", "View/Add Comments (6) |
     Category: Antarctica")."""
@@ -96,8 +97,12 @@ _READ_ON = re.compile(r"[\W_]*(?:continue reading(?: the (?:main )?story)?|read 
 _SHOP = re.compile(r"[\W_]*(?:new(?: arrivals?)?|top rated|best ?sellers?|(?:in|out of) stock|sold out"
                    r"|(?:more|choose|select) options|(?:view|see) details|shop now|buy now"
                    r"|\(?0\)?\s*0? reviews?)[\W_]*")
-#: the four at once: a line is all one of them (one call a line, not four)
-_LABELS = re.compile(f"(?:{_AD_LABEL.pattern})|(?:{_READ_ON.pattern})|(?:{_TOOLS.pattern})|(?:{_SHOP.pattern})")
+#: a post's count of likes or reactions under it ("1 Like", "24 Likes": Discourse's,
+#: XenForo's), and a forum's placeholder of an attached picture ("View attachment 441678")
+_POST_COUNTS = re.compile(r"[\W_]*(?:\d[\d,.]*\s*(?:likes?|reactions?)|view attachment \d+)[\W_]*")
+#: the five at once: a line is all one of them (one call a line, not five)
+_LABELS = re.compile(f"(?:{_AD_LABEL.pattern})|(?:{_READ_ON.pattern})|(?:{_TOOLS.pattern})|(?:{_SHOP.pattern})"
+                     f"|(?:{_POST_COUNTS.pattern})")
 
 
 def drop_polls(page: Page, para: features.Paragraphs, keep: np.ndarray, barred: np.ndarray) -> int:
