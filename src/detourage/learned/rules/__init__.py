@@ -167,8 +167,8 @@ def apply(page: Page, para: features.Paragraphs, probability: np.ndarray, thresh
     keep_title(para, keep)
     if fallback and (rescue := fall_back(para, keep, probability, choice, barred, page)):
         details.update(rescue)
-        # what the rescue kept may be a box the page holds twice (a product's description for
-        # desktop and mobile, both in the best container): its copy goes, as after the model
+        # what the rescue kept may be a box the page holds twice (a product's description for desktop and
+        # mobile, both in the best container): its copy goes, as it would had the model kept the first
         _found(details, later_copies=details.get("later_copies", 0) + drop_later_copies(para, keep, barred))
     closed = barred | ~choice  # what no step that adds lines back may take
     _found(details, post_lines=keep_thread_posts(page, para, keep, closed) if kind == "forum" else 0)
